@@ -1,0 +1,5 @@
+"""Allow ``python -m console``."""
+
+from console.cli import main
+
+raise SystemExit(main())

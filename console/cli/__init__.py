@@ -1,0 +1,53 @@
+"""The command line: ``gateway-console [COMMAND] ...``.
+
+With no command it opens the window. Each sub-command lives in its own module that offers
+``register(subparsers)``; the handler it sets as ``func`` returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from console import APP_NAME, __version__
+
+# Modules that register sub-commands, in the order ``--help`` lists them.
+SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "console.cli.gui_cmd",
+    "console.cli.request_cmds",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every sub-command registered."""
+    parser = argparse.ArgumentParser(
+        prog="gateway-console",
+        description=f"{APP_NAME}: sign, validate and send v4 gateway requests.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return the process exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args_list or args_list[0].startswith("--screenshot") or args_list[0] in (
+        "--command",
+        "--fill-example",
+    ):
+        args_list = ["gui", *args_list]
+    args = parser.parse_args(args_list)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(func(args))
+    except KeyboardInterrupt:
+        return 130

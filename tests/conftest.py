@@ -1,0 +1,29 @@
+"""Shared fixtures: every test runs with its own profile directory, never the user's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+
+@pytest.fixture(autouse=True)
+def _isolated_profile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point every config, data and log directory at a fresh temporary folder."""
+    home = tmp_path / "profile"
+    monkeypatch.setenv("GATEWAY_CONSOLE_HOME", str(home))
+    yield home
+
+
+@pytest.fixture(scope="session")
+def rsa_key() -> rsa.RSAPrivateKey:
+    """One 2048-bit key for the whole run (generation is slow)."""
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+@pytest.fixture(scope="session")
+def other_rsa_key() -> rsa.RSAPrivateKey:
+    """A second key, for "signed with the wrong key" cases."""
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
