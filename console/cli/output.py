@@ -1,0 +1,74 @@
+"""Human-readable printing for the request commands (JSON output is built in the commands)."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Iterable
+from typing import TextIO
+
+from console.core.client import Outcome
+from console.core.masking import mask_text
+from console.core.signing import SignedRequest
+from console.core.spec.model import Problem, Severity
+
+_WIDTH = 100
+
+
+def _section(title: str, body: str, out: TextIO) -> None:
+    print(f"\n{title}", file=out)
+    for line in body.splitlines() or [""]:
+        print(f"  {line}", file=out)
+
+
+def print_signed(signed: SignedRequest, *, revealed: bool, out: TextIO = sys.stdout) -> None:
+    """Every intermediate value of a signature, in the order the algorithm builds them."""
+    note = "card data revealed" if revealed else "card data masked; --reveal shows it"
+    print(f"{signed.method} {signed.url}", file=out)
+    _section(
+        f"Body parameters ({note})",
+        "\n".join(f"{n} = {v}" for n, v in signed.params) or "(none)",
+        out,
+    )
+    _section("OAuth parameters", "\n".join(f"{n} = {v}" for n, v in signed.oauth.items()), out)
+    _section("Normalized parameters", signed.normalized_parameters.replace("&", "\n&"), out)
+    _section("Signature base string", "\n".join(textwrap.wrap(
+        signed.base_string, _WIDTH, break_on_hyphens=False)), out)
+    _section(
+        "Signature, hex (debug only, never sent)",
+        "\n".join(textwrap.wrap(signed.signature_hex, 64)),
+        out,
+    )
+    _section("Signature, base64 (sent, percent-encoded in the header)", signed.signature_base64,
+             out)
+    _section("Authorization header", signed.authorization, out)
+    _section("Body (application/x-www-form-urlencoded)", signed.body, out)
+
+
+def print_problems(
+    problems: Iterable[Problem], *, ok_text: str, file: TextIO = sys.stdout
+) -> None:
+    """One line per problem, errors first."""
+    ordered = sorted(problems, key=lambda p: p.severity is not Severity.ERROR)
+    if not ordered:
+        if ok_text:
+            print(ok_text, file=file)
+        return
+    for p in ordered:
+        print(f"{p.severity.upper():7} {', '.join(p.fields) or '-'}: {p.message}", file=file)
+
+
+def print_outcome(
+    outcome: Outcome, secrets: list[tuple[str, str]], out: TextIO = sys.stdout
+) -> None:
+    """The decoded answer, or the transport failure, in plain words."""
+    print(f"{outcome.prepared.command} -> {outcome.result.upper()}: {outcome.summary}",
+          file=out)
+    response = outcome.response
+    if response is None:
+        return
+    print(f"\nHTTP {response.http_status} ({outcome.elapsed * 1000:.0f} ms)", file=out)
+    for name, value in response.fields:
+        print(f"  {name} = {mask_text(value, secrets)}", file=out)
+    if not response.fields:
+        _section("Raw body", mask_text(response.raw.decode("utf-8", "replace"), secrets), out)

@@ -1,0 +1,257 @@
+"""``sign``, ``validate`` and ``send``: the request commands of the command line.
+
+Exit statuses of ``send`` (also printed by ``gateway-console send --help``):
+0 accepted, 1 invalid input (nothing sent), 2 usage error, 3 rejected or declined by the
+gateway, 4 access denied (403), 5 gateway failure (500 or unreadable answer),
+6 not sent (safe to send again), 7 outcome unknown (check the status first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from console.cli.output import print_problems, print_signed, print_outcome
+from console.core.client import Client, LoginInBodyError, Outcome, Result, prepare
+from console.core.keys import KeyProblem, load_private_key
+from console.core.masking import mask_params, mask_text
+from console.core.spec import COMMANDS, validate
+from console.core.spec.model import Severity
+from console.core.transport import Timeouts, Transport
+
+EXIT_BY_RESULT = {
+    Result.ACCEPTED: 0,
+    Result.REJECTED: 3,
+    Result.ACCESS_DENIED: 4,
+    Result.GATEWAY_FAILED: 5,
+    Result.NOT_SENT: 6,
+    Result.UNKNOWN: 7,
+}
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+_SEND_EPILOG = """exit status:
+  0 accepted by the gateway        4 access denied (HTTP 403)
+  1 invalid input, nothing sent    5 gateway failure (HTTP 500 or unreadable answer)
+  2 usage error                    6 not sent: safe to send again
+  3 rejected or declined           7 outcome unknown: check the status before resending
+"""
+
+
+class UsageError(Exception):
+    """A problem with the command line itself, reported with exit status 2."""
+
+
+def register(sub: Any) -> None:
+    names = sorted(COMMANDS)
+    p_sign = sub.add_parser(
+        "sign", help="sign a request and print every intermediate value (sends nothing)"
+    )
+    p_sign.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))
+    _connection_options(p_sign)
+    _field_options(p_sign)
+    p_sign.add_argument("--nonce", help="fixed oauth_nonce (for reproducible signatures)")
+    p_sign.add_argument("--timestamp", type=int, help="fixed oauth_timestamp (Unix seconds)")
+    p_sign.add_argument("--no-validate", action="store_true", help="sign even with errors")
+    p_sign.set_defaults(func=run_sign)
+
+    p_val = sub.add_parser("validate", help="check fields against the contract's rules")
+    p_val.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))
+    _field_options(p_val)
+    p_val.set_defaults(func=run_validate)
+
+    p_send = sub.add_parser(
+        "send",
+        help="validate, sign and send a request; print the decoded answer",
+        epilog=_SEND_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p_send.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))
+    _connection_options(p_send)
+    _field_options(p_send)
+    p_send.add_argument("--timeout", type=float, default=60.0, help="read timeout in seconds")
+    p_send.add_argument("--connect-timeout", type=float, default=10.0, help="seconds")
+    p_send.add_argument("--ca-bundle", help="CA bundle file for TLS verification")
+    p_send.add_argument("--no-validate", action="store_true", help="send even with errors")
+    p_send.set_defaults(func=run_send)
+
+
+def _connection_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("connection")
+    g.add_argument("--base-url", help="scheme, host and prefix before /api/v4")
+    g.add_argument("--login", help="your login (sent as oauth_consumer_key)")
+    ids = g.add_mutually_exclusive_group()
+    ids.add_argument("--endpoint-id", help="endpoint id (path /<endpoint_id>)")
+    ids.add_argument("--group-id", help="endpoint group id (path /group/<id>)")
+    g.add_argument("--key-file", type=Path, help="RSA private key PEM (PKCS#1 or PKCS#8)")
+    g.add_argument(
+        "--key-passphrase-env",
+        metavar="VAR",
+        help="name of the environment variable holding the key's passphrase",
+    )
+
+
+def _field_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("fields")
+    g.add_argument(
+        "--field", "-f", action="append", default=[], metavar="NAME=VALUE", help="repeatable"
+    )
+    g.add_argument("--fields-file", type=Path, help="JSON object of name: value")
+    g.add_argument("--json", action="store_true", help="machine-readable output")
+    g.add_argument("--reveal", action="store_true", help="print card data unmasked")
+
+
+def read_fields(args: argparse.Namespace) -> dict[str, str]:
+    """Fields from --fields-file, then --field (later wins)."""
+    values: dict[str, str] = {}
+    if args.fields_file is not None:
+        try:
+            data = json.loads(args.fields_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--fields-file {args.fields_file}: cannot read it ({exc})") from exc
+        if not isinstance(data, dict):
+            raise UsageError("--fields-file must hold a JSON object of field name: value")
+        values.update({str(k): "" if v is None else str(v) for k, v in data.items()})
+    for item in args.field:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--field {item!r}: write it as NAME=VALUE")
+        values[name] = value
+    return values
+
+
+def _connection(args: argparse.Namespace) -> dict[str, Any]:
+    missing = [
+        opt
+        for opt, val in (("--base-url", args.base_url), ("--login", args.login),
+                         ("--key-file", args.key_file))
+        if not val
+    ]
+    if not (args.endpoint_id or args.group_id):
+        missing.append("--endpoint-id or --group-id")
+    if missing:
+        raise UsageError("missing " + ", ".join(missing))
+    passphrase = None
+    if args.key_passphrase_env:
+        passphrase = os.environ.get(args.key_passphrase_env)
+        if passphrase is None:
+            raise UsageError(f"environment variable {args.key_passphrase_env} is not set")
+    try:
+        pem = args.key_file.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"--key-file {args.key_file}: {exc.strerror}") from exc
+    try:
+        loaded = load_private_key(pem, passphrase)
+    except KeyProblem as exc:
+        raise UsageError(f"--key-file {args.key_file}: {exc}") from exc
+    for warning in loaded.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return {
+        "base_url": args.base_url,
+        "login": args.login,
+        "private_key": loaded.private_key,
+        "endpoint_id": args.endpoint_id,
+        "endpoint_group_id": args.group_id,
+    }
+
+
+def _guarded(func: Any) -> Any:
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return int(func(args))
+        except (UsageError, LoginInBodyError, ValueError, KeyError) as exc:
+            msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            print(f"gateway-console {args.command}: {msg}", file=sys.stderr)
+            return EXIT_USAGE
+
+    return run
+
+
+@_guarded
+def run_validate(args: argparse.Namespace) -> int:
+    problems = validate(args.api_command, read_fields(args))
+    if args.json:
+        print(json.dumps([p.to_json() for p in problems], indent=2, ensure_ascii=False))
+    else:
+        print_problems(problems, ok_text="No problems: the fields follow the contract.")
+    return EXIT_INVALID if any(p.severity is Severity.ERROR for p in problems) else 0
+
+
+@_guarded
+def run_sign(args: argparse.Namespace) -> int:
+    values = read_fields(args)
+    prepared = prepare(
+        args.api_command, values, nonce=args.nonce, timestamp=args.timestamp,
+        skip_validation=args.no_validate, **_connection(args),
+    )
+    if prepared.signed is None:
+        _report_refusal(args, prepared.problems)
+        return EXIT_INVALID
+    shown = prepared.signed if args.reveal else prepared.signed.masked()
+    if args.json:
+        out = shown.to_json()
+        out["problems"] = [p.to_json() for p in prepared.problems]
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        print_signed(shown, revealed=args.reveal)
+        print_problems(prepared.problems, ok_text="")
+    return 0
+
+
+@_guarded
+def run_send(args: argparse.Namespace) -> int:
+    values = read_fields(args)
+    prepared = prepare(
+        args.api_command, values, skip_validation=args.no_validate, **_connection(args)
+    )
+    if prepared.signed is None:
+        _report_refusal(args, prepared.problems)
+        return EXIT_INVALID
+    transport = Transport(
+        timeouts=Timeouts(connect=args.connect_timeout, read=args.timeout),
+        verify=args.ca_bundle or True,
+    )
+    try:
+        outcome = Client(transport).send(prepared)
+    finally:
+        transport.close()
+    secrets = [] if args.reveal else list(prepared.params)
+    if args.json:
+        print(json.dumps(outcome_json(outcome, secrets), indent=2, ensure_ascii=False))
+    else:
+        print_outcome(outcome, secrets)
+    return EXIT_BY_RESULT[outcome.result]
+
+
+def outcome_json(outcome: Outcome, secrets: list[tuple[str, str]]) -> dict[str, Any]:
+    """The ``send --json`` object: the decoded answer or the transport failure."""
+    prepared = outcome.prepared
+    base: dict[str, Any] = {
+        "result": str(outcome.result),
+        "summary": outcome.summary,
+        "url": prepared.url,
+        "params": [list(p) for p in (prepared.params if not secrets else
+                                     mask_params(prepared.params))],
+        "elapsed": round(outcome.elapsed, 4),
+    }
+    if outcome.response is None:
+        assert outcome.error is not None
+        base.update(http_status=None, kind=str(outcome.result), type=None, status=None,
+                    fields={}, raw="", error=outcome.error.message)
+        return base
+    decoded = outcome.response.to_json()
+    decoded["raw"] = mask_text(str(decoded.get("raw", "")), secrets)
+    return {**decoded, **base}
+
+
+def _report_refusal(args: argparse.Namespace, problems: Any) -> None:
+    if args.json:
+        print(json.dumps({"result": "invalid", "problems": [p.to_json() for p in problems]},
+                         indent=2, ensure_ascii=False))
+    else:
+        print("Not signed: fix these first (or pass --no-validate).", file=sys.stderr)
+        print_problems(problems, ok_text="", file=sys.stderr)

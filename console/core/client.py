@@ -1,0 +1,197 @@
+"""The one path every front uses: validate -> sign -> (journal) -> send -> decode -> (journal).
+
+Nothing here retries: a payout POST is not idempotent, so a failed send is reported as
+"not sent" or "outcome unknown" and the person decides (field notes, "Sending money safely").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
+
+from console.core.responses import DecodedResponse, Kind
+from console.core.signing import SignedRequest, sign
+from console.core.spec import command_url, get_command, request_fields, validate
+from console.core.spec.model import Problem, Severity
+from console.core.transport import NotSentError, OutcomeUnknownError, Transport, TransportError
+
+
+class Result(StrEnum):
+    """What one send came to, from the person's point of view."""
+
+    ACCEPTED = "accepted"  # the gateway accepted the request (success type)
+    REJECTED = "rejected"  # validation-error, error or declined: the gateway said no
+    ACCESS_DENIED = "access-denied"  # 403: signature, key, login or URL
+    GATEWAY_FAILED = "gateway-failed"  # 500 or an answer that could not be read
+    NOT_SENT = "not-sent"  # the request never arrived; safe to send again
+    UNKNOWN = "unknown"  # it may have arrived: check the status before resending
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedRequest:
+    """A request ready to send, with everything the inspector shows.
+
+    Attributes:
+        command: the command name.
+        url: the full request URL (the whole path is signed).
+        params: the body parameters in send order.
+        problems: validation findings (errors and warnings).
+        signed: the signed request, or None when errors block signing.
+    """
+
+    command: str
+    url: str
+    params: tuple[tuple[str, str], ...]
+    problems: tuple[Problem, ...]
+    signed: SignedRequest | None
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity is Severity.ERROR)
+
+    def value(self, name: str) -> str | None:
+        """The first body value sent under ``name``, if any."""
+        return next((v for n, v in self.params if n == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The answer to one send: a decoded response or a transport failure."""
+
+    prepared: PreparedRequest
+    response: DecodedResponse | None
+    error: TransportError | None
+    elapsed: float
+    started_at: float = field(default=0.0)
+
+    @property
+    def result(self) -> Result:
+        if self.error is not None:
+            return Result.NOT_SENT if isinstance(self.error, NotSentError) else Result.UNKNOWN
+        assert self.response is not None
+        return _RESULT_BY_KIND[self.response.kind]
+
+    @property
+    def summary(self) -> str:
+        """One paragraph in plain words: what happened and what to do next."""
+        if self.error is not None:
+            return self.error.message
+        assert self.response is not None
+        return self.response.summary
+
+
+_RESULT_BY_KIND: dict[Kind, Result] = {
+    Kind.SUCCESS: Result.ACCEPTED,
+    Kind.VALIDATION_ERROR: Result.REJECTED,
+    Kind.ERROR: Result.REJECTED,
+    Kind.DECLINED: Result.REJECTED,
+    Kind.ACCESS_DENIED: Result.ACCESS_DENIED,
+    Kind.SERVER_ERROR: Result.GATEWAY_FAILED,
+    Kind.MALFORMED: Result.GATEWAY_FAILED,
+}
+
+
+class JournalHooks(Protocol):
+    """What the history journal offers the client: a row before sending, an update after."""
+
+    def before_send(self, prepared: PreparedRequest) -> object:
+        """Write (and commit) a pending row; return something that identifies it."""
+
+    def after_answer(self, record: object, outcome: Outcome) -> None:
+        """Update the row written by :meth:`before_send` with the outcome."""
+
+
+class LoginInBodyError(ValueError):
+    """``login`` was given as a body field; the contract carries it as the consumer key."""
+
+
+def prepare(
+    command: str,
+    values: Mapping[str, str],
+    *,
+    base_url: str,
+    login: str,
+    private_key: RSAPrivateKey,
+    endpoint_id: str | None = None,
+    endpoint_group_id: str | None = None,
+    path_templates: Mapping[str, str] | None = None,
+    nonce: str | None = None,
+    timestamp: int | None = None,
+    skip_validation: bool = False,
+) -> PreparedRequest:
+    """Validate and sign one request. Sends nothing.
+
+    Raises:
+        KeyError: unknown command.
+        ValueError: no endpoint id or group id for the URL, or ``login`` given as a field.
+    """
+    get_command(command)
+    if "login" in values:
+        raise LoginInBodyError(
+            "login is never sent as a body field: it is the OAuth consumer key. "
+            "Remove the login field and give the login as the connection's login."
+        )
+    if not login.strip():
+        raise ValueError("The login is empty: give the login the gateway issued to you.")
+    url = command_url(
+        base_url,
+        command,
+        endpoint_id=endpoint_id,
+        endpoint_group_id=endpoint_group_id,
+        templates=path_templates,
+    )
+    problems = tuple(validate(command, values))
+    params = tuple(request_fields(command, values))
+    blocked = any(p.severity is Severity.ERROR for p in problems) and not skip_validation
+    signed = (
+        None
+        if blocked
+        else sign(url, params, consumer_key=login, private_key=private_key, nonce=nonce,
+                  timestamp=timestamp)
+    )
+    return PreparedRequest(command, url, params, problems, signed)
+
+
+class Client:
+    """Sends prepared requests through a transport, journalling each one around the send."""
+
+    def __init__(self, transport: Transport, hooks: JournalHooks | None = None) -> None:
+        self.transport = transport
+        self.hooks = hooks
+
+    def send(self, prepared: PreparedRequest) -> Outcome:
+        """Send once. Never retries; transport failures come back in the outcome."""
+        from console.core.responses import decode
+
+        signed = prepared.signed
+        if signed is None:
+            raise ValueError(
+                "This request has errors and was not signed; fix them before sending."
+            )
+        record = self.hooks.before_send(prepared) if self.hooks else None
+        started_at = time.time()
+        t0 = time.perf_counter()
+        response: DecodedResponse | None = None
+        error: TransportError | None = None
+        try:
+            raw = self.transport.post(
+                signed.url, headers=dict(signed.headers), body=signed.body.encode("utf-8")
+            )
+        except (NotSentError, OutcomeUnknownError) as exc:
+            error = exc
+        else:
+            response = decode(
+                raw.status,
+                raw.headers,
+                raw.body,
+                expected_type=get_command(prepared.command).success_type,
+            )
+        outcome = Outcome(prepared, response, error, time.perf_counter() - t0, started_at)
+        if self.hooks is not None:
+            self.hooks.after_answer(record, outcome)
+        return outcome
