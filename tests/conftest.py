@@ -27,3 +27,16 @@ def rsa_key() -> rsa.RSAPrivateKey:
 def other_rsa_key() -> rsa.RSAPrivateKey:
     """A second key, for "signed with the wrong key" cases."""
     return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+@pytest.fixture(autouse=True)
+def memory_keyring() -> Iterator[object]:
+    """A fresh in-memory keyring (Windows-sized entries) for every test: never the real one."""
+    import keyring
+
+    from tests.helpers.memkeyring import WINDOWS_LIMIT, MemoryKeyring
+
+    backend = MemoryKeyring(limit=WINDOWS_LIMIT)
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(MemoryKeyring(limit=WINDOWS_LIMIT))
