@@ -184,7 +184,9 @@ def _content_type(headers: Mapping[str, str]) -> tuple[str, str]:
         if key.strip().lower() == "charset" and val.strip().strip("\"'"):
             charset = val.strip().strip("\"'").lower()
     try:
-        b"".decode(charset)
+        b"a".decode(charset)  # not b"": decoding nothing skips the codec lookup
+    except UnicodeError:
+        pass  # a real text encoding that cannot decode a lone "a" (utf-16)
     except LookupError:  # unknown, or not a text encoding (rot13): the contract's utf-8
         charset = "utf-8"
     return media.strip().lower(), charset
@@ -226,14 +228,18 @@ def _parse_form(text: str, charset: str) -> tuple[tuple[str, str], ...]:
             raise _MalformedError(f'it is cut off or damaged near "{_clip(piece)}"')
         if _BAD_ESCAPE.search(value):
             raise _MalformedError(f'the value of "{name}" is cut off or badly encoded')
+        # Each value is followed by a line feed (contract section 1); tolerate CRLF too.
+        # Strip it before decoding: an encoded %0D or %0A is part of the value itself.
+        ended = value.endswith("\n")
+        value = value[:-2] if value.endswith("\r\n") else value.removesuffix("\n")
         try:
-            value = unquote_plus(value, encoding=charset, errors="strict")
+            decoded = unquote_plus(value, encoding=charset, errors="strict")
         except (UnicodeError, LookupError) as exc:
             raise _MalformedError(f'the value of "{name}" is not readable {charset} text') from exc
-        # Each value is followed by a line feed (contract section 1); tolerate CRLF too.
-        endings.append(value.endswith("\n"))
-        value = value[:-2] if value.endswith("\r\n") else value.removesuffix("\n")
-        pairs.append((name, value))
+        if not ended and decoded.endswith("\n"):  # a terminator sent percent-encoded
+            decoded, ended = decoded[:-1], True
+        endings.append(ended)
+        pairs.append((name, decoded))
     if any(endings) and not endings[-1]:
         # Values end with a line feed, except the last one: the body was cut short.
         raise _MalformedError(f'it is cut off after "{_clip(pairs[-1][0])}"')
