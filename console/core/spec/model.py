@@ -111,6 +111,8 @@ class Command:
             group key is absent where the contract has no group form.
         asynchronous: whether the final outcome comes later (payout-check).
         from_field_notes: True for commands outside the contract (status).
+        notes: command-level remarks and rules from the contract, in its words, for help
+            panels and generated docs.
     """
 
     name: str
@@ -122,6 +124,7 @@ class Command:
     path_templates: dict[str, str] = field(default_factory=dict)
     asynchronous: bool = False
     from_field_notes: bool = False
+    notes: tuple[str, ...] = ()
 
     def field(self, name: str) -> Field | None:
         """Return the field with this wire name or alias, or None."""

@@ -1,0 +1,224 @@
+"""validate() and request_fields(): the contract applied to what a person typed.
+
+Everything that does not depend on the values is worked out once at import, per command: the
+name and alias lookup, each field's tuple of checks, and the rules. A call then walks the
+fields once and runs the rules, which keeps validation cheap enough for every keystroke.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from . import checks as c
+from . import formats as fm
+from .codes import Code
+from .command_rules import RULES
+from .commands import COMMANDS, get_command
+from .model import CardType, Command, Field, FieldType, Necessity, Problem
+from .rules import Rule
+
+# Numeric amounts ('.' delimiter) and the one list of amounts.
+AMOUNT_FIELDS = frozenset({"amount", "amount-from", "amount-to"})
+AMOUNT_LIST_FIELDS = frozenset({"amount-sequence"})
+# Numeric in the contract, but real values often carry "+", spaces or letters (see
+# checks.check_digits_lenient): a warning, not an error.
+LENIENT_NUMERIC_FIELDS = frozenset({"receiver_phone", "receiver_zip_code", "receiver_birthday"})
+# Lower bounds of whole numbers; ids and counters are never negative.
+INT_MINIMUM = {"interval": 1}
+# Names that must never go into the body: the login is the OAuth consumer key (contract 4.1,
+# 5.3), and oauth_* parameters belong to the Authorization header.
+NOT_BODY = frozenset({"login"})
+
+_callback_url = fm.url_check(callback=True)
+_plain_url = fm.url_check(callback=False)
+_NAMED_CHECKS: dict[str, tuple[c.FieldCheck, ...]] = {
+    "currency": (fm.check_currency,),
+    "ipaddress": (fm.check_ip,),
+    "customer-ip": (fm.check_ip,),
+    "receiver_country_code": (fm.country_check(alpha3=True),),
+    "country": (fm.country_check(alpha3=False),),
+    "receiver_email": (fm.check_email,),
+    "email": (fm.check_email,),
+    "server_callback_url": (_callback_url,),
+    "notify_url": (_callback_url,),
+    "redirect_url": (_plain_url,),
+    "redirect_success_url": (_plain_url,),
+    "redirect_fail_url": (_plain_url,),
+    "credit_card_number": (fm.check_luhn,),
+    "credit-card-number": (fm.check_luhn,),
+    "expire_month": (fm.check_month,),
+    "expire-month": (fm.check_month,),
+    "expire_year": (fm.check_year,),
+    "expire-year": (fm.check_year,),
+}
+
+
+def _type_checks(f: Field) -> tuple[c.FieldCheck, ...]:
+    """The checks the Type column asks for."""
+    if f.name in AMOUNT_LIST_FIELDS:
+        return (c.check_amount_sequence,)
+    if f.type is FieldType.DATE:
+        return (c.check_date,)
+    if f.type is FieldType.NUMERIC:
+        if f.name in AMOUNT_FIELDS:
+            return (c.check_length, c.check_amount)
+        if f.name in LENIENT_NUMERIC_FIELDS:
+            return (c.check_length, c.check_digits_lenient)
+        return (c.check_length, c.check_digits)
+    if f.type in (FieldType.INT, FieldType.LONG):
+        top = c.INT_MAX if f.type is FieldType.INT else c.LONG_MAX
+        return (c.check_length, c.integer_check(INT_MINIMUM.get(f.name, 0), top))
+    if f.choices:
+        return (c.check_length, c.check_choice)
+    return (c.check_length,)
+
+
+def field_checks(f: Field) -> tuple[c.FieldCheck, ...]:
+    """Every check of one field, in the order they run (stopping at the first False)."""
+    return _type_checks(f) + _NAMED_CHECKS.get(f.name, ())
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What validation needs of one command, computed once."""
+
+    command: Command
+    by_name: dict[str, Field]  # contract name and alias -> field
+    steps: tuple[tuple[Field, tuple[c.FieldCheck, ...], bool], ...]  # field, checks, required
+    rules: tuple[Rule, ...]
+
+
+def _always_required(f: Field) -> bool:
+    # Rows "Required" but "Not supported for DST" are required for SRC only; the card-type
+    # rule reports them, knowing the profile's type.
+    return f.necessity is Necessity.REQUIRED and (
+        f.card_types is None or CardType.DST in f.card_types
+    )
+
+
+def _plan(command: Command) -> _Plan:
+    by_name: dict[str, Field] = {}
+    for f in command.fields:
+        by_name[f.name] = f
+        if f.alias:
+            by_name[f.alias] = f
+    steps = tuple((f, field_checks(f), _always_required(f)) for f in command.fields)
+    return _Plan(command, by_name, steps, RULES.get(command.name, ()))
+
+
+_PLANS: dict[str, _Plan] = {name: _plan(cmd) for name, cmd in COMMANDS.items()}
+
+
+def _plan_for(command: str) -> _Plan:
+    plan = _PLANS.get(command)
+    if plan is None:
+        get_command(command)  # raises KeyError listing the valid names
+        raise AssertionError("unreachable")  # pragma: no cover
+    return plan
+
+
+def _is_not_body(name: str) -> bool:
+    return name in NOT_BODY or name.startswith("oauth_")
+
+
+def validate(
+    command: str, values: Mapping[str, str], *, today: date | None = None
+) -> list[Problem]:
+    """Check the values of one request against the contract.
+
+    Args:
+        command: the command's wire name.
+        values: wire name (or alias) -> text as typed. Surrounding white space is ignored;
+            empty means "not given".
+        today: the date expiry and other date checks compare with (default: today).
+
+    Returns:
+        The problems in the order of the contract's table, then the cross-field rules. An empty
+        list means nothing to report. Errors block sending, warnings do not.
+
+    Raises:
+        KeyError: unknown command.
+    """
+    plan = _plan_for(command)
+    out: list[Problem] = []
+    given: dict[str, str] = {}
+    shown: dict[str, str] = {}
+    for name, raw in values.items():
+        value = raw.strip()
+        if not value:
+            continue
+        f = plan.by_name.get(name)
+        if f is None:
+            _unknown(name, out)
+        elif f.name in given:
+            out.append(
+                Problem(
+                    (f.name, f.alias or f.name),
+                    c.ERROR,
+                    f"{f.name} and its alias {f.alias} are both filled; the gateway would get "
+                    "both. Keep only one of them.",
+                    Code.ALIAS_DUPLICATE.value,
+                )
+            )
+        else:
+            given[f.name] = value
+            shown[f.name] = name
+    for f, checks, required in plan.steps:
+        entry = given.get(f.name)
+        if entry is None:
+            if required:
+                out.append(_required(f))
+            continue
+        who = shown[f.name]
+        for check in checks:
+            if not check(f, who, entry, out):
+                break
+    when = today if today is not None else date.today()
+    for rule in plan.rules:
+        rule(given, when, out)
+    return out
+
+
+def _required(f: Field) -> Problem:
+    also = f" (or its alias {f.alias})" if f.alias else ""
+    msg = f"{f.name}{also} is required: fill it in before sending."
+    return Problem((f.name,), c.ERROR, msg, Code.REQUIRED.value)
+
+
+def _unknown(name: str, out: list[Problem]) -> None:
+    if name in NOT_BODY:
+        msg = (
+            f"{name} is never sent in the request body: the login goes into the OAuth "
+            "header as the consumer key (set it in the environment). It is left out."
+        )
+        out.append(Problem((name,), c.WARNING, msg, Code.NOT_BODY.value))
+    elif _is_not_body(name):
+        msg = f"{name} belongs in the signed Authorization header, not the body. It is left out."
+        out.append(Problem((name,), c.WARNING, msg, Code.NOT_BODY.value))
+    else:
+        msg = f"{name} is not a field of this command; it will be sent as typed. Check the name."
+        out.append(Problem((name,), c.WARNING, msg, Code.UNKNOWN_FIELD.value))
+
+
+def request_fields(command: str, values: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The body parameters to send, in the contract's order.
+
+    Values are trimmed and empty ones dropped; names stay as the user gave them (an alias is
+    sent as the alias). Names the command does not know are sent last, in the order given;
+    ``login`` and ``oauth_*`` never go into the body.
+
+    Raises:
+        KeyError: unknown command.
+    """
+    plan = _plan_for(command)
+    pairs: list[tuple[str, str]] = []
+    for f, _checks, _required in plan.steps:
+        for name in (f.name, f.alias):
+            if name is not None and name in values and (value := values[name].strip()):
+                pairs.append((name, value))
+    for name, raw in values.items():
+        if name not in plan.by_name and not _is_not_body(name) and (value := raw.strip()):
+            pairs.append((name, value))
+    return pairs

@@ -1,0 +1,157 @@
+"""Checks of particular fields' formats: codes, addresses, card numbers and expiry.
+
+Same shape as the checks in :mod:`.checks`. Reference data (ISO code lists) is loaded once,
+on first use, by :mod:`.iso`.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from urllib.parse import urlsplit
+
+from stdnum import luhn
+
+from . import iso
+from .checks import ERROR, WARNING, FieldCheck, problem
+from .codes import Code
+from .model import Field, Problem
+
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
+
+# Ports deployed gateways call back on (field notes, "Callbacks"); others get a warning only.
+CALLBACK_PORTS = frozenset({80, 8080, 443, 8443})
+
+
+def check_currency(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
+    """ISO 4217 alphabetic currency code, in capitals."""
+    codes = iso.currency_codes()
+    if value in codes:
+        return True
+    if value.upper() in codes:
+        msg = f"{shown}: write currency codes in capitals: {value.upper()}."
+    else:
+        msg = f"{shown}: {value} is not an ISO 4217 currency code (for example USD, EUR)."
+    out.append(problem(f, ERROR, Code.CURRENCY, msg))
+    return False
+
+
+def country_check(*, alpha3: bool) -> FieldCheck:
+    """ISO 3166-1 country code: alpha-2, or alpha-2/alpha-3 when ``alpha3``."""
+    kinds = "alpha-2 or alpha-3" if alpha3 else "alpha-2"
+    example = "US or USA" if alpha3 else "US"
+
+    def check_country(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
+        codes = iso.country_alpha2_or_3() if alpha3 else iso.country_alpha2()
+        if value in codes:
+            return True
+        if value.upper() in codes:
+            msg = f"{shown}: write country codes in capitals: {value.upper()}."
+        else:
+            msg = f"{shown}: {value} is not an ISO 3166 {kinds} country code (e.g. {example})."
+        out.append(problem(f, ERROR, Code.COUNTRY, msg))
+        return False
+
+    return check_country
+
+
+def check_ip(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
+    """An IPv4 or IPv6 address."""
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        out.append(
+            problem(
+                f,
+                ERROR,
+                Code.IP,
+                f"{shown} must be an IPv4 address (203.0.113.10) or an IPv6 address (2001:db8::1).",
+            )
+        )
+        return False
+    return True
+
+
+def check_email(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
+    """A rough shape check only: the gateway is the judge of addresses."""
+    if not _EMAIL.fullmatch(value):
+        out.append(
+            problem(
+                f,
+                WARNING,
+                Code.EMAIL,
+                f"{shown} does not look like an e-mail address (name@example.com).",
+            )
+        )
+    return True
+
+
+def url_check(*, callback: bool) -> FieldCheck:
+    """An absolute http(s) address; for callbacks also the ports gateways call back on."""
+
+    def check_url(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
+        try:
+            parts = urlsplit(value)
+            port = parts.port
+        except ValueError:
+            parts, port = None, None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+            out.append(
+                problem(
+                    f,
+                    ERROR,
+                    Code.URL,
+                    f"{shown} must be a full address starting with https:// or http://, "
+                    "for example https://merchant.example/callback.",
+                )
+            )
+            return False
+        if callback and port is not None and port not in CALLBACK_PORTS:
+            out.append(
+                problem(
+                    f,
+                    WARNING,
+                    Code.CALLBACK_PORT,
+                    f"{shown} uses port {port}; deployed gateways call back only on ports "
+                    "80, 8080, 443 and 8443 (field notes).",
+                )
+            )
+        return True
+
+    return check_url
+
+
+def check_luhn(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
+    """Card numbers carry a Luhn check digit. A warning only: the gateway decides."""
+    if not luhn.is_valid(value):
+        out.append(
+            problem(
+                f,
+                WARNING,
+                Code.LUHN,
+                f"{shown} fails the card number check digit (Luhn); check it for typos.",
+            )
+        )
+    return True
+
+
+def check_month(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
+    """Expiry month 1-12."""
+    if not 1 <= int(value) <= 12:
+        out.append(problem(f, ERROR, Code.RANGE, f"{shown} must be a month from 1 to 12."))
+        return False
+    return True
+
+
+def check_year(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
+    """Expiry year: the contract's length 4 is a four-digit year; two digits get a warning."""
+    if len(value) != 4:
+        out.append(
+            problem(
+                f,
+                WARNING,
+                Code.FORMAT,
+                f"{shown} should be the full four-digit year, for example 2030.",
+            )
+        )
+    return True
