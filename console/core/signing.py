@@ -100,8 +100,8 @@ def signature_base_string(method: str, url: str, pairs: Sequence[tuple[str, str]
     ``pairs`` are all parameters to sign besides those in the URL's query (which are
     added here): for this API, the body parameters and the five oauth parameters.
     """
-    uri, query = _url_parts(url)
-    return _base_string(method, uri, normalize_parameters([*query, *pairs]))
+    _, encoded_uri, query = _url_parts(url)
+    return _base_string(method, encoded_uri, normalize_parameters([*query, *pairs]))
 
 
 def parse_form(text: str) -> list[tuple[str, str]]:
@@ -157,7 +157,7 @@ class SignedRequest:
         longer verify against the masked base string.
         """
         url = self.url
-        query = _url_parts(url)[1]
+        query = _url_parts(url)[2]
         if any(is_sensitive(name) for name, _ in query):
             url = mask_text(url, query)
         params = tuple(mask_params(self.params))
@@ -294,7 +294,7 @@ def _assemble(
     masked: bool = False,
 ) -> tuple[str, str, str]:
     """Return (body, normalized parameters, base string); each pair is encoded once."""
-    uri, query = _url_parts(url)
+    _, encoded_uri, query = _url_parts(url)
     if masked:
         query = tuple(mask_params(query))
     encoded_body = _encode_pairs(params)
@@ -302,7 +302,7 @@ def _assemble(
     normalized = _join_sorted(
         [*_encode_pairs(query), *encoded_body, *_encode_pairs(list(oauth.items()))]
     )
-    return body, normalized, _base_string(method, uri, normalized)
+    return body, normalized, _base_string(method, encoded_uri, normalized)
 
 
 def _encode_pairs(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -334,8 +334,8 @@ def _base_string(method: str, encoded_uri: str, normalized: str) -> str:
 
 
 @lru_cache(maxsize=128)
-def _url_parts(url: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """Return (encoded base string URI, decoded query pairs); one parse per distinct URL."""
+def _url_parts(url: str) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+    """Return (base string URI, its encoded form, decoded query pairs), once per URL."""
     try:
         parts = urlsplit(url)
         port = parts.port  # raises ValueError for a port that is not a number or too big
@@ -355,4 +355,4 @@ def _url_parts(url: str) -> tuple[str, tuple[tuple[str, str], ...]]:
             f"The query of the request URL {url!r} has percent escapes that are not UTF-8."
         ) from None
     uri = str(_oauthlib_signature.base_string_uri(url))
-    return percent_encode(uri), query
+    return uri, percent_encode(uri), query
