@@ -1,0 +1,120 @@
+"""Start the window: QApplication, paths, theme, first-run sandbox, and ``--screenshot``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from console import APP_ID, APP_NAME
+from console.core.paths import AppPaths, resolve
+from console.ui.drafts import DraftStore
+from console.ui.main_window import MainWindow
+from console.ui.session import Connection, Session
+from console.ui.theme import apply_theme
+
+
+def _configured_connection(paths: AppPaths) -> tuple[Connection, Any] | None:
+    """The active environment from the environments file with its key, if any is set up."""
+    if not paths.environments_file.exists():
+        return None
+    try:  # the environment store and key vault are optional at this layer
+        from console.core import environments, vault
+
+        store = environments.EnvironmentStore(paths)
+        env = store.active() if hasattr(store, "active") else None
+        if env is None or str(getattr(env.kind, "value", env.kind)) == "local-sandbox":
+            return None
+        key = vault.load_key(env.name) if hasattr(vault, "load_key") else None
+    except Exception:  # a damaged file must not keep the window from opening
+        return None
+    return Connection.from_environment(env), key
+
+
+def start_session(paths: AppPaths) -> tuple[Session, str]:
+    """Choose the environment: the configured one, else the local sandbox (first run).
+
+    Returns the session and a plain-words note when something could not be started.
+    """
+    session = Session()
+    configured = _configured_connection(paths)
+    if configured is not None:
+        session.use(*configured)
+        return session, ""
+    try:
+        session.start_local_sandbox()
+    except Exception as exc:  # the window is still useful for signing and validating
+        return session, f"The local sandbox could not start: {exc}"
+    return session, ""
+
+
+def make_app(argv: list[str] | None = None) -> QApplication:
+    """The QApplication (created once), with names, icon and the saved theme."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName("gateway-console")
+    app.setDesktopFileName(APP_ID)
+    apply_theme(app, os.environ.get("GATEWAY_CONSOLE_THEME", "system"))
+    return app
+
+
+def build_window(
+    paths: AppPaths, *, command: str | None = None, fill_example: bool = False
+) -> MainWindow:
+    """The main window on a fresh session (used by run_app, tests and benchmarks)."""
+    paths.ensure()
+    session, note = start_session(paths)
+    window = MainWindow(session, DraftStore(paths.config_dir))
+    if command:
+        window.show_command(command)
+    if fill_example:
+        window.fill_example()
+    if note:
+        window._show_result("warning", note)
+    return window
+
+
+def screenshot(window: MainWindow, target: Path) -> bool:
+    """Render the window (already shown) to a PNG."""
+    app = QApplication.instance()
+    for _ in range(5):
+        if app is not None:
+            app.processEvents()
+    return bool(window.grab().save(str(target), "PNG"))
+
+
+def run_app(args: argparse.Namespace) -> int:
+    """Entry point of ``gateway-console gui``; returns the exit status."""
+    shot = getattr(args, "screenshot", None)
+    if shot and not os.environ.get("QT_QPA_PLATFORM"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # render without a display
+    app = make_app()
+    command = getattr(args, "form_command", None)
+    from console.core.spec import COMMANDS
+
+    if command and command not in COMMANDS:
+        print(f"Unknown command {command!r}: use one of {', '.join(COMMANDS)}", file=sys.stderr)
+        return 2
+    window = build_window(
+        resolve(), command=command, fill_example=getattr(args, "fill_example", False)
+    )
+    window.show()
+    if shot:
+        ok = screenshot(window, Path(shot))
+        window.close()
+        window.session.stop_sandbox()
+        if not ok:
+            print(f"Could not write {shot}", file=sys.stderr)
+            return 1
+        print(shot)
+        return 0
+    app.aboutToQuit.connect(window.session.stop_sandbox)
+    QTimer.singleShot(0, window.form.setFocus)
+    return int(app.exec())

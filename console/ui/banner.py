@@ -1,0 +1,64 @@
+"""The environment banner: which gateway the window talks to, impossible to misread."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
+
+from console.ui.session import LOCAL_SANDBOX, PRODUCTION, Connection
+from console.ui.theme import PRODUCTION_BG, PRODUCTION_FG
+
+_KIND_WORDS = {
+    LOCAL_SANDBOX: "LOCAL SANDBOX",
+    "sandbox": "SANDBOX",
+    PRODUCTION: "PRODUCTION – REAL MONEY",
+}
+
+
+class EnvironmentBanner(QFrame):
+    """Calm for the sandboxes; red with white words for production."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("environment-banner")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.kind_label = QLabel(self)
+        self.detail = QLabel(self)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(10, 4, 10, 4)
+        lay.addWidget(self.kind_label)
+        lay.addWidget(self.detail, 1)
+        self.kind = ""
+        self.show_connection(None)
+
+    def show_connection(self, conn: Connection | None) -> None:
+        """Show the active environment (or that there is none)."""
+        if conn is None:
+            self.kind = ""
+            self.kind_label.setText("<b>NO ENVIRONMENT</b>")
+            self.detail.setText("Nothing can be sent until an environment is chosen.")
+            self.setStyleSheet("")
+            self.setAccessibleName("No environment")
+            return
+        self.kind = conn.kind
+        words = _KIND_WORDS.get(conn.kind, conn.kind.upper())
+        self.kind_label.setText(f"<b>{words}</b>")
+        ids = f"endpoint {conn.endpoint_id}" if conn.endpoint_id else ""
+        if conn.endpoint_group_id:
+            ids += (", " if ids else "") + f"group {conn.endpoint_group_id}"
+        self.detail.setText(
+            f"{html.escape(conn.name)} · login {html.escape(conn.login)} · {ids} · "
+            f"{html.escape(conn.base_url)}"
+        )
+        self.setAccessibleName(f"Environment: {words}, {conn.name}")
+        if conn.kind == PRODUCTION:
+            # The one fixed colour in the window: production must look the same everywhere.
+            self.setStyleSheet(
+                f"#environment-banner {{ background: {PRODUCTION_BG}; border: 2px solid #5c0011; }}"
+                f"#environment-banner QLabel {{ color: {PRODUCTION_FG}; font-size: 11pt; }}"
+            )
+        else:
+            self.setStyleSheet("#environment-banner { background: palette(alternate-base); }")

@@ -1,0 +1,61 @@
+"""Form drafts: what was typed survives command switches and restarts.
+
+Stored as JSON in the config directory. Card numbers and CVV2 are never written (PCI DSS):
+they are dropped by name here, whatever the caller passes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from console.core.masking import is_sensitive
+
+DRAFTS_NAME = "drafts.json"
+_VERSION = 1
+
+
+def _clean(values: Mapping[str, str]) -> dict[str, str]:
+    return {k: v for k, v in values.items() if v and not is_sensitive(k)}
+
+
+class DraftStore:
+    """Per-command drafts (field values and form choices) plus the last command shown."""
+
+    def __init__(self, config_dir: Path) -> None:
+        self.path = config_dir / DRAFTS_NAME
+        self._forms: dict[str, dict[str, str]] = {}
+        self.last_command: str = ""
+        self._load()
+
+    def _load(self) -> None:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return  # no draft yet, or a damaged one: start empty rather than fail
+        if not isinstance(data, dict) or data.get("version") != _VERSION:
+            return
+        forms = data.get("forms", {})
+        if isinstance(forms, dict):
+            for name, values in forms.items():
+                if isinstance(values, dict):
+                    self._forms[str(name)] = _clean({str(k): str(v) for k, v in values.items()})
+        self.last_command = str(data.get("last_command", ""))
+
+    def get(self, command: str) -> dict[str, str]:
+        """The saved values of one form (empty when none)."""
+        return dict(self._forms.get(command, {}))
+
+    def put(self, command: str, values: Mapping[str, str]) -> None:
+        """Remember one form's values in memory (sensitive values dropped)."""
+        self._forms[command] = _clean(values)
+
+    def save(self) -> None:
+        """Write every draft atomically (a crash never leaves half a file)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        payload = {"version": _VERSION, "last_command": self.last_command, "forms": self._forms}
+        tmp.write_text(json.dumps(payload, indent=1, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, self.path)

@@ -1,0 +1,151 @@
+"""Small choice widgets the forms put above their sections."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from console.ui.forms.field_widgets import LABEL_WIDTH
+
+
+def new_client_orderid() -> str:
+    """A fresh order id: readable date plus random hex, well under the 128-character limit."""
+    return f"gc-{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+class Choice(QWidget):
+    """A labelled combo box of (key, text) options with a help line under it."""
+
+    chosen = Signal(str)
+
+    def __init__(
+        self,
+        label: str,
+        options: Sequence[tuple[str, str]],
+        *,
+        name: str,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.combo = QComboBox(self)
+        for key, text in options:
+            self.combo.addItem(text, key)
+        self.combo.setAccessibleName(label)
+        self.combo.setObjectName(f"choice:{name}")
+        self.label = QLabel(label, self)
+        self.label.setFixedWidth(LABEL_WIDTH)
+        self.label.setBuddy(self.combo)
+        self.help = QLabel(self)
+        self.help.setWordWrap(True)
+        self.help.setContentsMargins(LABEL_WIDTH + 6, 0, 0, 0)
+        self.help.setVisible(False)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.label)
+        row.addWidget(self.combo, 1)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        lay.addLayout(row)
+        lay.addWidget(self.help)
+        self.combo.currentIndexChanged.connect(lambda _i: self.chosen.emit(self.key()))
+        self.setFocusProxy(self.combo)
+
+    def key(self) -> str:
+        return str(self.combo.currentData())
+
+    def set_key(self, key: str) -> None:
+        index = self.combo.findData(key)
+        if index >= 0:
+            self.combo.setCurrentIndex(index)
+
+    def set_help(self, text: str) -> None:
+        self.help.setText(text)
+        self.help.setVisible(bool(text))
+
+
+class Switch(QWidget):
+    """Radio buttons for a two- or three-way switch (SRC / DST)."""
+
+    chosen = Signal(str)
+
+    def __init__(
+        self,
+        label: str,
+        options: Sequence[tuple[str, str]],
+        *,
+        name: str,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.group = QButtonGroup(self)
+        self.buttons: dict[str, QRadioButton] = {}
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        title = QLabel(label, self)
+        title.setFixedWidth(LABEL_WIDTH)
+        lay.addWidget(title)
+        for key, text in options:
+            button = QRadioButton(text, self)
+            button.setObjectName(f"switch:{name}:{key}")
+            button.setAccessibleName(f"{label}: {text}")
+            self.group.addButton(button)
+            self.buttons[key] = button
+            lay.addWidget(button)
+            button.toggled.connect(lambda on, k=key: self._toggled(on, k))
+        lay.addStretch(1)
+        next(iter(self.buttons.values())).setChecked(True)
+
+    def _toggled(self, on: bool, key: str) -> None:
+        if on:
+            self.chosen.emit(key)
+
+    def key(self) -> str:
+        return next(k for k, b in self.buttons.items() if b.isChecked())
+
+    def set_key(self, key: str) -> None:
+        if key in self.buttons:
+            self.buttons[key].setChecked(True)
+
+
+CALLBACK_FIELDS = ("server_callback_url", "notify_url")
+_CALLBACK_HELP = {
+    "none": "No callback: learn the final status with the status command.",
+    "server_callback_url": "One callback, when the order reaches its final status.",
+    "notify_url": "A callback at the final status and again on every later update "
+    "(reversal, chargeback and so on).",
+}
+
+
+class CallbackChoice(Choice):
+    """None / server callback / notify URL: only one address can ever be filled in."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(
+            "Callback",
+            [
+                ("none", "None"),
+                ("server_callback_url", "Server callback (final status only)"),
+                ("notify_url", "Notify URL (final status and every later update)"),
+            ],
+            name="callback",
+            parent=parent,
+        )
+
+    def hidden_fields(self) -> list[str]:
+        """The callback rows the current choice hides."""
+        key = self.key()
+        self.set_help(_CALLBACK_HELP.get(key, ""))
+        return [f for f in CALLBACK_FIELDS if f != key]

@@ -1,0 +1,214 @@
+"""A command form generated from the contract's field table (``console.core.spec``).
+
+Fields are grouped into sections by ``Field.section``; subclasses add the choices that keep
+either-or rules from being broken (receiver type, callback, redirect, SRC/DST, amount rule)
+by hiding or disabling rows, never by knowing field rules themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from console.core.spec.commands import SECTION_TITLES
+from console.core.spec.model import Command, Necessity, Problem, Severity
+from console.ui.forms.field_widgets import FieldRow
+
+CHOICE_PREFIX = "@"  # draft keys for form choices, never a wire name
+
+
+class CommandForm(QWidget):
+    """The generic form: one :class:`FieldRow` per field, grouped in sections."""
+
+    changed = Signal()
+
+    # Subclasses may reorder sections; unknown sections follow in table order.
+    SECTION_ORDER: Sequence[str] = ()
+
+    def __init__(self, command: Command, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.command = command
+        self.rows: dict[str, FieldRow] = {}
+        self.sections: dict[str, QGroupBox] = {}
+        self._hidden: set[str] = set()
+        self._disabled: set[str] = set()
+        self._loading = False
+
+        self.content = QWidget()
+        self.content_layout = QVBoxLayout(self.content)
+        self.content_layout.setSpacing(10)
+        intro = QLabel(f"<b>{command.title}</b> — {command.purpose}")
+        intro.setWordWrap(True)
+        self.content_layout.addWidget(intro)
+        if command.from_field_notes:
+            note = QLabel(
+                "This command is not in the contract; its fields come from the field notes "
+                "(public v4 documentation of deployed gateways)."
+            )
+            note.setWordWrap(True)
+            self.content_layout.addWidget(note)
+        self.build_choices(self.content_layout)
+        self._build_sections()
+        self.content_layout.addStretch(1)
+
+        self.scroller = QScrollArea()
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setWidget(self.content)
+        self.scroller.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.outer = QHBoxLayout(self)
+        self.outer.setContentsMargins(0, 0, 0, 0)
+        self.outer.addWidget(self.scroller, 3)
+
+    # -- building ----------------------------------------------------------------------
+    def build_choices(self, layout: QVBoxLayout) -> None:
+        """Hook: add choice widgets above the sections."""
+
+    def section_title(self, key: str) -> str:
+        return SECTION_TITLES.get(key, key.replace("-", " ").capitalize())
+
+    def _build_sections(self) -> None:
+        order = list(self.SECTION_ORDER)
+        for f in self.command.fields:
+            if f.section not in order:
+                order.append(f.section)
+        layouts: dict[str, QVBoxLayout] = {}
+        for key in order:
+            if not any(f.section == key for f in self.command.fields):
+                continue
+            box = QGroupBox(self.section_title(key))
+            box.setObjectName(f"section:{key}")
+            lay = QVBoxLayout(box)
+            lay.setSpacing(2)
+            self.sections[key] = box
+            layouts[key] = lay
+            self.content_layout.addWidget(box)
+        for f in self.command.fields:
+            row = FieldRow(f)
+            row.edited.connect(self._edited)
+            self.rows[f.name] = row
+            layouts[f.section].addWidget(row)
+            self.decorate_row(row)
+
+    def decorate_row(self, row: FieldRow) -> None:
+        """Hook: add buttons next to a row's editor (generate id, reveal, ...)."""
+
+    def _edited(self, _name: str = "") -> None:
+        if not self._loading:
+            self.changed.emit()
+
+    # -- visibility --------------------------------------------------------------------
+    def set_hidden(self, names: Iterable[str], hidden: bool) -> None:
+        """Hide rows that do not apply; a section with no visible row is hidden too."""
+        for name in names:
+            if name in self.rows:
+                (self._hidden.add if hidden else self._hidden.discard)(name)
+                self.rows[name].setVisible(not hidden)
+        for key, box in self.sections.items():
+            box.setVisible(
+                any(f.name not in self._hidden for f in self.command.fields if f.section == key)
+            )
+
+    def set_disabled(self, names: Iterable[str], disabled: bool) -> None:
+        """Disable rows that the current choice does not support (they are not sent)."""
+        for name in names:
+            if name in self.rows:
+                (self._disabled.add if disabled else self._disabled.discard)(name)
+                self.rows[name].setEnabled(not disabled)
+
+    def is_active(self, name: str) -> bool:
+        return name not in self._hidden and name not in self._disabled
+
+    # -- values ------------------------------------------------------------------------
+    def values(self) -> dict[str, str]:
+        """What would be sent: active rows with text, plus :meth:`extra_values`."""
+        out = {n: r.text() for n, r in self.rows.items() if self.is_active(n) and r.text()}
+        out.update(self.extra_values())
+        return out
+
+    def extra_values(self) -> dict[str, str]:
+        """Hook: values the choices add (a redirect placeholder, for instance)."""
+        return {}
+
+    def choices(self) -> dict[str, str]:
+        """Hook: the choice widgets' state, for drafts."""
+        return {}
+
+    def set_choices(self, choices: Mapping[str, str]) -> None:
+        """Hook: restore :meth:`choices`."""
+
+    def draft(self) -> dict[str, str]:
+        """Everything typed (hidden rows too) and the choices."""
+        out = {n: r.text() for n, r in self.rows.items() if r.text()}
+        out.update({CHOICE_PREFIX + k: v for k, v in self.choices().items()})
+        return out
+
+    def load(self, values: Mapping[str, str], *, clear: bool = False) -> None:
+        """Fill rows (and choices, from ``@`` keys) without one signal per field."""
+        self._loading = True
+        try:
+            choices = {
+                k[len(CHOICE_PREFIX) :]: v for k, v in values.items() if k.startswith(CHOICE_PREFIX)
+            }
+            if choices:
+                self.set_choices(choices)
+            for name, row in self.rows.items():
+                field = row.field
+                text = values.get(name, values.get(field.alias or "", None))
+                if text is not None:
+                    row.set_text(text)
+                elif clear:
+                    row.set_text("")
+        finally:
+            self._loading = False
+        self.changed.emit()
+
+    def row_for(self, name: str) -> FieldRow | None:
+        """The row for a wire name or alias."""
+        field = self.command.field(name)
+        return self.rows.get(field.name) if field else None
+
+    # -- validation --------------------------------------------------------------------
+    def apply_problems(self, problems: Sequence[Problem]) -> None:
+        """Show each row's state: required, fine, warning or error, with the message."""
+        worst: dict[str, Problem] = {}
+        for p in problems:
+            for name in p.fields:
+                row = self.row_for(name)
+                if row is None:
+                    continue
+                key = row.field.name
+                have = worst.get(key)
+                if have is None or (
+                    have.severity is Severity.WARNING and p.severity is Severity.ERROR
+                ):
+                    worst[key] = p
+        for name, row in self.rows.items():
+            found = worst.get(name)
+            if not self.is_active(name):
+                row.set_state("")
+            elif found is None:
+                filled = bool(row.text())
+                needed = row.field.necessity is Necessity.REQUIRED
+                row.set_state("fine" if filled else ("required" if needed else ""))
+            elif found.code == "required" and not row.text():
+                row.set_state("required")  # the mark and the summary say it; less noise
+            else:
+                row.set_state(str(found.severity), found.message)
+
+    def focus_field(self, name: str) -> bool:
+        """Scroll to a field and put the cursor in it; False when it is not shown."""
+        row = self.row_for(name)
+        if row is None or not self.is_active(row.field.name):
+            return False
+        self.scroller.ensureWidgetVisible(row)
+        row.editor.setFocus()
+        return True

@@ -1,0 +1,148 @@
+"""payout-check: receiver type, callback and redirect choices over the generated form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
+
+from console.core.masking import mask_pan
+from console.core.spec.model import Command
+from console.ui.forms.choices import CallbackChoice, Choice, new_client_orderid
+from console.ui.forms.field_widgets import FieldRow
+from console.ui.forms.generator import CommandForm
+
+# Receiver type -> the sections or fields that describe that receiver.
+RECEIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "card": ("Card", ("section:card",)),
+    "card-ref": ("Stored card reference", ("card_recurring_payment_id",)),
+    "rpi": ("Recurring payment id", ("recurring-payment-id",)),
+    "bank": ("Bank account", ("section:bank",)),
+    "ewallet": ("E-wallet", ("section:ewallet",)),
+    "crypto": ("Crypto wallet", ("section:crypto",)),
+}
+REDIRECT_FIELDS = ("redirect_url", "redirect_success_url", "redirect_fail_url")
+_REDIRECT_SHOWN = {
+    "none": (),
+    "one": ("redirect_url",),
+    "pair": ("redirect_success_url", "redirect_fail_url"),
+}
+PLACEHOLDER_HELP = (
+    "No redirect wanted: the contract (4.2 rule 6) asks for a designated placeholder "
+    "address in the redirect parameters, so <code>redirect_url={url}</code> is sent. "
+    "The environment sets the placeholder. Never read the status from a redirect: "
+    "use the callback or the status command (rule 5)."
+)
+
+
+class PayoutForm(CommandForm):
+    """The payout-check form."""
+
+    SECTION_ORDER = ("order", "card", "stored-card", "bank", "ewallet", "crypto", "receiver")
+
+    def __init__(self, command: Command, parent: QWidget | None = None) -> None:
+        self.placeholder = ""
+        super().__init__(command, parent)
+        self._refresh()
+
+    def build_choices(self, layout: QVBoxLayout) -> None:
+        self.receiver = Choice(
+            "Receiver type", [(k, v[0]) for k, v in RECEIVERS.items()], name="receiver"
+        )
+        self.callback = CallbackChoice()
+        self.redirect = Choice(
+            "Redirect",
+            [
+                ("none", "None (send the placeholder address)"),
+                ("one", "One URL for every outcome"),
+                ("pair", "Success and fail URLs"),
+            ],
+            name="redirect",
+        )
+        for choice in (self.receiver, self.callback, self.redirect):
+            layout.addWidget(choice)
+            choice.chosen.connect(self._refresh)
+
+    def decorate_row(self, row: FieldRow) -> None:
+        if row.field.name == "client_orderid":
+            button = QPushButton("Generate")
+            button.setToolTip("Fill a fresh client_orderid")
+            button.setAccessibleName("Generate client_orderid")
+            button.clicked.connect(lambda: row.set_text(new_client_orderid()))
+            row.add_button(button)
+
+    def _receiver_fields(self, key: str) -> set[str]:
+        names: set[str] = set()
+        for item in RECEIVERS[key][1]:
+            if item.startswith("section:"):
+                section = item.split(":", 1)[1]
+                names |= {f.name for f in self.command.fields if f.section == section}
+            else:
+                names.add(item)
+        return names
+
+    def _refresh(self, _key: str = "") -> None:
+        chosen = self.receiver.key()
+        every = set().union(*(self._receiver_fields(k) for k in RECEIVERS))
+        shown = self._receiver_fields(chosen)
+        self.set_hidden(every - shown, True)
+        self.set_hidden(shown, False)
+        self.set_hidden(self.callback.hidden_fields(), True)
+        self.set_hidden([self.callback.key()], False)
+        redirect = self.redirect.key()
+        self.set_hidden(REDIRECT_FIELDS, True)
+        self.set_hidden(_REDIRECT_SHOWN[redirect], False)
+        self.redirect.set_help(
+            PLACEHOLDER_HELP.format(url=self.placeholder or "(not set)")
+            if redirect == "none"
+            else "Redirects happen whatever the final status is (contract 4.2 rule 5)."
+        )
+        self._edited()
+
+    def set_placeholder(self, url: str) -> None:
+        """The environment's redirect placeholder address (contract 4.2 rule 6)."""
+        self.placeholder = url
+        self._refresh()
+
+    def extra_values(self) -> dict[str, str]:
+        if self.redirect.key() == "none" and self.placeholder:
+            return {"redirect_url": self.placeholder}
+        return {}
+
+    def choices(self) -> dict[str, str]:
+        return {
+            "receiver": self.receiver.key(),
+            "callback": self.callback.key(),
+            "redirect": self.redirect.key(),
+        }
+
+    def set_choices(self, choices: Mapping[str, str]) -> None:
+        for name, widget in (
+            ("receiver", self.receiver),
+            ("callback", self.callback),
+            ("redirect", self.redirect),
+        ):
+            if name in choices:
+                widget.set_key(choices[name])
+
+    def receiver_summary(self) -> str:
+        """The receiver in masked words, for the production confirmation."""
+        key = self.receiver.key()
+        values = self.values()
+        label = RECEIVERS[key][0]
+        if key == "card":
+            return f"card {mask_pan(values.get('credit_card_number', ''))}"
+        shown = [
+            f"{name} {values[name]}"
+            for name in sorted(self._receiver_fields(key))
+            if name in values
+            and name
+            in (
+                "card_recurring_payment_id",
+                "recurring-payment-id",
+                "account_number",
+                "ewallet_wallet",
+                "crypto_wallet_address",
+            )
+        ]
+        return f"{label}: " + (", ".join(shown) if shown else "(not given)")

@@ -1,0 +1,134 @@
+"""create-recurring-payment: SRC/DST switch, amount rule, schedule with a live preview."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
+
+from console.core.schedule import preview
+from console.core.spec.model import CardType, Command
+from console.ui.forms.choices import CallbackChoice, Choice, Switch, new_client_orderid
+from console.ui.forms.field_widgets import FieldRow
+from console.ui.forms.generator import CommandForm
+from console.ui.schedule_view import SchedulePreview
+
+AMOUNT_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "fixed": ("Fixed amount", ("amount",)),
+    "range": ("Random amount between two bounds", ("amount-from", "amount-to")),
+    "sequence": ("Sequence of amounts (the last one repeats)", ("amount-sequence",)),
+}
+SCHEDULE_FIELDS = ("period", "interval")
+CARD_TYPE_FIELD = "rp_card_type"
+
+
+class RecurringForm(CommandForm):
+    """The create-recurring-payment form with its schedule preview beside it."""
+
+    SECTION_ORDER = ("profile", "card", "amount", "schedule", "payer")
+
+    def __init__(self, command: Command, parent: QWidget | None = None) -> None:
+        super().__init__(command, parent)
+        self.preview = SchedulePreview(self)
+        self.outer.addWidget(self.preview, 2)
+        self.set_hidden([CARD_TYPE_FIELD], True)  # the switch above stands for it
+        self.changed.connect(self._update_preview)
+        self._refresh()
+
+    def build_choices(self, layout: QVBoxLayout) -> None:
+        self.card_type = Switch(
+            "Card type",
+            [("SRC", "SRC – sender's source card"), ("DST", "DST – receiver's destination card")],
+            name="card-type",
+        )
+        self.amount_rule = Choice(
+            "Amount rule", [(k, v[0]) for k, v in AMOUNT_RULES.items()], name="amount-rule"
+        )
+        self.schedule = Choice(
+            "Schedule",
+            [("none", "No automatic schedule"), ("auto", "Automatic: every interval × period")],
+            name="schedule",
+        )
+        self.callback = CallbackChoice()
+        for choice in (self.card_type, self.amount_rule, self.schedule, self.callback):
+            layout.addWidget(choice)
+            choice.chosen.connect(self._refresh)
+
+    def decorate_row(self, row: FieldRow) -> None:
+        if row.field.name == "client-orderid":
+            button = QPushButton("Generate")
+            button.setToolTip("Fill a fresh client-orderid")
+            button.setAccessibleName("Generate client-orderid")
+            button.clicked.connect(lambda: row.set_text(new_client_orderid()))
+            row.add_button(button)
+
+    def _refresh(self, _key: str = "") -> None:
+        card_type = CardType(self.card_type.key())
+        unsupported = [
+            f.name
+            for f in self.command.fields
+            if f.card_types is not None and card_type not in f.card_types
+        ]
+        supported = [f.name for f in self.command.fields if f.name not in unsupported]
+        self.set_disabled(supported, False)
+        self.set_disabled(unsupported, True)
+        for name in unsupported:
+            row = self.rows[name]
+            row.editor.setToolTip(f"{card_type.value} profiles do not support {name}.")
+        auto = self.schedule.key() == "auto"
+        schedule_ok = card_type is CardType.SRC
+        self.schedule.combo.setEnabled(schedule_ok)
+        self.schedule.set_help(
+            ""
+            if schedule_ok
+            else "DST profiles have no automatic schedule (period and "
+            "interval are not supported for DST)."
+        )
+        self.set_hidden(SCHEDULE_FIELDS, not (auto and schedule_ok))
+        rule = self.amount_rule.key()
+        every = [n for _label, names in AMOUNT_RULES.values() for n in names]
+        self.set_hidden(every, True)
+        self.set_hidden(AMOUNT_RULES[rule][1], False)
+        self.set_hidden(self.callback.hidden_fields(), True)
+        self.set_hidden([self.callback.key()], False)
+        self._edited()
+
+    def extra_values(self) -> dict[str, str]:
+        return {CARD_TYPE_FIELD: self.card_type.key()}
+
+    def _update_preview(self) -> None:
+        self.preview.show_preview(preview(self.values()))
+
+    def choices(self) -> dict[str, str]:
+        return {
+            "card-type": self.card_type.key(),
+            "amount-rule": self.amount_rule.key(),
+            "schedule": self.schedule.key(),
+            "callback": self.callback.key(),
+        }
+
+    def set_choices(self, choices: Mapping[str, str]) -> None:
+        for name, widget in (
+            ("card-type", self.card_type),
+            ("amount-rule", self.amount_rule),
+            ("schedule", self.schedule),
+            ("callback", self.callback),
+        ):
+            if name in choices:
+                widget.set_key(choices[name])
+
+    def load(self, values: Mapping[str, str], *, clear: bool = False) -> None:
+        """Loading wire values (examples) also sets the switches they imply."""
+        implied = dict(values)
+        if CARD_TYPE_FIELD in values:
+            implied.setdefault("@card-type", values[CARD_TYPE_FIELD])
+        for rule, (_label, names) in AMOUNT_RULES.items():
+            if any(values.get(n) for n in names):
+                implied.setdefault("@amount-rule", rule)
+        if values.get("period") or values.get("interval"):
+            implied.setdefault("@schedule", "auto")
+        for name in ("notify_url", "server_callback_url"):
+            if values.get(name):
+                implied.setdefault("@callback", name)
+        super().load(implied, clear=clear)
+        self._refresh()

@@ -1,0 +1,71 @@
+"""Inspector tab: the request as it is (or would be) sent."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from console.core.signing import SignedRequest
+from console.ui.icons import icon
+from console.ui.inspector.curl import curl_command
+from console.ui.inspector.widgets import CopyBlock, fill_table, pairs_table
+
+
+class RequestTab(QWidget):
+    """Method, URL, headers, body parameters (masked unless revealed) and copy as curl."""
+
+    reveal_toggled = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.line = QLabel("Nothing prepared yet. Fill a form and press Send (Ctrl+Enter).")
+        self.line.setWordWrap(True)
+        self.masking = QLabel()
+        self.masking.setWordWrap(True)
+        self.reveal = QPushButton(icon("reveal"), "Reveal card data")
+        self.reveal.setCheckable(True)
+        self.reveal.setAccessibleName("Reveal card data for this request")
+        self.reveal.setToolTip(
+            "Show the full card number and CVV2 of this request only. Nothing is stored; "
+            "the next request starts masked again."
+        )
+        self.reveal.toggled.connect(self.reveal_toggled)
+        self.reveal.setEnabled(False)
+        self.headers = pairs_table(("Header", "Value"))
+        self.headers.setAccessibleName("Request headers")
+        self.params = pairs_table(("Parameter", "Value"))
+        self.params.setAccessibleName("Body parameters")
+        self.curl = CopyBlock("Copy as curl", lines=5)
+        self.curl.copy_button.setText("Copy as curl")
+        bar = QHBoxLayout()
+        bar.addWidget(self.masking, 1)
+        bar.addWidget(self.reveal)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.line)
+        lay.addLayout(bar)
+        lay.addWidget(QLabel("<b>Headers</b>"))
+        lay.addWidget(self.headers, 1)
+        lay.addWidget(QLabel("<b>Body parameters</b> (in send order)"))
+        lay.addWidget(self.params, 3)
+        lay.addWidget(self.curl)
+
+    def show_request(self, signed: SignedRequest | None, url: str, *, revealed: bool) -> None:
+        """Show a signed request (already masked unless ``revealed``)."""
+        if signed is None:
+            self.line.setText(f"<b>POST</b> {url}<br>Not signed: fix the errors first.")
+            fill_table(self.headers, [])
+            fill_table(self.params, [])
+            self.curl.set_text("")
+            self.reveal.setEnabled(False)
+            self.masking.setText("")
+            return
+        self.line.setText(f"<b>{signed.method}</b> {signed.url}")
+        fill_table(self.headers, list(signed.headers.items()))
+        fill_table(self.params, list(signed.params))
+        self.curl.set_text(curl_command(signed))
+        self.reveal.setEnabled(True)
+        self.masking.setText(
+            "Card data revealed for this request only (never stored)."
+            if revealed
+            else "Card number and CVV2 are masked (first six and last four digits shown)."
+        )

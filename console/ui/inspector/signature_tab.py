@@ -1,0 +1,78 @@
+"""Inspector tab: every step of the OAuth 1.0a RSA-SHA256 signature."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from console.core.masking import is_sensitive
+from console.core.signing import SignedRequest
+from console.ui.inspector.widgets import CopyBlock, fill_table, pairs_table, wrap_base_string
+
+
+class SignatureTab(QWidget):
+    """oauth parameters, normalized string, base string, signature forms, header."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.oauth = pairs_table(("OAuth parameter", "Value"))
+        self.oauth.setAccessibleName("OAuth parameters")
+        self.oauth.setMinimumHeight(150)
+        self.normalized = CopyBlock(
+            "Normalized parameters",
+            lines=3,
+            caption="Body and oauth_* parameters, percent-encoded (RFC 3986), sorted, "
+            "joined with &.",
+        )
+        self.base = CopyBlock(
+            "Signature base string",
+            lines=6,
+            caption="Shown with a line break after each parameter boundary (%26); "
+            "Copy gives the exact string that is signed.",
+        )
+        self.hex = CopyBlock(
+            "Signature (hex)", lines=2, caption="Debug only, never sent (contract section 5)."
+        )
+        self.base64 = CopyBlock(
+            "Signature (base64)", lines=2, caption="Sent, percent-encoded, in the header."
+        )
+        self.authorization = CopyBlock("Authorization header", lines=3)
+        self.masked_note = QLabel()
+        self.masked_note.setWordWrap(True)
+        inner = QWidget()
+        lay = QVBoxLayout(inner)
+        lay.addWidget(self.masked_note)
+        lay.addWidget(
+            QLabel("<b>OAuth parameters</b> (signed; oauth_signature goes in the header only)")
+        )
+        lay.addWidget(self.oauth)
+        for block in (self.normalized, self.base, self.hex, self.base64, self.authorization):
+            lay.addWidget(block)
+        lay.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+    def show_signed(self, signed: SignedRequest | None) -> None:
+        """Show the steps of ``signed`` (or clear)."""
+        if signed is None:
+            fill_table(self.oauth, [])
+            for block in (self.normalized, self.base, self.hex, self.base64, self.authorization):
+                block.set_text("")
+            self.masked_note.setText("Nothing signed yet.")
+            return
+        fill_table(self.oauth, sorted(signed.oauth.items()))
+        self.normalized.set_text(signed.normalized_parameters)
+        self.base.set_text(wrap_base_string(signed.base_string), copy_value=signed.base_string)
+        self.hex.set_text(signed.signature_hex)
+        self.base64.set_text(signed.signature_base64)
+        self.authorization.set_text(signed.authorization)
+        self.masked_note.setText(
+            "Card data is masked in the normalized parameters and the base string, so "
+            "they will not verify against the signature; reveal on the Request tab to see "
+            "the exact values."
+            if signed.is_masked and any(is_sensitive(n) for n, _ in signed.params)
+            else ""
+        )

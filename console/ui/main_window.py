@@ -1,0 +1,272 @@
+"""The main window: banner, command list, form, problems, Send, inspector dock."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QMainWindow,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from console import APP_NAME
+from console.core.client import Outcome, PreparedRequest, Result
+from console.core.spec import COMMANDS, example_values, validate
+from console.ui.banner import EnvironmentBanner
+from console.ui.drafts import DraftStore
+from console.ui.forms import make_form
+from console.ui.forms.generator import CommandForm
+from console.ui.forms.payout_form import PayoutForm
+from console.ui.forms.validation_view import ProblemSummary
+from console.ui.icons import app_icon, icon
+from console.ui.inspector.dock import InspectorDock
+from console.ui.inspector.response_tab import headline
+from console.ui.menus import build_menus
+from console.ui.sending import SendController
+from console.ui.session import Session
+from console.ui.tasks import TaskRunner
+from console.ui.theme import state_colour
+
+COMMAND_ORDER = ("payout-check", "create-card-ref", "create-recurring-payment", "status")
+
+
+class MainWindow(QMainWindow):
+    """One window for every command. Other panes dock in through :meth:`add_pane`."""
+
+    view_menu: QMenu  # set by build_menus; add_pane lists panes here
+    environment_menu: QMenu  # environment manager and key dialogs go here
+
+    def __init__(self, session: Session, drafts: DraftStore, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(APP_NAME)
+        self.setWindowIcon(app_icon())
+        self.setObjectName("main-window")
+        self.session = session
+        self.drafts = drafts
+        self.tasks = TaskRunner(self)
+        self.sender_ = SendController(session, self.tasks, self)
+        self.forms: dict[str, CommandForm] = {}
+        self.actions_by_name: dict[str, QAction] = {}
+
+        self.banner = EnvironmentBanner()
+        self.commands = QListWidget()
+        self.commands.setAccessibleName("Commands")
+        self.commands.setMaximumWidth(210)
+        self.stack = QStackedWidget()
+        names = [n for n in COMMAND_ORDER if n in COMMANDS] + [
+            n for n in COMMANDS if n not in COMMAND_ORDER
+        ]
+        for name in names:
+            form = make_form(COMMANDS[name])
+            form.load(drafts.get(name))
+            form.changed.connect(self._validate)
+            self.forms[name] = form
+            self.stack.addWidget(form)
+            self.commands.addItem(COMMANDS[name].title)
+        self.summary = ProblemSummary()
+        self.summary.jump.connect(self.focus_field)
+
+        self.result = QLabel()
+        self.result.setWordWrap(True)
+        self.result.setAccessibleName("Last outcome")
+        self.use_in_payout_button = QPushButton("Use in payout")
+        self.use_in_payout_button.setToolTip(
+            "Open the payout form with this stored card reference filled in"
+        )
+        self.use_in_payout_button.setVisible(False)
+        self.use_in_payout_button.clicked.connect(self._use_last_in_payout)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(120)
+        self.busy.setVisible(False)
+        self.busy.setAccessibleName("Sending")
+        self.send_button = QPushButton(icon("send"), "Send")
+        self.send_button.setObjectName("send")
+        self.send_button.setToolTip("Send this request (Ctrl+Enter)")
+        self.send_button.setDefault(True)
+        self.send_button.clicked.connect(self.send)
+
+        bar = QHBoxLayout()
+        bar.addWidget(self.result, 1)
+        bar.addWidget(self.use_in_payout_button)
+        bar.addWidget(self.busy)
+        bar.addWidget(self.send_button)
+        right = QWidget()
+        rlay = QVBoxLayout(right)
+        rlay.setContentsMargins(0, 0, 0, 0)
+        rlay.addWidget(self.stack, 1)
+        rlay.addWidget(self.summary)
+        rlay.addLayout(bar)
+        split = QHBoxLayout()
+        split.setContentsMargins(0, 0, 0, 0)
+        split.addWidget(self.commands)
+        split.addWidget(right, 1)
+        central = QWidget()
+        clay = QVBoxLayout(central)
+        clay.setContentsMargins(6, 6, 6, 6)
+        clay.addWidget(self.banner)
+        clay.addLayout(split, 1)
+        self.setCentralWidget(central)
+
+        self.inspector = InspectorDock(self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.inspector)
+        build_menus(self)
+
+        self.sender_.prepared.connect(self._prepared)
+        self.sender_.started.connect(lambda: self._set_busy(True))
+        self.sender_.finished.connect(self._finished)
+        self.sender_.failed.connect(self._failed)
+        self.sender_.cancelled.connect(lambda: self._show_result("", "Cancelled: nothing sent."))
+        self.session.changed.connect(self._session_changed)
+        self.commands.currentRowChanged.connect(self._switch)
+        self._last_outcome: Outcome | None = None
+        self._session_changed()
+        start = drafts.last_command if drafts.last_command in self.forms else names[0]
+        self.show_command(start)
+        self.resize(1400, 900)
+
+    # -- commands and forms ----------------------------------------------------------------
+    @property
+    def command(self) -> str:
+        return list(self.forms)[self.stack.currentIndex()]
+
+    @property
+    def form(self) -> CommandForm:
+        return self.forms[self.command]
+
+    def show_command(self, name: str) -> None:
+        """Switch to a command's form (drafts of the others are kept)."""
+        self.commands.setCurrentRow(list(self.forms).index(name))
+
+    def _switch(self, row: int) -> None:
+        if row < 0:
+            return
+        self.stack.setCurrentIndex(row)
+        self.drafts.last_command = self.command
+        self._validate()
+
+    def fill_example(self) -> None:
+        """Fill the current form with the contract's realistic example."""
+        values = example_values(self.command)
+        self.form.load(values, clear=True)
+
+    def clear_form(self) -> None:
+        self.form.load({}, clear=True)
+
+    def focus_field(self, name: str) -> None:
+        self.form.focus_field(name)
+
+    # -- validation --------------------------------------------------------------------
+    def _validate(self) -> None:
+        """Per keystroke: core rules -> field states, summary, Send enabled."""
+        form = self.sender() if isinstance(self.sender(), CommandForm) else self.form
+        assert isinstance(form, CommandForm)
+        problems = validate(form.command.name, form.values())
+        form.apply_problems(problems)
+        self.drafts.put(form.command.name, form.draft())
+        if form is self.form:
+            self.summary.set_problems(problems)
+            self._update_send()
+
+    def _update_send(self) -> None:
+        ok = self.summary.errors == 0 and not self.sender_.sending and self.session.ready
+        self.send_button.setEnabled(ok)
+        action = self.actions_by_name.get("send")
+        if action is not None:
+            action.setEnabled(ok)
+
+    # -- sending -----------------------------------------------------------------------
+    def send(self) -> None:
+        """Send the current form (Ctrl+Enter); ignored while errors or a send are pending."""
+        if not self.send_button.isEnabled():
+            return
+        form = self.form
+        receiver = form.receiver_summary() if isinstance(form, PayoutForm) else ""
+        self.send_button.setEnabled(False)  # before anything else: no double send
+        if not self.sender_.send(self.command, form.values(), receiver=receiver, window=self):
+            self._update_send()
+
+    def _prepared(self, prepared: PreparedRequest) -> None:
+        self.inspector.show_prepared(prepared)
+        self.inspector.show()
+
+    def _set_busy(self, busy: bool) -> None:
+        self.busy.setVisible(busy)
+        if busy:
+            self._show_result("busy", "Sending… the window stays usable; the answer appears here.")
+            self.use_in_payout_button.setVisible(False)
+        self._update_send()
+
+    def _finished(self, outcome: Outcome) -> None:
+        self._last_outcome = outcome
+        self._set_busy(False)
+        self.inspector.show_outcome(outcome)
+        state, words = headline(outcome)
+        self._show_result(state, f"{words}. {outcome.summary}")
+        rpi = outcome.response.get("recurring-payment-id") if outcome.response else None
+        self.use_in_payout_button.setVisible(
+            outcome.prepared.command == "create-card-ref"
+            and outcome.result is Result.ACCEPTED
+            and bool(rpi)
+        )
+
+    def _failed(self, text: str) -> None:
+        self._set_busy(False)
+        self._show_result("error", text)
+        if self.inspector.prepared is None or self.inspector.prepared.signed is not None:
+            self.inspector.show_failure(text)
+
+    def _show_result(self, state: str, text: str) -> None:
+        colour = state_colour(state or "required", self.palette()).name()
+        self.result.setText(f"<span style='color:{colour}'>{text}</span>")
+
+    def _use_last_in_payout(self) -> None:
+        outcome = self._last_outcome
+        if outcome is None or outcome.response is None:
+            return
+        self.use_in_payout(outcome.response.get("recurring-payment-id") or "")
+
+    def use_in_payout(self, recurring_payment_id: str) -> None:
+        """Open the payout form with a stored card reference as the receiver."""
+        form = self.forms["payout-check"]
+        form.load({"@receiver": "card-ref", "card_recurring_payment_id": recurring_payment_id})
+        self.show_command("payout-check")
+        form.focus_field("amount")
+
+    # -- environment and panes ---------------------------------------------------------------
+    def _session_changed(self) -> None:
+        conn = self.session.connection
+        self.banner.show_connection(conn)
+        placeholder = conn.redirect_placeholder if conn else ""
+        for form in self.forms.values():
+            if isinstance(form, PayoutForm):
+                form.set_placeholder(placeholder)
+        self._update_send()
+
+    def add_pane(
+        self, widget: QWidget, title: str, area: Qt.DockWidgetArea, shortcut: str = ""
+    ) -> QDockWidget:
+        """Dock another pane (history, callbacks) and list it in the View menu."""
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"pane:{title}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        action = dock.toggleViewAction()
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        self.view_menu.addAction(action)
+        return dock
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.drafts.save()
+        self.tasks.wait(5_000)
+        super().closeEvent(event)

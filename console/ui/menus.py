@@ -1,0 +1,165 @@
+"""Menus, actions and shortcuts of the main window, and the Help > Keyboard shortcuts list."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QVBoxLayout
+
+from console import APP_NAME, __version__
+from console.ui.icons import icon
+from console.ui.inspector.widgets import fill_table, pairs_table
+from console.ui.theme import THEMES, apply_theme
+
+if TYPE_CHECKING:
+    from console.ui.main_window import MainWindow
+
+
+def _action(
+    window: MainWindow,
+    name: str,
+    text: str,
+    shortcut: str | QKeySequence.StandardKey = "",
+    slot: object = None,
+    icon_name: str = "",
+) -> QAction:
+    action = QAction(icon(icon_name) if icon_name else icon("none"), text, window)
+    action.setObjectName(f"action:{name}")
+    if shortcut:
+        action.setShortcut(QKeySequence(shortcut))
+    if slot is not None:
+        action.triggered.connect(slot)
+    window.addAction(action)  # shortcuts work wherever the focus is
+    window.actions_by_name[name] = action
+    return action
+
+
+def build_menus(w: MainWindow) -> None:
+    """Create every menu and action; each action has a shortcut or a menu path."""
+    bar = w.menuBar()
+    file_menu = bar.addMenu("&File")
+    file_menu.addAction(_action(w, "save-drafts", "Save &drafts", "Ctrl+S", w.drafts.save))
+    file_menu.addSeparator()
+    file_menu.addAction(_action(w, "quit", "&Quit", "Ctrl+Q", w.close))
+
+    req = bar.addMenu("&Request")
+    req.addAction(_action(w, "send", "&Send", "Ctrl+Return", w.send, "send"))
+    enter = QAction(w)
+    enter.setShortcut(QKeySequence("Ctrl+Enter"))  # the keypad Enter key
+    enter.triggered.connect(w.send)
+    w.addAction(enter)
+    req.addAction(_action(w, "fill-example", "Fill with &example", "Ctrl+E", w.fill_example))
+    req.addAction(_action(w, "clear", "&Clear form", "Ctrl+Shift+Backspace", w.clear_form))
+    req.addAction(
+        _action(w, "generate", "&Generate order id", "Ctrl+G", lambda: _generate(w), "generate")
+    )
+    req.addSeparator()
+    req.addAction(_action(w, "problems", "Go to first &problem", "F8", lambda: _first(w)))
+
+    cmd = bar.addMenu("&Command")
+    for i, name in enumerate(w.forms):
+        title = w.forms[name].command.title
+        cmd.addAction(
+            _action(
+                w,
+                f"command:{name}",
+                title,
+                f"Ctrl+{i + 1}",
+                lambda _c=False, n=name: w.show_command(n),
+            )
+        )
+
+    view = bar.addMenu("&View")
+    w.view_menu = view
+    inspector = w.inspector.toggleViewAction()
+    inspector.setText("Request &inspector")
+    inspector.setShortcut(QKeySequence("F9"))
+    w.addAction(inspector)
+    w.actions_by_name["inspector"] = inspector
+    view.addAction(inspector)
+    for i, tab in enumerate(("Request", "Signature", "Response")):
+        view.addAction(
+            _action(w, f"tab:{tab}", f"{tab} tab", f"Alt+{i + 1}", lambda _c=False, i=i: _tab(w, i))
+        )
+    themes = view.addMenu("&Theme")
+    group = QActionGroup(w)
+    for theme in THEMES:
+        a = _action(
+            w, f"theme:{theme}", theme.capitalize(), "", lambda _c=False, t=theme: _theme(t)
+        )
+        a.setCheckable(True)
+        a.setChecked(theme == "system")
+        group.addAction(a)
+        themes.addAction(a)
+
+    w.environment_menu = bar.addMenu("&Environment")
+
+    help_menu = bar.addMenu("&Help")
+    help_menu.addAction(
+        _action(
+            w, "shortcuts", "&Keyboard shortcuts", "F1", lambda: shortcuts_dialog(w).exec(), "help"
+        )
+    )
+    help_menu.addAction(_action(w, "about", "&About", "", lambda: _about(w)))
+
+
+def _generate(w: MainWindow) -> None:
+    from console.ui.forms.choices import new_client_orderid
+
+    for name in ("client_orderid", "client-orderid"):
+        row = w.form.rows.get(name)
+        if row is not None:
+            row.set_text(new_client_orderid())
+            return
+
+
+def _first(w: MainWindow) -> None:
+    for p in w.summary.problems:
+        if p.fields and w.form.focus_field(p.fields[0]):
+            return
+
+
+def _tab(w: MainWindow, index: int) -> None:
+    w.inspector.show()
+    w.inspector.tabs.setCurrentIndex(index)
+
+
+def _theme(name: str) -> None:
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        apply_theme(app, name)
+
+
+def _about(w: MainWindow) -> None:
+    try:  # the About dialog is its own module; older builds may lack it
+        about = importlib.import_module("console.ui.about")
+        about.show_about(w)
+    except (ImportError, AttributeError):
+        QMessageBox.about(w, f"About {APP_NAME}", f"{APP_NAME} {__version__}")
+
+
+def shortcut_rows(w: MainWindow) -> list[tuple[str, str]]:
+    """(action, shortcut) for every action that has one, as the Help list shows them."""
+    rows = []
+    for action in w.actions():
+        keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        if keys and action.text():
+            rows.append((action.text().replace("&", ""), keys))
+    rows.append(("Jump to a field from the problem list", "Enter on the problem"))
+    rows.append(("Next / previous field", "Tab / Shift+Tab"))
+    return rows
+
+
+def shortcuts_dialog(w: MainWindow) -> QDialog:
+    """Help > Keyboard shortcuts, built from the window's real actions."""
+    dialog = QDialog(w)
+    dialog.setWindowTitle("Keyboard shortcuts")
+    table = pairs_table(("Action", "Shortcut"))
+    table.setAccessibleName("Keyboard shortcuts")
+    fill_table(table, shortcut_rows(w))
+    lay = QVBoxLayout(dialog)
+    lay.addWidget(table)
+    dialog.resize(460, 520)
+    return dialog

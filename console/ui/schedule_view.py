@@ -1,0 +1,172 @@
+"""The schedule preview: a timeline strip drawn with QPainter and a compact table.
+
+It only draws what ``console.core.schedule.preview`` computed.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from console.core.schedule import Charge, Preview, StopReason
+
+_STOP_WORDS = {
+    StopReason.MAX_REPEATS: "Stops after max-repeats-number: {n} charge(s) in all.",
+    StopReason.FINISH_DATE: "Stops at the finish date: {n} charge(s) in all.",
+    StopReason.LIMIT: "Goes on with no end set: the first {n} charges are shown.",
+}
+
+
+class TimelineStrip(QWidget):
+    """Charges as dots on a line from the first to the last date, months marked."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.charges: tuple[Charge, ...] = ()
+        self.setMinimumHeight(96)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setAccessibleName("Schedule timeline")
+
+    def sizeHint(self) -> QSize:
+        return QSize(320, 96)
+
+    def set_charges(self, charges: tuple[Charge, ...]) -> None:
+        self.charges = charges
+        self.setAccessibleDescription(
+            ", ".join(f"{c.when:%d.%m.%Y} {c.amount_text}".strip() for c in charges)
+        )
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pal = self.palette()
+        text = pal.color(QPalette.ColorRole.WindowText)
+        faint = QColor(text)
+        faint.setAlpha(70)
+        accent = pal.color(QPalette.ColorRole.Highlight)
+        p.fillRect(self.rect(), pal.color(QPalette.ColorRole.Base))
+        if not self.charges:
+            p.setPen(faint)
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No charges to show")
+            p.end()
+            return
+        left, right = 24.0, float(self.width() - 24)
+        axis_y = self.height() / 2 + 6
+        first, last = self.charges[0].when, self.charges[-1].when
+        span = max((last - first).days, 1)
+
+        def x_of(day_offset: int) -> float:
+            if len(self.charges) == 1:
+                return (left + right) / 2
+            return left + (right - left) * day_offset / span
+
+        small = QFont(self.font())
+        small.setPointSizeF(max(7.0, small.pointSizeF() * 0.85))
+        p.setFont(small)
+        # month boundaries, labelled, so the cadence reads against the calendar
+        p.setPen(QPen(faint, 1, Qt.PenStyle.DotLine))
+        year, month = first.year, first.month
+        while True:
+            month += 1
+            if month > 12:
+                year, month = year + 1, 1
+            boundary = date(year, month, 1)
+            if boundary > last:
+                break
+            x = x_of((boundary - first).days)
+            p.drawLine(QPointF(x, 8), QPointF(x, self.height() - 8))
+            p.drawText(QPointF(x + 2, 16), f"{boundary:%b}")
+        p.setPen(QPen(text, 1.5))
+        p.drawLine(QPointF(left, axis_y), QPointF(right, axis_y))
+        # label only as many dates as fit
+        label_every = max(1, int(len(self.charges) * 70 / max(right - left, 1)) + 1)
+        for i, c in enumerate(self.charges):
+            x = x_of((c.when - first).days)
+            radius = 5.0
+            if c.clamped:
+                p.setPen(QPen(accent, 2))
+                p.setBrush(pal.color(QPalette.ColorRole.Base))
+            else:
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(accent)
+            p.drawEllipse(QPointF(x, axis_y), radius, radius)
+            if i % label_every == 0 or i == len(self.charges) - 1:
+                p.setPen(text)
+                box = QRectF(x - 40, axis_y + 8, 80, 16)
+                p.drawText(box, Qt.AlignmentFlag.AlignHCenter, f"{c.when:%d.%m}")
+                if c.amount_text:
+                    box = QRectF(x - 45, axis_y - 26, 90, 16)
+                    p.drawText(box, Qt.AlignmentFlag.AlignHCenter, c.amount_text)
+        p.end()
+
+
+class SchedulePreview(QWidget):
+    """Title, explanation, timeline strip and table of the next charges."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("schedule-preview")
+        title = QLabel("<b>Schedule preview</b>")
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.notes = QLabel()
+        self.notes.setWordWrap(True)
+        self.strip = TimelineStrip()
+        self.table = QTableWidget(0, 3)
+        self.table.setHorizontalHeaderLabels(["#", "Date", "Amount"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.setAccessibleName("Next charges")
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 8, 8, 8)
+        for w in (title, self.summary, self.strip, self.notes):
+            lay.addWidget(w)
+        lay.addWidget(self.table, 1)
+        self.setMinimumWidth(300)
+        self.current = Preview()
+
+    def show_preview(self, preview: Preview) -> None:
+        """Redraw for a new preview."""
+        self.current = preview
+        self.strip.set_charges(preview.charges)
+        if not preview.has_schedule:
+            self.summary.setText(preview.reason)
+        else:
+            first = preview.charges[0]
+            words = _STOP_WORDS.get(preview.stop or StopReason.LIMIT, "")
+            self.summary.setText(
+                f"First charge {first.when:%a %d.%m.%Y}. " + words.format(n=len(preview.charges))
+            )
+        notes = list(preview.notes)
+        if any(c.clamped for c in preview.charges):
+            notes.append("Hollow dots: moved to the month's last day.")
+        if any(c.repeated_last for c in preview.charges):
+            notes.append("Past the end of the sequence every charge uses the last amount.")
+        self.notes.setText("\n".join(notes))
+        self.notes.setVisible(bool(notes))
+        self.table.setRowCount(len(preview.charges))
+        for row, c in enumerate(preview.charges):
+            date_text = f"{c.when:%a %d.%m.%Y}" + (" (last day)" if c.clamped else "")
+            amount = c.amount_text + (" (last repeated)" if c.repeated_last else "")
+            for col, value in enumerate((str(c.index), date_text, amount)):
+                item = QTableWidgetItem(value)
+                self.table.setItem(row, col, item)

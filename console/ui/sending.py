@@ -1,0 +1,140 @@
+"""Send: prepare through ``core.client``, show it, confirm production, send once on a worker."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from console.core.client import Client, JournalHooks, Outcome, PreparedRequest, prepare
+from console.ui.session import Session
+from console.ui.tasks import TaskRunner
+
+
+def production_question(command: str, values: Mapping[str, str], receiver: str) -> str:
+    """The confirmation text: what would move, in how much, to whom (masked)."""
+    amount = values.get("amount") or values.get("amount-sequence") or ""
+    if not amount and values.get("amount-from"):
+        amount = f"{values.get('amount-from')} – {values.get('amount-to', '')}"
+    currency = values.get("currency", "")
+    lines = [
+        f"<b>Send {html.escape(command)} to PRODUCTION?</b>",
+        "Real money may move. Nothing is sent unless you confirm.",
+        f"Amount: <b>{html.escape(amount or '(none)')} {html.escape(currency)}</b>",
+    ]
+    if receiver:
+        lines.append(f"Receiver: <b>{html.escape(receiver)}</b>")
+    order_id = values.get("client_orderid") or values.get("client-orderid") or ""
+    lines.append(f"client order id: {html.escape(order_id)}")
+    return "<br>".join(lines)
+
+
+def ask_production(parent: QWidget, text: str) -> bool:
+    """A modal question whose default answer is Cancel."""
+    box = QMessageBox(parent)
+    box.setObjectName("production-confirmation")
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Production: confirm sending")
+    box.setText(text)
+    send = box.addButton("Send to production", QMessageBox.ButtonRole.AcceptRole)
+    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(cancel)
+    box.setEscapeButton(cancel)
+    box.exec()
+    return box.clickedButton() is send
+
+
+class SendController(QObject):
+    """Owns the one-request-at-a-time guard around preparing and sending.
+
+    Signals:
+        prepared: the request about to be sent (or blocked), for the inspector.
+        started / finished: busy state; ``finished`` carries the outcome.
+        failed: plain words when nothing could be prepared or the worker failed.
+    """
+
+    prepared = Signal(object)
+    started = Signal()
+    finished = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, session: Session, tasks: TaskRunner, parent: QObject | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.tasks = tasks
+        self.hooks: JournalHooks | None = None
+        self.sending = False
+        self.confirm: Callable[[QWidget, str], bool] = ask_production
+
+    def send(
+        self,
+        command: str,
+        values: Mapping[str, str],
+        *,
+        receiver: str = "",
+        window: QWidget,
+    ) -> bool:
+        """Prepare, show, confirm if production, then send on a worker. True when sent."""
+        if self.sending:
+            return False  # a second click while the first request is in flight
+        conn, key = self.session.connection, self.session.private_key
+        if conn is None or key is None:
+            self.failed.emit("No environment with a key is active: choose one first.")
+            return False
+        try:
+            request = prepare(
+                command,
+                values,
+                base_url=conn.base_url,
+                login=conn.login,
+                private_key=key,
+                endpoint_id=conn.endpoint_id,
+                endpoint_group_id=conn.endpoint_group_id,
+                path_templates=conn.path_templates,
+            )
+        except (KeyError, ValueError) as exc:
+            self.failed.emit(f"Could not prepare the request: {exc}")
+            return False
+        self.prepared.emit(request)
+        if request.signed is None:
+            self.failed.emit("Not sent: the request has errors. Fix them and send again.")
+            return False
+        if conn.is_production:
+            self.sending = True  # also guards while the question is open
+            try:
+                ok = self.confirm(window, production_question(command, values, receiver))
+            finally:
+                self.sending = False
+            if not ok:
+                self.cancelled.emit()
+                return False
+        self._start(request)
+        return True
+
+    def _start(self, request: PreparedRequest) -> None:
+        self.sending = True
+        self.started.emit()
+        transport = self.session.transport()
+        client = Client(transport, self.hooks)
+
+        def work() -> Outcome:
+            try:
+                return client.send(request)
+            finally:
+                transport.close()
+
+        self.tasks.run(work, self._done, self._error)
+
+    def _done(self, outcome: object) -> None:
+        self.sending = False
+        self.finished.emit(outcome)
+
+    def _error(self, exc: BaseException, _tb: str) -> None:
+        self.sending = False
+        self.failed.emit(
+            f"The request could not be completed ({exc}). If it may have arrived, check the "
+            "status before resending with the same client_orderid."
+        )
