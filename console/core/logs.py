@@ -1,0 +1,181 @@
+"""The log file: size-bounded and rotated in the platform's log folder, with card data masked
+and secrets removed before anything is written.
+
+Nothing happens at import. The front end calls :func:`configure` once at start-up (the paths
+may have been pointed elsewhere by then, e.g. by ``GATEWAY_CONSOLE_HOME``).
+
+What the redaction guarantees for every record written through :func:`configure`'s handler,
+whatever logger it came from and including exception tracebacks:
+
+- card numbers keep at most the first six and last four digits (``masking.mask_text``, plus
+  any value given for a card number parameter, also percent-encoded);
+- a ``cvv2`` value is replaced by ``***``;
+- PEM blocks (private keys above all) are replaced by a placeholder;
+- ``Authorization`` header values and passphrase, password, secret and ``merchant_control``
+  values are replaced by ``[redacted]``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import logging.handlers
+import os
+import platform
+import re
+import sys
+from collections.abc import Callable
+from io import TextIOWrapper
+from pathlib import Path
+from urllib.parse import unquote
+
+from console import APP_NAME, __version__
+from console.core import masking, paths, resources
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+MAX_BYTES = 1_000_000
+BACKUP_COUNT = 3
+REDACTED = "[redacted]"
+PEM_PLACEHOLDER = "[PEM block removed]"
+
+_log = logging.getLogger(__name__)
+
+_PEM = re.compile(r"-----BEGIN [A-Z0-9 ]+-----.*?(?:-----END [A-Z0-9 ]+-----|\Z)", re.DOTALL)
+# A parameter: its name, an optional closing quote, a separator (=, :, a tuple's comma, or =
+# percent-encoded once or twice), then the value: quoted up to its closing quote, or bare up
+# to the next delimiter (also a percent-encoded &).
+_SEP = r"""["']?\s*(?:=|:|,|%3D|%253D)\s*"""
+_VALUE = r"""(?:(["'])(.*?)\2|((?:(?!%26|%2526)[^\s&"',;)\]}])+))"""
+_REDACTED_NAMES = r"passphrase|password|secret|merchant[_-]control|private[_-]key"
+_PAN_PARAM = re.compile(rf"((?:credit[_-]card[_-]number){_SEP}){_VALUE}", re.IGNORECASE)
+_CVV_PARAM = re.compile(rf"((?:cvv2?|cvc2?){_SEP}){_VALUE}", re.IGNORECASE)
+_SECRET_PARAM = re.compile(rf"((?:{_REDACTED_NAMES}){_SEP}){_VALUE}", re.IGNORECASE)
+# The header value runs to its closing quote, or to the end of the line when unquoted.
+_AUTHORIZATION = re.compile(
+    r"""(authorization["']?\s*[:=]\s*)(?:(["'])(.*?)\2|([^\r\n]+))""", re.IGNORECASE
+)
+
+_handler: logging.Handler | None = None
+
+
+def redact(text: str) -> str:
+    """Mask card data and remove secrets from one piece of log text."""
+    text = _PEM.sub(PEM_PLACEHOLDER, text)
+    text = _AUTHORIZATION.sub(_redact_authorization, text)
+    text = _SECRET_PARAM.sub(lambda m: _replace_value(m, lambda _: REDACTED), text)
+    text = _CVV_PARAM.sub(lambda m: _replace_value(m, lambda _: masking.CVV_MASK), text)
+    text = _PAN_PARAM.sub(lambda m: _replace_value(m, _mask_encoded_pan), text)
+    return masking.mask_text(text)
+
+
+def _replace_value(match: re.Match[str], mask: Callable[[str], str]) -> str:
+    quote = match.group(2) or ""
+    value = match.group(3) if quote else match.group(4)
+    return f"{match.group(1)}{quote}{mask(value)}{quote}"
+
+
+def _mask_encoded_pan(value: str) -> str:
+    # A body may be logged percent-encoded once or twice (a space becomes %20 or %2520).
+    for _ in range(3):
+        decoded = unquote(value)
+        if decoded == value:
+            break
+        value = decoded
+    return masking.mask_pan(value)
+
+
+def _redact_authorization(match: re.Match[str]) -> str:
+    quote = match.group(2) or ""
+    return f"{match.group(1)}{quote}{REDACTED}{quote}"
+
+
+class RedactingFilter(logging.Filter):
+    """Rewrites each record's message, traceback and stack text through :func:`redact`.
+
+    It sits on the handler, so records from every logger are covered. The record is changed in
+    place, so handlers that see it later get the redacted text too.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = redact(record.getMessage())
+        record.args = None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
+        return True
+
+
+class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """A rotating file handler whose files only their owner can read."""
+
+    def _open(self) -> TextIOWrapper:
+        stream = super()._open()
+        with contextlib.suppress(OSError):  # e.g. a file system without Unix permissions
+            os.chmod(self.baseFilename, 0o600)
+        return stream
+
+
+def configure(
+    app_paths: paths.AppPaths | None = None,
+    *,
+    level: int = logging.INFO,
+    max_bytes: int = MAX_BYTES,
+    backup_count: int = BACKUP_COUNT,
+) -> Path | None:
+    """Send log records to the rotating log file and write a start-up line.
+
+    Calling it again replaces the earlier set-up (no duplicate lines). When the log folder
+    cannot be written, the console still starts: a warning goes to stderr and ``None`` is
+    returned.
+
+    Returns:
+        The log file's path, or ``None`` when there is no log file.
+    """
+    global _handler
+    unconfigure()
+    app_paths = app_paths or paths.resolve()
+    try:
+        app_paths.ensure()
+        handler: logging.Handler = PrivateRotatingFileHandler(
+            app_paths.log_file, maxBytes=max_bytes, backupCount=backup_count, encoding="utf-8"
+        )
+    except OSError as exc:
+        print(f"{APP_NAME}: no log file ({exc}); continuing without one.", file=sys.stderr)
+        return None
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    handler.addFilter(RedactingFilter())
+    root = logging.getLogger()
+    root.addHandler(handler)
+    if root.level == logging.NOTSET or root.level > level:
+        root.setLevel(level)
+    _handler = handler
+    _log_startup(app_paths)
+    return app_paths.log_file
+
+
+def unconfigure() -> None:
+    """Remove and close the handler :func:`configure` installed, if any."""
+    global _handler
+    if _handler is not None:
+        logging.getLogger().removeHandler(_handler)
+        _handler.close()
+        _handler = None
+
+
+def _log_startup(app_paths: paths.AppPaths) -> None:
+    _log.info(
+        "%s %s starting: Python %s on %s; log file %s",
+        APP_NAME,
+        __version__,
+        platform.python_version(),
+        platform.platform(),
+        app_paths.log_file,
+    )
+    found = resources.check()
+    if found.ok:
+        _log.info("Resources: %s", found.summary())
+    else:
+        _log.warning("Resources: %s", found.summary())
