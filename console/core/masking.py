@@ -61,19 +61,20 @@ def mask_text(text: str, secrets: Sequence[tuple[str, str]] = ()) -> str:
     wherever they occur, also in their percent-encoded forms. Use this for logs and raw
     bodies; structured views should mask parameters with :func:`mask_params` instead.
     """
-    from urllib.parse import quote
+    from urllib.parse import quote, quote_plus
 
     for name, value in secrets:
         if not value or not is_sensitive(name):
             continue
         masked = mask_value(name, value)
-        for form in {value, quote(value, safe=""), quote(quote(value, safe=""), safe="")}:
+        encoded = quote(value, safe="")
+        for form in {value, encoded, quote(encoded, safe=""), quote_plus(value, safe="")}:
             if name in CVV_FIELDS:
                 # a CVV is short: only replace it where it stands as the parameter's value
                 for sep in ("=", "%3D", "%253D"):
                     text = re.sub(
                         rf"({re.escape(name)}{re.escape(sep)}){re.escape(form)}(?![0-9])",
-                        lambda m, masked=masked: m.group(1) + masked,
+                        lambda m: m.group(1) + CVV_MASK,
                         text,
                     )
             else:

@@ -1,0 +1,143 @@
+"""Card data masking: at most first six and last four digits, never a CVV2."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote, quote_plus, unquote, unquote_plus
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from console.core.masking import (
+    CVV_MASK,
+    is_sensitive,
+    mask_pan,
+    mask_params,
+    mask_text,
+    mask_value,
+)
+
+PAN = "4444444444444448"
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("4444444444444448", "444444******4448"),  # 16 digits
+        ("4444 4444 4444 4448", "444444******4448"),  # as printed on the card
+        ("4444-4444-4444-4448", "444444******4448"),
+        ("6759649826438453127", "675964*********3127"),  # 19 digits
+        ("4222222222222", "422222***2222"),  # 13 digits
+        ("123456789012", "********9012"),  # too short to keep the first six safely
+        ("12345", "*2345"),
+        ("1234", "****"),
+        ("", ""),
+        ("no digits", "*********"),
+    ],
+)
+def test_mask_pan_shapes(typed: str, shown: str) -> None:
+    assert mask_pan(typed) == shown
+
+
+@settings(max_examples=150)
+@given(st.text(alphabet="0123456789 -", max_size=30))
+def test_mask_pan_never_shows_more_than_six_plus_four_digits(typed: str) -> None:
+    digits = re.sub(r"\D", "", typed)
+    masked = mask_pan(typed)
+    visible = re.sub(r"\D", "", masked)
+    assert len(visible) <= min(10, max(0, len(digits) - 1))
+    assert digits.endswith(visible[-4:]) if visible else True
+
+
+def test_cvv_is_never_visible() -> None:
+    assert mask_value("cvv2", "123") == CVV_MASK
+    assert mask_value("cvv2", "1234") == CVV_MASK  # the mask does not tell the length
+    assert mask_value("cvv2", "") == ""
+    assert "1" not in CVV_MASK
+
+
+def test_sensitive_names_follow_both_spellings_of_the_contract() -> None:
+    assert mask_value("credit_card_number", PAN) == "444444******4448"  # payout-check
+    assert mask_value("credit-card-number", PAN) == "444444******4448"  # recurring payment
+    assert mask_value("client_orderid", PAN) == PAN  # not a card field: left alone
+    assert is_sensitive("cvv2")
+    assert is_sensitive("credit-card-number")
+    assert not is_sensitive("amount")
+
+
+def test_mask_params_keeps_order_and_other_values() -> None:
+    params = [("amount", "10.00"), ("credit_card_number", PAN), ("cvv2", "123"), ("x", "1")]
+    assert mask_params(params) == [
+        ("amount", "10.00"),
+        ("credit_card_number", "444444******4448"),
+        ("cvv2", CVV_MASK),
+        ("x", "1"),
+    ]
+
+
+SECRETS = [("credit_card_number", "4444 4444 4444 4448"), ("cvv2", "123")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a body as sent (RFC 3986 encoding, %20 for space)
+        "amount=10.00&credit_card_number=4444%204444%204444%204448&cvv2=123&expire_year=2030",
+        # the same body form-encoded (+ for space)
+        "amount=10.00&credit_card_number=4444+4444+4444+4448&cvv2=123&expire_year=2030",
+        # a signature base string: the body parameters encoded once more
+        "POST&https%3A%2F%2Fgw.example%2Fpaynet&amount%3D10.00%26credit_card_number%3D4444"
+        "%25204444%25204444%25204448%26cvv2%3D123%26expire_year%3D2030",
+        # a log line with the number as typed
+        "sending card 4444 4444 4444 4448 with cvv2=123 for 10.00",
+    ],
+    ids=["body", "form-body", "base-string", "log"],
+)
+def test_mask_text_hides_pan_and_cvv_in_any_encoding(text: str) -> None:
+    masked = mask_text(text, SECRETS)
+    plain = unquote_plus(unquote(masked))  # undo the encodings to see what is left
+    assert PAN not in re.sub(r"\D", "", plain)
+    assert "444444******4448" in plain.replace(" ", "")
+    assert "cvv2=123" not in plain
+    assert f"cvv2={CVV_MASK}" in plain
+    assert "10.00" in masked  # other values stay readable
+
+
+def test_mask_text_without_secrets_still_catches_card_shaped_numbers() -> None:
+    text = (
+        "POST&x&amount%3D1%26credit_card_number%3D4444444444444448%26oauth_timestamp%3D1700000000"
+    )
+    masked = mask_text(text)
+    assert PAN not in masked
+    assert "444444******4448" in masked
+    assert "1700000000" in masked  # a ten-digit timestamp is not card shaped
+
+
+def test_mask_text_leaves_a_cvv_alone_where_it_is_not_the_cvv() -> None:
+    masked = mask_text("cvv2=123&amount=1234.00&client_orderid=A123", [("cvv2", "123")])
+    assert masked == f"cvv2={CVV_MASK}&amount=1234.00&client_orderid=A123"
+
+
+def test_mask_text_ignores_non_sensitive_secrets() -> None:
+    assert mask_text("amount=10", [("amount", "10")]) == "amount=10"
+
+
+@settings(max_examples=100)
+@given(
+    pan=st.from_regex(r"[2-6][0-9]{12,18}", fullmatch=True),
+    cvv=st.from_regex(r"[0-9]{3,4}", fullmatch=True),
+    grouping=st.sampled_from(["", " ", "-"]),
+)
+def test_mask_text_never_leaks_pan_or_cvv_in_body_or_base_string(
+    pan: str, cvv: str, grouping: str
+) -> None:
+    typed = grouping.join(pan[i : i + 4] for i in range(0, len(pan), 4))
+    body = f"credit_card_number={quote(typed, safe='')}&cvv2={cvv}&order_desc=x"
+    base = "POST&u&" + quote(body, safe="")
+    form = f"credit_card_number={quote_plus(typed)}&cvv2={cvv}"
+    for text in (body, base, form, typed):
+        masked = mask_text(text, [("credit_card_number", typed), ("cvv2", cvv)])
+        plain = unquote_plus(unquote(masked))
+        assert pan not in re.sub(r"\D", "", plain)
+        assert f"cvv2={cvv}" not in plain
