@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import requests
 from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 from console.core.responses import Kind, decode
 from console.core.transport import (
@@ -134,7 +135,8 @@ def test_connection_lost_after_sending_means_outcome_unknown_and_is_not_retried(
 
 def test_a_session_with_retries_is_made_safe() -> None:
     session = requests.Session()
-    session.mount("http://", HTTPAdapter(max_retries=3))
+    # a session set up to retry every method, POST included
+    session.mount("http://", HTTPAdapter(max_retries=Retry(total=3, allowed_methods=None)))
     with (
         Transport(timeouts=FAST, session=session) as transport,
         serve(answer(DROP)) as server,
