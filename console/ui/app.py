@@ -15,42 +15,46 @@ from console import APP_ID, APP_NAME
 from console.core.paths import AppPaths, resolve
 from console.ui.drafts import DraftStore
 from console.ui.main_window import MainWindow
-from console.ui.session import Connection, Session
+from console.ui.session import Session
 from console.ui.theme import apply_theme
 
 
-def _configured_connection(paths: AppPaths) -> tuple[Connection, Any] | None:
-    """The active environment from the environments file with its key, if any is set up."""
-    if not paths.environments_file.exists():
-        return None
-    try:  # the environment store and key vault are optional at this layer
-        from console.core import environments, vault
+def start_session(paths: AppPaths, **sandbox_options: Any) -> tuple[Session, str]:
+    """Choose the environment: the active configured one, else the local sandbox.
 
-        store = environments.EnvironmentStore(paths)
-        env = store.active() if hasattr(store, "active") else None
-        if env is None or str(getattr(env.kind, "value", env.kind)) == "local-sandbox":
-            return None
-        key = vault.load_key(env.name) if hasattr(vault, "load_key") else None
-    except Exception:  # a damaged file must not keep the window from opening
-        return None
-    return Connection.from_environment(env), key
-
-
-def start_session(paths: AppPaths) -> tuple[Session, str]:
-    """Choose the environment: the configured one, else the local sandbox (first run).
-
-    Returns the session and a plain-words note when something could not be started.
+    The local sandbox (first run, or chosen) is started in-process. A configured
+    environment whose key cannot be read is still shown, with the reason, and Send stays
+    disabled. Returns the session and a plain-words note when something went wrong.
     """
-    session = Session()
-    configured = _configured_connection(paths)
-    if configured is not None:
-        session.use(*configured)
+    from console.core.environments import (
+        EnvironmentStore,
+        EnvironmentStoreError,
+        connect,
+    )
+    from console.core.vault import VaultError
+
+    store = EnvironmentStore(paths)
+    session = Session(store)
+    try:
+        env = store.active()
+    except EnvironmentStoreError as exc:  # a damaged file must not keep the window closed
+        env = None
+        note = f"The environments file could not be read ({exc}); using the local sandbox."
+    else:
+        note = ""
+    if env is not None and not env.builtin:
+        try:
+            conn = connect(env.name, store=store)
+        except (EnvironmentStoreError, VaultError) as exc:
+            session.use(env, None, f"No key: {exc}")
+            return session, str(exc)
+        session.use(conn.environment, conn.private_key)
         return session, ""
     try:
-        session.start_local_sandbox()
-    except Exception as exc:  # the window is still useful for signing and validating
+        session.start_local_sandbox(**sandbox_options)
+    except Exception as exc:  # the window still validates and explains without it
         return session, f"The local sandbox could not start: {exc}"
-    return session, ""
+    return session, note
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:
@@ -66,11 +70,15 @@ def make_app(argv: list[str] | None = None) -> QApplication:
 
 
 def build_window(
-    paths: AppPaths, *, command: str | None = None, fill_example: bool = False
+    paths: AppPaths,
+    *,
+    command: str | None = None,
+    fill_example: bool = False,
+    sandbox_options: dict[str, Any] | None = None,
 ) -> MainWindow:
     """The main window on a fresh session (used by run_app, tests and benchmarks)."""
     paths.ensure()
-    session, note = start_session(paths)
+    session, note = start_session(paths, **(sandbox_options or {}))
     window = MainWindow(session, DraftStore(paths.config_dir))
     if command:
         window.show_command(command)

@@ -7,13 +7,13 @@ import html
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
 
-from console.ui.session import LOCAL_SANDBOX, PRODUCTION, Connection
+from console.core.environments import Environment, EnvKind
 from console.ui.theme import PRODUCTION_BG, PRODUCTION_FG
 
 _KIND_WORDS = {
-    LOCAL_SANDBOX: "LOCAL SANDBOX",
-    "sandbox": "SANDBOX",
-    PRODUCTION: "PRODUCTION – REAL MONEY",
+    EnvKind.LOCAL_SANDBOX: "LOCAL SANDBOX",
+    EnvKind.SANDBOX: "SANDBOX",
+    EnvKind.PRODUCTION: "PRODUCTION – REAL MONEY",
 }
 
 
@@ -32,9 +32,9 @@ class EnvironmentBanner(QFrame):
         lay.addWidget(self.kind_label)
         lay.addWidget(self.detail, 1)
         self.kind = ""
-        self.show_connection(None)
+        self.show_environment(None)
 
-    def show_connection(self, conn: Connection | None) -> None:
+    def show_environment(self, conn: Environment | None, problem: str = "") -> None:
         """Show the active environment (or that there is none)."""
         if conn is None:
             self.kind = ""
@@ -44,7 +44,7 @@ class EnvironmentBanner(QFrame):
             self.setAccessibleName("No environment")
             return
         self.kind = conn.kind
-        words = _KIND_WORDS.get(conn.kind, conn.kind.upper())
+        words = _KIND_WORDS.get(conn.kind, str(conn.kind).upper())
         self.kind_label.setText(f"<b>{words}</b>")
         ids = f"endpoint {conn.endpoint_id}" if conn.endpoint_id else ""
         if conn.endpoint_group_id:
@@ -52,9 +52,10 @@ class EnvironmentBanner(QFrame):
         self.detail.setText(
             f"{html.escape(conn.name)} · login {html.escape(conn.login)} · {ids} · "
             f"{html.escape(conn.base_url)}"
+            + (f"<br><b>{html.escape(problem)}</b>" if problem else "")
         )
         self.setAccessibleName(f"Environment: {words}, {conn.name}")
-        if conn.kind == PRODUCTION:
+        if conn.kind is EnvKind.PRODUCTION:
             # The one fixed colour in the window: production must look the same everywhere.
             self.setStyleSheet(
                 f"#environment-banner {{ background: {PRODUCTION_BG}; border: 2px solid #5c0011; }}"

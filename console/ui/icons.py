@@ -1,54 +1,29 @@
-"""Icons from the ``console.resources`` package (importlib.resources; never a CWD path).
+"""UI icons through ``console.core.resources`` (importlib.resources; never a CWD path).
 
-Missing resources give an empty icon: the window works without them.
+A missing or unknown icon gives an empty QIcon: the window works without its icons.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 
 from PySide6.QtGui import QIcon
 
-_PACKAGE = "console.resources"
-
-
-def _read(*parts: str) -> bytes | None:
-    try:
-        node = resources.files(_PACKAGE)
-        for part in parts:
-            node = node.joinpath(part)
-        return node.read_bytes()
-    except (ModuleNotFoundError, FileNotFoundError, OSError, TypeError):
-        return None
-
-
-def _icon_from(data: bytes | None) -> QIcon:
-    from PySide6.QtGui import QPixmap
-
-    if not data:
-        return QIcon()
-    pix = QPixmap()
-    pix.loadFromData(data)
-    return QIcon(pix) if not pix.isNull() else QIcon()
+from console.core import resources
 
 
 @cache
 def icon(name: str) -> QIcon:
     """A UI icon by name (``send``, ``copy``, ``reveal`` ...), or an empty icon."""
-    return _icon_from(_read("icons", f"{name}.svg"))
+    try:
+        path = resources.as_path(resources.icon(name))
+    except (ValueError, OSError):
+        return QIcon()
+    return QIcon(str(path)) if path.is_file() else QIcon()
 
 
-@cache
 def app_icon() -> QIcon:
-    """The application icon in every size shipped, or an empty icon."""
-    result = QIcon()
-    for size in (16, 24, 32, 48, 64, 128, 256, 512):
-        data = _read(f"app-icon-{size}.png")
-        if data:
-            from PySide6.QtGui import QPixmap
+    """The application icon in every shipped size (found and logged by the About module)."""
+    from console.ui.about import app_icon as load
 
-            pix = QPixmap()
-            if pix.loadFromData(data):
-                result.addPixmap(pix)
-    return result
+    return load()

@@ -244,12 +244,10 @@ class MainWindow(QMainWindow):
 
     # -- environment and panes ---------------------------------------------------------------
     def _session_changed(self) -> None:
-        conn = self.session.connection
-        self.banner.show_connection(conn)
-        placeholder = conn.redirect_placeholder if conn else ""
+        self.banner.show_environment(self.session.environment, self.session.problem)
         for form in self.forms.values():
             if isinstance(form, PayoutForm):
-                form.set_placeholder(placeholder)
+                form.set_placeholder(self.session.redirect_placeholder)
         self._update_send()
 
     def add_pane(

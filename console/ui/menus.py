@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QVBoxLayout
 
 from console import APP_NAME, __version__
@@ -25,7 +25,7 @@ def _action(
     slot: object = None,
     icon_name: str = "",
 ) -> QAction:
-    action = QAction(icon(icon_name) if icon_name else icon("none"), text, window)
+    action = QAction(icon(icon_name) if icon_name else QIcon(), text, window)
     action.setObjectName(f"action:{name}")
     if shortcut:
         action.setShortcut(QKeySequence(shortcut))

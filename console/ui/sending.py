@@ -80,21 +80,13 @@ class SendController(QObject):
         """Prepare, show, confirm if production, then send on a worker. True when sent."""
         if self.sending:
             return False  # a second click while the first request is in flight
-        conn, key = self.session.connection, self.session.private_key
-        if conn is None or key is None:
-            self.failed.emit("No environment with a key is active: choose one first.")
+        if not self.session.ready:
+            self.failed.emit(
+                self.session.problem or "No environment with a key is active: choose one first."
+            )
             return False
         try:
-            request = prepare(
-                command,
-                values,
-                base_url=conn.base_url,
-                login=conn.login,
-                private_key=key,
-                endpoint_id=conn.endpoint_id,
-                endpoint_group_id=conn.endpoint_group_id,
-                path_templates=conn.path_templates,
-            )
+            request = prepare(command, values, **self.session.prepare_kwargs(command))
         except (KeyError, ValueError) as exc:
             self.failed.emit(f"Could not prepare the request: {exc}")
             return False
@@ -102,7 +94,7 @@ class SendController(QObject):
         if request.signed is None:
             self.failed.emit("Not sent: the request has errors. Fix them and send again.")
             return False
-        if conn.is_production:
+        if self.session.is_production:
             self.sending = True  # also guards while the question is open
             try:
                 ok = self.confirm(window, production_question(command, values, receiver))

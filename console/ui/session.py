@@ -1,123 +1,114 @@
 """The active environment and its key, for the window.
 
-On a first run (no environment configured) the built-in local sandbox is started in-process
-and its demo merchant and key are used; the key stays in memory only.
+On a first run (no environment configured, so the local sandbox is active) the built-in
+sandbox is started in-process and its demo merchant and key are used; that key stays in
+memory only. A configured environment takes its key from the vault (the OS keyring).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 from PySide6.QtCore import QObject, Signal
 
-LOCAL_SANDBOX = "local-sandbox"
-SANDBOX = "sandbox"
-PRODUCTION = "production"
-
-
-@dataclass(frozen=True, slots=True)
-class Connection:
-    """What the window needs to know about the active environment."""
-
-    name: str
-    kind: str  # LOCAL_SANDBOX, SANDBOX or PRODUCTION
-    base_url: str
-    login: str
-    endpoint_id: str | None = None
-    endpoint_group_id: str | None = None
-    path_templates: Mapping[str, str] | None = None
-    redirect_placeholder: str = ""
-    connect_timeout: float = 10.0
-    read_timeout: float = 60.0
-    ca_bundle: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def is_production(self) -> bool:
-        return self.kind == PRODUCTION
-
-    @classmethod
-    def from_environment(cls, env: Any) -> Connection:
-        """Adapt a ``console.core.environments.Environment`` (read by attribute)."""
-        kind = getattr(env, "kind", SANDBOX)
-        return cls(
-            name=str(env.name),
-            kind=str(getattr(kind, "value", kind)),
-            base_url=str(env.base_url),
-            login=str(env.login),
-            endpoint_id=getattr(env, "endpoint_id", None) or None,
-            endpoint_group_id=getattr(env, "endpoint_group_id", None) or None,
-            path_templates=getattr(env, "path_templates", None) or None,
-            redirect_placeholder=getattr(env, "redirect_placeholder", None) or "",
-            connect_timeout=float(getattr(env, "connect_timeout", 10.0) or 10.0),
-            read_timeout=float(getattr(env, "read_timeout", 60.0) or 60.0),
-            ca_bundle=getattr(env, "ca_bundle", None) or None,
-        )
+from console.core.environments import Environment, EnvironmentStore, EnvKind, local_sandbox
 
 
 def default_placeholder(base_url: str) -> str:
     """The redirect placeholder used when the environment sets none (contract 4.2 rule 6)."""
-    return base_url.rstrip("/") + "/redirect-placeholder"
+    return base_url.rstrip("/") + "/redirect-placeholder" if base_url else ""
 
 
 class Session(QObject):
-    """Holds the active connection and key; owns the in-process sandbox when it started one."""
+    """Holds the active environment and key; owns the in-process sandbox when it started one.
+
+    Other panes (environment manager, key dialog) call :meth:`use` to switch; ``changed``
+    tells every view.
+    """
 
     changed = Signal()
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, store: EnvironmentStore | None = None, parent: QObject | None = None):
         super().__init__(parent)
-        self.connection: Connection | None = None
+        self.store = store
+        self.environment: Environment | None = None
         self.private_key: RSAPrivateKey | None = None
+        self.problem = ""  # why the active environment cannot send, in plain words
         self.sandbox: Any = None
 
     @property
     def ready(self) -> bool:
-        return self.connection is not None and self.private_key is not None
+        return self.environment is not None and self.private_key is not None
 
-    def use(self, connection: Connection, private_key: RSAPrivateKey | None) -> None:
-        """Make ``connection`` (and its key, kept in memory) the active environment."""
-        self.connection = connection
+    @property
+    def is_production(self) -> bool:
+        return self.environment is not None and self.environment.kind is EnvKind.PRODUCTION
+
+    @property
+    def redirect_placeholder(self) -> str:
+        env = self.environment
+        if env is None:
+            return ""
+        return env.redirect_placeholder or default_placeholder(env.base_url)
+
+    def use(
+        self, environment: Environment, private_key: RSAPrivateKey | None, problem: str = ""
+    ) -> None:
+        """Make ``environment`` (and its key, kept in memory) the active one."""
+        self.environment = environment
         self.private_key = private_key
+        self.problem = problem if private_key is None else ""
         self.changed.emit()
 
-    def start_local_sandbox(self, **options: Any) -> Connection:
+    def prepare_kwargs(self, command: str) -> dict[str, Any]:
+        """Connection keyword arguments for ``console.core.client.prepare``."""
+        env = self.environment
+        if env is None or self.private_key is None:
+            raise RuntimeError(self.problem or "No environment with a key is active.")
+        return {
+            "base_url": env.base_url,
+            "login": env.login,
+            "private_key": self.private_key,
+            "endpoint_id": env.endpoint_id or None,
+            "endpoint_group_id": env.endpoint_group_id or None,
+            "path_templates": env.templates_for(command),
+        }
+
+    def start_local_sandbox(self, **options: Any) -> Environment:
         """Start the built-in sandbox in this process and use its demo merchant and key."""
         from console.core.keys import load_private_key
         from console.sandbox import start_sandbox
 
         self.stop_sandbox()
-        read_timeout = float(options.pop("read_timeout", 60.0))
         handle = start_sandbox(**options)
         self.sandbox = handle
         demo = handle.demo
-        conn = Connection(
-            name="Local sandbox",
-            kind=LOCAL_SANDBOX,
-            base_url=str(handle.base_url),
-            login=str(demo.login),
-            endpoint_id=str(demo.endpoint_id),
-            endpoint_group_id=str(demo.endpoint_group_id) if demo.endpoint_group_id else None,
-            redirect_placeholder=default_placeholder(str(handle.base_url)),
-            read_timeout=read_timeout,
+        key = load_private_key(demo.private_key_pem).private_key
+        args = (
+            str(handle.base_url),
+            str(demo.login),
+            str(demo.endpoint_id),
+            str(demo.endpoint_group_id or ""),
         )
-        self.use(conn, load_private_key(demo.private_key_pem).private_key)
-        return conn
+        env = (
+            self.store.attach_local_sandbox(*args, private_key=key)
+            if self.store is not None
+            else local_sandbox(*args)
+        )
+        self.use(env, key)
+        return env
 
     def transport(self) -> Any:
         """A fresh transport with the active environment's timeouts and CA bundle."""
         from console.core.transport import Timeouts, Transport
 
-        conn = self.connection
-        if conn is None:
+        env = self.environment
+        if env is None:
             raise RuntimeError("No environment is active.")
-        verify: bool | str = conn.ca_bundle or True
         return Transport(
-            timeouts=Timeouts(connect=conn.connect_timeout, read=conn.read_timeout),
-            verify=verify,
+            timeouts=Timeouts(connect=env.connect_timeout, read=env.read_timeout),
+            verify=env.verify,
         )
 
     def stop_sandbox(self) -> None:

@@ -40,12 +40,12 @@ def tooltip_for(field: Field) -> str:
         f"<b>{html.escape(field.name)}</b>",
         f"{field.necessity.value.capitalize()} · {field.type.value} · "
         f"length {html.escape(field.length.text)}",
-        html.escape(field.meaning),
+        html.escape(field.meaning, quote=False),
     ]
     if field.alias:
         parts.append(f"Also accepted as <code>{html.escape(field.alias)}</code>.")
     if field.note:
-        parts.append(f"<i>{html.escape(field.note)}</i>")
+        parts.append(f"<i>{html.escape(field.note, quote=False)}</i>")
     return "<br>".join(parts)
 
 

@@ -145,6 +145,10 @@ class CommandForm(QWidget):
     def set_choices(self, choices: Mapping[str, str]) -> None:
         """Hook: restore :meth:`choices`."""
 
+    def implied_choices(self, values: Mapping[str, str]) -> dict[str, str]:
+        """Hook: the choices that wire values imply (loading an example or a history row)."""
+        return {}
+
     def draft(self) -> dict[str, str]:
         """Everything typed (hidden rows too) and the choices."""
         out = {n: r.text() for n, r in self.rows.items() if r.text()}
@@ -155,9 +159,14 @@ class CommandForm(QWidget):
         """Fill rows (and choices, from ``@`` keys) without one signal per field."""
         self._loading = True
         try:
-            choices = {
-                k[len(CHOICE_PREFIX) :]: v for k, v in values.items() if k.startswith(CHOICE_PREFIX)
-            }
+            choices = self.implied_choices(values)
+            choices.update(
+                {
+                    k[len(CHOICE_PREFIX) :]: v
+                    for k, v in values.items()
+                    if k.startswith(CHOICE_PREFIX)
+                }
+            )
             if choices:
                 self.set_choices(choices)
             for name, row in self.rows.items():

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
 from console.core.masking import mask_pan
 from console.core.spec.model import Command
-from console.ui.forms.choices import CallbackChoice, Choice, new_client_orderid
+from console.ui.forms.choices import CALLBACK_FIELDS, CallbackChoice, Choice, new_client_orderid
 from console.ui.forms.field_widgets import FieldRow
 from console.ui.forms.generator import CommandForm
 
@@ -125,6 +125,21 @@ class PayoutForm(CommandForm):
             if name in choices:
                 widget.set_key(choices[name])
 
+    def implied_choices(self, values: Mapping[str, str]) -> dict[str, str]:
+        implied: dict[str, str] = {}
+        for key in RECEIVERS:
+            if any(values.get(n) for n in self._receiver_fields(key)):
+                implied["receiver"] = key
+                break
+        for name in CALLBACK_FIELDS:
+            if values.get(name):
+                implied["callback"] = name
+        if values.get("redirect_url") and values.get("redirect_url") != self.placeholder:
+            implied["redirect"] = "one"
+        elif values.get("redirect_success_url") or values.get("redirect_fail_url"):
+            implied["redirect"] = "pair"
+        return implied
+
     def receiver_summary(self) -> str:
         """The receiver in masked words, for the production confirmation."""
         key = self.receiver.key()
@@ -133,16 +148,22 @@ class PayoutForm(CommandForm):
         if key == "card":
             return f"card {mask_pan(values.get('credit_card_number', ''))}"
         shown = [
-            f"{name} {values[name]}"
-            for name in sorted(self._receiver_fields(key))
-            if name in values
-            and name
-            in (
-                "card_recurring_payment_id",
-                "recurring-payment-id",
-                "account_number",
-                "ewallet_wallet",
-                "crypto_wallet_address",
-            )
+            f"{name} {_last_four(values[name])}"
+            for name in _RECEIVER_IDS
+            if name in values and name in self._receiver_fields(key)
         ]
         return f"{label}: " + (", ".join(shown) if shown else "(not given)")
+
+
+# The one identifying value of each receiver type, shown with only its last four characters.
+_RECEIVER_IDS = (
+    "card_recurring_payment_id",
+    "recurring-payment-id",
+    "account_number",
+    "ewallet_wallet",
+    "crypto_wallet_address",
+)
+
+
+def _last_four(value: str) -> str:
+    return "…" + value[-4:] if len(value) > 4 else value

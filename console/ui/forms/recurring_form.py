@@ -8,7 +8,13 @@ from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
 from console.core.schedule import preview
 from console.core.spec.model import CardType, Command
-from console.ui.forms.choices import CallbackChoice, Choice, Switch, new_client_orderid
+from console.ui.forms.choices import (
+    CALLBACK_FIELDS,
+    CallbackChoice,
+    Choice,
+    Switch,
+    new_client_orderid,
+)
 from console.ui.forms.field_widgets import FieldRow
 from console.ui.forms.generator import CommandForm
 from console.ui.schedule_view import SchedulePreview
@@ -117,18 +123,16 @@ class RecurringForm(CommandForm):
             if name in choices:
                 widget.set_key(choices[name])
 
-    def load(self, values: Mapping[str, str], *, clear: bool = False) -> None:
-        """Loading wire values (examples) also sets the switches they imply."""
-        implied = dict(values)
-        if CARD_TYPE_FIELD in values:
-            implied.setdefault("@card-type", values[CARD_TYPE_FIELD])
+    def implied_choices(self, values: Mapping[str, str]) -> dict[str, str]:
+        implied: dict[str, str] = {}
+        if values.get(CARD_TYPE_FIELD):
+            implied["card-type"] = values[CARD_TYPE_FIELD]
         for rule, (_label, names) in AMOUNT_RULES.items():
             if any(values.get(n) for n in names):
-                implied.setdefault("@amount-rule", rule)
+                implied["amount-rule"] = rule
         if values.get("period") or values.get("interval"):
-            implied.setdefault("@schedule", "auto")
-        for name in ("notify_url", "server_callback_url"):
+            implied["schedule"] = "auto"
+        for name in CALLBACK_FIELDS:
             if values.get(name):
-                implied.setdefault("@callback", name)
-        super().load(implied, clear=clear)
-        self._refresh()
+                implied["callback"] = name
+        return implied

@@ -1,0 +1,52 @@
+"""Window tests: offscreen Qt, the real window, the real in-process sandbox."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+pytest.importorskip("PySide6")
+
+from console.core.paths import resolve
+from console.ui.app import build_window, make_app
+from console.ui.main_window import MainWindow
+
+# The offscreen platform warns about window size hints it cannot pass on; not our bug.
+_QT_NOISE = r"propagateSizeHints|QFont::|This plugin does not support"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = os.path.dirname(__file__)
+    for item in items:
+        if str(item.path).startswith(here):
+            item.add_marker(pytest.mark.ui)
+            item.add_marker(pytest.mark.qt_log_ignore(_QT_NOISE))
+
+
+@pytest.fixture
+def make_window(qtbot: Any) -> Iterator[Callable[..., MainWindow]]:
+    """Build the real main window (first run: local sandbox in-process); closed after."""
+    made: list[MainWindow] = []
+
+    def factory(**kw: Any) -> MainWindow:
+        make_app()
+        window = build_window(resolve(), **kw)
+        qtbot.addWidget(window)
+        window.show()
+        made.append(window)
+        return window
+
+    yield factory
+    for window in made:
+        window.tasks.wait(20_000)
+        window.close()
+        window.session.stop_sandbox()
+
+
+@pytest.fixture
+def window(make_window: Callable[..., MainWindow]) -> MainWindow:
+    return make_window()

@@ -1,0 +1,230 @@
+"""Generated forms: widgets per type, choices that keep either-or rules, live validation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QSpinBox
+
+from console.core.spec import COMMANDS, example_values
+from console.ui.forms.payout_form import PayoutForm
+from console.ui.forms.recurring_form import RecurringForm
+from console.ui.main_window import MainWindow
+
+
+def _type(qtbot: Any, window: MainWindow, name: str, text: str) -> None:
+    row = window.form.rows[name]
+    editor = row.editor
+    line = editor if isinstance(editor, QLineEdit) else editor.findChild(QLineEdit)
+    assert line is not None, name
+    line.clear()
+    qtbot.keyClicks(line, text)
+
+
+def test_every_field_has_its_widget_tooltip_and_accessible_name(window: MainWindow) -> None:
+    for name, form in window.forms.items():
+        for field in COMMANDS[name].fields:
+            row = form.rows[field.name]
+            editor = row.editor
+            assert editor.accessibleName() == field.name
+            tip = editor.toolTip() if field.card_types is None else row.label.toolTip()
+            assert field.meaning[:20].replace("`", "") in tip.replace("`", "")
+            assert field.length.text in row.label.toolTip()
+            if field.choices:
+                assert isinstance(editor, QComboBox)
+            elif field.type.value == "Int":
+                assert isinstance(editor, QSpinBox)
+            elif field.length.max and field.length.max <= 32767 and field.type.value != "Date":
+                assert isinstance(editor, QLineEdit)
+                assert editor.maxLength() == field.length.max
+
+
+def test_max_length_is_enforced_while_typing(qtbot: Any, window: MainWindow) -> None:
+    _type(qtbot, window, "currency", "USDX")
+    assert window.form.rows["currency"].text() == "USD"
+    window.show_command("create-recurring-payment")
+    desc = window.form.rows["order_desc"].editor
+    assert isinstance(desc, QPlainTextEdit)  # 65K does not fit a line edit
+    limit = COMMANDS["create-recurring-payment"].field("order_desc").length.max  # type: ignore[union-attr]
+    desc.setPlainText("x" * (limit + 10))
+    assert len(desc.toPlainText()) == limit
+
+
+def test_date_picker_writes_dd_mm_yyyy(window: MainWindow) -> None:
+    from PySide6.QtCore import QDate
+
+    window.show_command("create-recurring-payment")
+    row = window.form.rows["start-date"]
+    calendar = row.editor.calendar  # type: ignore[attr-defined]
+    calendar.clicked.emit(QDate(2027, 3, 9))
+    assert row.text() == "09.03.2027"
+
+
+def test_receiver_type_shows_only_its_fields(window: MainWindow) -> None:
+    form = window.forms["payout-check"]
+    assert isinstance(form, PayoutForm)
+    form.receiver.set_key("card")
+    assert form.rows["credit_card_number"].isVisibleTo(form)
+    assert not form.rows["account_number"].isVisibleTo(form)
+    assert not form.rows["card_recurring_payment_id"].isVisibleTo(form)
+    form.receiver.set_key("bank")
+    assert form.rows["account_number"].isVisibleTo(form)
+    assert not form.rows["credit_card_number"].isVisibleTo(form)
+    assert not form.sections["card"].isVisibleTo(form)
+    form.receiver.set_key("card-ref")
+    assert form.rows["card_recurring_payment_id"].isVisibleTo(form)
+
+
+def test_card_and_stored_reference_cannot_both_be_sent(window: MainWindow) -> None:
+    form = window.forms["payout-check"]
+    assert isinstance(form, PayoutForm)
+    form.load(example_values("payout-check"))
+    form.rows["card_recurring_payment_id"].set_text("777")  # typed earlier, now hidden
+    assert form.receiver.key() == "card"
+    assert "card_recurring_payment_id" not in form.values()
+    form.receiver.set_key("card-ref")
+    values = form.values()
+    assert values["card_recurring_payment_id"] == "777"
+    assert "credit_card_number" not in values
+
+
+def test_callback_choice_sends_one_address(window: MainWindow) -> None:
+    form = window.forms["payout-check"]
+    assert isinstance(form, PayoutForm)
+    form.load({"server_callback_url": "https://m.example/a", "notify_url": "https://m.example/b"})
+    form.callback.set_key("notify_url")
+    values = form.values()
+    assert values.get("notify_url") == "https://m.example/b"
+    assert "server_callback_url" not in values
+    form.callback.set_key("none")
+    assert not {"notify_url", "server_callback_url"} & set(form.values())
+
+
+def test_no_redirect_sends_the_environment_placeholder_and_explains(window: MainWindow) -> None:
+    form = window.forms["payout-check"]
+    assert isinstance(form, PayoutForm)
+    form.redirect.set_key("none")
+    form.set_placeholder("https://gw.example/paynet/placeholder")
+    assert form.values()["redirect_url"] == "https://gw.example/paynet/placeholder"
+    assert "4.2 rule 6" in form.redirect.help.text()
+    form.redirect.set_key("pair")
+    assert "redirect_url" not in form.values()
+
+
+def test_redirect_pair_half_filled_names_the_missing_field(qtbot: Any, window: MainWindow) -> None:
+    window.fill_example()
+    form = window.form
+    assert isinstance(form, PayoutForm)
+    form.redirect.set_key("pair")
+    _type(qtbot, window, "redirect_success_url", "https://m.example/ok")
+    row = form.rows["redirect_fail_url"]
+    assert row.state == "error"
+    assert "redirect_fail_url" in row.message.text()
+    assert not window.send_button.isEnabled()
+    _type(qtbot, window, "redirect_fail_url", "https://m.example/fail")
+    assert form.rows["redirect_fail_url"].state == "fine"
+
+
+def test_card_details_go_together_message(qtbot: Any, window: MainWindow) -> None:
+    window.fill_example()
+    _type(qtbot, window, "card_printed_name", "")
+    assert window.form.rows["card_printed_name"].state == "error"
+    assert any(p.code == "together" for p in window.summary.problems)
+    assert not window.send_button.isEnabled()
+
+
+def test_live_validation_per_keystroke(qtbot: Any, window: MainWindow) -> None:
+    window.fill_example()
+    assert window.summary.errors == 0
+    _type(qtbot, window, "amount", "10,5")
+    row = window.form.rows["amount"]
+    assert row.state == "error"
+    assert row.message.isVisibleTo(window) and row.message.text()
+    assert window.summary.errors >= 1
+    assert not window.send_button.isEnabled()
+    qtbot.keyClick(row.editor, Qt.Key.Key_Backspace)
+    qtbot.keyClick(row.editor, Qt.Key.Key_Backspace)
+    assert row.state == "fine"
+
+
+def test_required_state_then_fine(qtbot: Any, window: MainWindow) -> None:
+    window.clear_form()
+    row = window.form.rows["client_orderid"]
+    assert row.state == "required"
+    _type(qtbot, window, "client_orderid", "abc")
+    assert row.state == "fine"
+
+
+def test_summary_jumps_to_the_field(qtbot: Any, window: MainWindow) -> None:
+    window.fill_example()
+    _type(qtbot, window, "currency", "U")
+    item = next(
+        window.summary.list.item(i)
+        for i in range(window.summary.list.count())
+        if "currency" in window.summary.list.item(i).text()
+    )
+    window.summary.list.itemActivated.emit(item)
+    assert window.form.rows["currency"].editor.hasFocus()
+
+
+def test_generate_fills_a_fresh_client_orderid(window: MainWindow) -> None:
+    window.clear_form()
+    window.actions_by_name["generate"].trigger()
+    first = window.form.rows["client_orderid"].text()
+    window.actions_by_name["generate"].trigger()
+    assert first and window.form.rows["client_orderid"].text() != first
+
+
+def test_src_dst_switch_disables_unsupported_fields(window: MainWindow) -> None:
+    window.show_command("create-recurring-payment")
+    form = window.form
+    assert isinstance(form, RecurringForm)
+    form.card_type.set_key("DST")
+    for name in ("country", "city", "first-name", "email", "ssn", "birthday"):
+        assert not form.rows[name].isEnabled(), name
+        assert name not in form.values()
+    assert form.rows["credit-card-number"].isEnabled()
+    assert not form.schedule.combo.isEnabled()
+    assert form.values()["rp_card_type"] == "DST"
+    form.card_type.set_key("SRC")
+    assert form.rows["country"].isEnabled()
+
+
+def test_amount_rule_choice_keeps_one_rule(window: MainWindow) -> None:
+    window.show_command("create-recurring-payment")
+    form = window.form
+    assert isinstance(form, RecurringForm)
+    form.load({"amount": "5.00", "amount-sequence": "1,2,3"})
+    form.amount_rule.set_key("sequence")
+    values = form.values()
+    assert values["amount-sequence"] == "1,2,3"
+    assert "amount" not in values
+    form.amount_rule.set_key("range")
+    assert form.rows["amount-from"].isVisibleTo(form)
+    assert not form.rows["amount-sequence"].isVisibleTo(form)
+
+
+def test_schedule_preview_follows_the_inputs(qtbot: Any, window: MainWindow) -> None:
+    window.show_command("create-recurring-payment")
+    window.fill_example()
+    form = window.form
+    assert isinstance(form, RecurringForm)
+    preview = form.preview
+    assert preview.table.rowCount() == 12  # the example: monthly, 12 repeats
+    _type(qtbot, window, "start-date", "31.01.2027")
+    assert preview.table.item(1, 1).text().startswith("Sun 28.02.2027")
+    assert "last day" in preview.table.item(1, 1).text()
+    form.rows["max-repeats-number"].set_text("3")
+    assert preview.table.rowCount() == 3
+    assert "max-repeats-number" in preview.summary.text()
+    form.amount_rule.set_key("sequence")
+    form.rows["amount-sequence"].set_text("1.00,2.00")
+    assert [preview.table.item(i, 2).text() for i in range(3)] == [
+        "1.00",
+        "2.00",
+        "2.00 (last repeated)",
+    ]
+    form.schedule.set_key("none")
+    assert preview.table.rowCount() == 0
+    assert "No automatic schedule" in preview.summary.text()
