@@ -21,8 +21,9 @@ def _section(title: str, body: str, out: TextIO) -> None:
         print(f"  {line}", file=out)
 
 
-def print_signed(signed: SignedRequest, *, revealed: bool, out: TextIO = sys.stdout) -> None:
+def print_signed(signed: SignedRequest, *, revealed: bool, out: TextIO | None = None) -> None:
     """Every intermediate value of a signature, in the order the algorithm builds them."""
+    out = out or sys.stdout
     note = "card data revealed" if revealed else "card data masked; --reveal shows it"
     print(f"{signed.method} {signed.url}", file=out)
     _section(
@@ -32,23 +33,28 @@ def print_signed(signed: SignedRequest, *, revealed: bool, out: TextIO = sys.std
     )
     _section("OAuth parameters", "\n".join(f"{n} = {v}" for n, v in signed.oauth.items()), out)
     _section("Normalized parameters", signed.normalized_parameters.replace("&", "\n&"), out)
-    _section("Signature base string", "\n".join(textwrap.wrap(
-        signed.base_string, _WIDTH, break_on_hyphens=False)), out)
+    _section(
+        "Signature base string",
+        "\n".join(textwrap.wrap(signed.base_string, _WIDTH, break_on_hyphens=False)),
+        out,
+    )
     _section(
         "Signature, hex (debug only, never sent)",
         "\n".join(textwrap.wrap(signed.signature_hex, 64)),
         out,
     )
-    _section("Signature, base64 (sent, percent-encoded in the header)", signed.signature_base64,
-             out)
+    _section(
+        "Signature, base64 (sent, percent-encoded in the header)", signed.signature_base64, out
+    )
     _section("Authorization header", signed.authorization, out)
     _section("Body (application/x-www-form-urlencoded)", signed.body, out)
 
 
 def print_problems(
-    problems: Iterable[Problem], *, ok_text: str, file: TextIO = sys.stdout
+    problems: Iterable[Problem], *, ok_text: str, file: TextIO | None = None
 ) -> None:
     """One line per problem, errors first."""
+    file = file or sys.stdout
     ordered = sorted(problems, key=lambda p: p.severity is not Severity.ERROR)
     if not ordered:
         if ok_text:
@@ -59,11 +65,11 @@ def print_problems(
 
 
 def print_outcome(
-    outcome: Outcome, secrets: list[tuple[str, str]], out: TextIO = sys.stdout
+    outcome: Outcome, secrets: list[tuple[str, str]], out: TextIO | None = None
 ) -> None:
     """The decoded answer, or the transport failure, in plain words."""
-    print(f"{outcome.prepared.command} -> {outcome.result.upper()}: {outcome.summary}",
-          file=out)
+    out = out or sys.stdout
+    print(f"{outcome.prepared.command} -> {outcome.result.upper()}: {outcome.summary}", file=out)
     response = outcome.response
     if response is None:
         return

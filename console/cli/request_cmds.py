@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from console.cli.output import print_problems, print_signed, print_outcome
+from console.cli.output import print_outcome, print_problems, print_signed
 from console.core.client import Client, LoginInBodyError, Outcome, Result, prepare
 from console.core.keys import KeyProblem, load_private_key
 from console.core.masking import mask_params, mask_text
@@ -127,8 +127,11 @@ def read_fields(args: argparse.Namespace) -> dict[str, str]:
 def _connection(args: argparse.Namespace) -> dict[str, Any]:
     missing = [
         opt
-        for opt, val in (("--base-url", args.base_url), ("--login", args.login),
-                         ("--key-file", args.key_file))
+        for opt, val in (
+            ("--base-url", args.base_url),
+            ("--login", args.login),
+            ("--key-file", args.key_file),
+        )
         if not val
     ]
     if not (args.endpoint_id or args.group_id):
@@ -185,8 +188,12 @@ def run_validate(args: argparse.Namespace) -> int:
 def run_sign(args: argparse.Namespace) -> int:
     values = read_fields(args)
     prepared = prepare(
-        args.api_command, values, nonce=args.nonce, timestamp=args.timestamp,
-        skip_validation=args.no_validate, **_connection(args),
+        args.api_command,
+        values,
+        nonce=args.nonce,
+        timestamp=args.timestamp,
+        skip_validation=args.no_validate,
+        **_connection(args),
     )
     if prepared.signed is None:
         _report_refusal(args, prepared.problems)
@@ -234,14 +241,22 @@ def outcome_json(outcome: Outcome, secrets: list[tuple[str, str]]) -> dict[str, 
         "result": str(outcome.result),
         "summary": outcome.summary,
         "url": prepared.url,
-        "params": [list(p) for p in (prepared.params if not secrets else
-                                     mask_params(prepared.params))],
+        "params": [
+            list(p) for p in (prepared.params if not secrets else mask_params(prepared.params))
+        ],
         "elapsed": round(outcome.elapsed, 4),
     }
     if outcome.response is None:
         assert outcome.error is not None
-        base.update(http_status=None, kind=str(outcome.result), type=None, status=None,
-                    fields={}, raw="", error=outcome.error.message)
+        base.update(
+            http_status=None,
+            kind=str(outcome.result),
+            type=None,
+            status=None,
+            fields={},
+            raw="",
+            error=outcome.error.message,
+        )
         return base
     decoded = outcome.response.to_json()
     decoded["raw"] = mask_text(str(decoded.get("raw", "")), secrets)
@@ -250,8 +265,13 @@ def outcome_json(outcome: Outcome, secrets: list[tuple[str, str]]) -> dict[str, 
 
 def _report_refusal(args: argparse.Namespace, problems: Any) -> None:
     if args.json:
-        print(json.dumps({"result": "invalid", "problems": [p.to_json() for p in problems]},
-                         indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {"result": "invalid", "problems": [p.to_json() for p in problems]},
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     else:
         print("Not signed: fix these first (or pass --no-validate).", file=sys.stderr)
         print_problems(problems, ok_text="", file=sys.stderr)

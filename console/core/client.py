@@ -151,8 +151,14 @@ def prepare(
     signed = (
         None
         if blocked
-        else sign(url, params, consumer_key=login, private_key=private_key, nonce=nonce,
-                  timestamp=timestamp)
+        else sign(
+            url,
+            params,
+            consumer_key=login,
+            private_key=private_key,
+            nonce=nonce,
+            timestamp=timestamp,
+        )
     )
     return PreparedRequest(command, url, params, problems, signed)
 
@@ -170,9 +176,7 @@ class Client:
 
         signed = prepared.signed
         if signed is None:
-            raise ValueError(
-                "This request has errors and was not signed; fix them before sending."
-            )
+            raise ValueError("This request has errors and was not signed; fix them before sending.")
         record = self.hooks.before_send(prepared) if self.hooks else None
         started_at = time.time()
         t0 = time.perf_counter()

@@ -1,0 +1,191 @@
+"""The sign / validate commands as an integrator uses them from a shell."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+from console.cli import main
+
+PAN = "4444444444444448"
+
+
+@pytest.fixture
+def key_file(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> Path:
+    path = tmp_path / "merchant.pem"
+    path.write_bytes(
+        rsa_key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.TraditionalOpenSSL,
+            serialization.NoEncryption(),
+        )
+    )
+    return path
+
+
+def _sign_args(key_file: Path, *extra: str) -> list[str]:
+    return [
+        "sign",
+        "payout-check",
+        "--base-url",
+        "https://gateway.example/paynet",
+        "--login",
+        "merchant",
+        "--endpoint-id",
+        "123",
+        "--key-file",
+        str(key_file),
+        "--nonce",
+        "n0nce",
+        "--timestamp",
+        "1700000000",
+        "-f",
+        "client_orderid=hf-1",
+        "-f",
+        "amount=10.50",
+        "-f",
+        "currency=USD",
+        "-f",
+        f"credit_card_number={PAN}",
+        "-f",
+        "card_printed_name=JOHN SMITH",
+        "-f",
+        "expire_month=12",
+        "-f",
+        "expire_year=2099",
+        "-f",
+        "cvv2=123",
+        *extra,
+    ]
+
+
+def test_sign_json_has_every_value_and_a_signature_that_verifies(
+    key_file: Path, rsa_key: rsa.RSAPrivateKey, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(_sign_args(key_file, "--json", "--reveal")) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in (
+        "method",
+        "url",
+        "body",
+        "params",
+        "oauth",
+        "normalized_parameters",
+        "base_string",
+        "signature_hex",
+        "signature_base64",
+        "authorization",
+    ):
+        assert key in out
+    assert out["url"] == "https://gateway.example/paynet/api/v4/payout-check/123"
+    assert out["oauth"]["oauth_nonce"] == "n0nce"
+    assert out["oauth"]["oauth_timestamp"] == "1700000000"
+    signature = base64.b64decode(out["signature_base64"])
+    assert signature.hex() == out["signature_hex"]
+    rsa_key.public_key().verify(
+        signature, out["base_string"].encode(), padding.PKCS1v15(), hashes.SHA256()
+    )
+    assert out["base_string"].startswith(
+        "POST&https%3A%2F%2Fgateway.example%2Fpaynet%2Fapi%2Fv4%2Fpayout-check%2F123&"
+    )
+
+
+def test_sign_masks_card_data_unless_revealed(
+    key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(_sign_args(key_file)) == 0
+    text = capsys.readouterr().out
+    assert "Signature base string" in text
+    assert "debug only, never sent" in text
+    assert PAN not in text
+    assert "444444******4448" in text
+    assert "cvv2%3D123" not in text
+    assert "cvv2 = 123" not in text
+    assert main(_sign_args(key_file, "--reveal")) == 0
+    assert PAN in capsys.readouterr().out
+
+
+def test_same_inputs_sign_identically(key_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(_sign_args(key_file, "--json"))
+    first = json.loads(capsys.readouterr().out)
+    main(_sign_args(key_file, "--json"))
+    assert json.loads(capsys.readouterr().out)["authorization"] == first["authorization"]
+
+
+def test_group_path_is_signed(key_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = _sign_args(key_file, "--json")
+    args[args.index("--endpoint-id")] = "--group-id"
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["url"].endswith("/api/v4/payout-check/group/123")
+    assert "payout-check%2Fgroup%2F123" in out["base_string"]
+
+
+def test_sign_refuses_invalid_fields_and_names_them(
+    key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(_sign_args(key_file, "-f", "currency=", "--json")) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["result"] == "invalid"
+    assert any("currency" in p["fields"] for p in out["problems"])
+
+
+def test_login_as_a_body_field_is_refused(
+    key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(_sign_args(key_file, "-f", "login=merchant")) == 2
+    assert "consumer key" in capsys.readouterr().err
+
+
+def test_missing_connection_options_are_named(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sign", "create-card-ref", "-f", "orderid=1"]) == 2
+    err = capsys.readouterr().err
+    assert "--base-url" in err
+    assert "--key-file" in err
+
+
+def test_passphrase_comes_from_the_environment(
+    tmp_path: Path,
+    rsa_key: rsa.RSAPrivateKey,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "enc.pem"
+    path.write_bytes(
+        rsa_key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(b"s3cret"),
+        )
+    )
+    args = _sign_args(path, "--key-passphrase-env", "GC_TEST_PASS")
+    assert main(args) == 2
+    assert "GC_TEST_PASS is not set" in capsys.readouterr().err
+    monkeypatch.setenv("GC_TEST_PASS", "s3cret")
+    assert main(args) == 0
+
+
+def test_validate_exit_status_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    good = ["validate", "create-card-ref", "-f", "client_orderid=hf-1", "-f", "orderid=42"]
+    assert main(good) == 0
+    capsys.readouterr()
+    bad = ["validate", "payout-check", "-f", "amount=10,50", "--json"]
+    assert main(bad) == 1
+    problems = json.loads(capsys.readouterr().out)
+    assert all(set(p) >= {"fields", "severity", "message"} for p in problems)
+    assert any("amount" in p["fields"] and p["severity"] == "error" for p in problems)
+
+
+def test_fields_file_and_bad_field_syntax(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "fields.json"
+    f.write_text(json.dumps({"client_orderid": "hf-1", "orderid": 42}))
+    assert main(["validate", "create-card-ref", "--fields-file", str(f)]) == 0
+    assert main(["validate", "create-card-ref", "-f", "orderid"]) == 2
+    assert "NAME=VALUE" in capsys.readouterr().err
