@@ -18,8 +18,9 @@ from pathlib import Path
 from console.sandbox import codes, validation
 from console.sandbox.auth import DEFAULT_WINDOW, Authenticator, AuthError, SignedRequest
 from console.sandbox.callbacks import CallbackSender
+from console.sandbox.calls import Call, failure
 from console.sandbox.clock import SandboxClock
-from console.sandbox.commands import Call, Commands, failure
+from console.sandbox.commands import Commands
 from console.sandbox.faults import Faults, FaultSet, parse_faults
 from console.sandbox.ids import Ids
 from console.sandbox.lifecycle import Lifecycle
