@@ -73,15 +73,20 @@ def register(sub: Any) -> None:
     p_send.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))
     _connection_options(p_send)
     _field_options(p_send)
-    p_send.add_argument("--timeout", type=float, default=60.0, help="read timeout in seconds")
-    p_send.add_argument("--connect-timeout", type=float, default=10.0, help="seconds")
+    p_send.add_argument(
+        "--timeout", type=float, help="read timeout in seconds (default: environment's, or 60)"
+    )
+    p_send.add_argument(
+        "--connect-timeout", type=float, help="seconds (default: environment's, or 10)"
+    )
     p_send.add_argument("--ca-bundle", help="CA bundle file for TLS verification")
     p_send.add_argument("--no-validate", action="store_true", help="send even with errors")
     p_send.set_defaults(func=run_send)
 
 
 def _connection_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("connection")
+    g = p.add_argument_group("connection (--env, or the options below; explicit options win)")
+    g.add_argument("--env", metavar="NAME", help="a saved environment (see `env list`)")
     g.add_argument("--base-url", help="scheme, host and prefix before /api/v4")
     g.add_argument("--login", help="your login (sent as oauth_consumer_key)")
     ids = g.add_mutually_exclusive_group()
@@ -125,6 +130,8 @@ def read_fields(args: argparse.Namespace) -> dict[str, str]:
 
 
 def _connection(args: argparse.Namespace) -> dict[str, Any]:
+    if args.env:
+        return _env_connection(args)
     missing = [
         opt
         for opt, val in (
@@ -138,6 +145,39 @@ def _connection(args: argparse.Namespace) -> dict[str, Any]:
         missing.append("--endpoint-id or --group-id")
     if missing:
         raise UsageError("missing " + ", ".join(missing))
+    return {
+        "base_url": args.base_url,
+        "login": args.login,
+        "private_key": _load_key(args),
+        "endpoint_id": args.endpoint_id,
+        "endpoint_group_id": args.group_id,
+    }
+
+
+def _env_connection(args: argparse.Namespace) -> dict[str, Any]:
+    """Connection from a saved environment and its key in the keyring."""
+    from console.core.environments import EnvironmentStoreError, connect
+    from console.core.secret_store import VaultError
+
+    try:
+        conn = connect(args.env)
+    except (EnvironmentStoreError, VaultError) as exc:
+        raise UsageError(f"--env {args.env}: {exc}") from exc
+    kwargs = conn.prepare_kwargs(args.api_command)
+    kwargs.update({k: v for k, v in (("base_url", args.base_url), ("login", args.login)) if v})
+    if args.endpoint_id or args.group_id:
+        kwargs["endpoint_id"], kwargs["endpoint_group_id"] = args.endpoint_id, args.group_id
+    if args.key_file:
+        kwargs["private_key"] = _load_key(args)
+    env = conn.environment
+    if hasattr(args, "timeout"):
+        args.connect_timeout = args.connect_timeout or env.connect_timeout
+        args.timeout = args.timeout or env.read_timeout
+        args.ca_bundle = args.ca_bundle or env.ca_bundle or None
+    return kwargs
+
+
+def _load_key(args: argparse.Namespace) -> Any:
     passphrase = None
     if args.key_passphrase_env:
         passphrase = os.environ.get(args.key_passphrase_env)
@@ -153,13 +193,7 @@ def _connection(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--key-file {args.key_file}: {exc}") from exc
     for warning in loaded.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    return {
-        "base_url": args.base_url,
-        "login": args.login,
-        "private_key": loaded.private_key,
-        "endpoint_id": args.endpoint_id,
-        "endpoint_group_id": args.group_id,
-    }
+    return loaded.private_key
 
 
 def _guarded(func: Any) -> Any:
@@ -219,7 +253,7 @@ def run_send(args: argparse.Namespace) -> int:
         _report_refusal(args, prepared.problems)
         return EXIT_INVALID
     transport = Transport(
-        timeouts=Timeouts(connect=args.connect_timeout, read=args.timeout),
+        timeouts=Timeouts(connect=args.connect_timeout or 10.0, read=args.timeout or 60.0),
         verify=args.ca_bundle or True,
     )
     try:
