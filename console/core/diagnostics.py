@@ -14,25 +14,16 @@ import os
 import platform
 import re
 import sys
+import tomllib
 from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
 
 from console import APP_NAME, __version__
 from console.core import paths, resources
 
 DISTRIBUTION = "gateway-console"
 QT_DISTRIBUTIONS = ("PySide6-Essentials", "PySide6", "shiboken6")
-# The runtime dependencies, used when the console runs from a source tree whose own metadata
-# is not installed (pyproject.toml is the source of truth; keep these in step with it).
-DECLARED_DEPENDENCIES = (
-    "requests",
-    "cryptography",
-    "keyring",
-    "platformdirs",
-    "oauthlib",
-    "pycountry",
-    "python-stdnum",
-)
 # Only for a package whose metadata names no licence at all.
 KNOWN_LICENCES = {"python": "PSF-2.0"}
 PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")
@@ -55,8 +46,8 @@ def libraries() -> list[Library]:
     and everything they require in turn (only what is installed), sorted by name."""
     try:
         roots = _runtime_requirements(metadata.requires(DISTRIBUTION))
-    except metadata.PackageNotFoundError:
-        roots = list(DECLARED_DEPENDENCIES)
+    except metadata.PackageNotFoundError:  # a source tree that was never installed
+        roots = _runtime_requirements(_source_tree_dependencies())
     roots.extend(QT_DISTRIBUTIONS)  # the window's extra; only the installed ones count
     seen: dict[str, Library] = {}
     pending = list(roots)
@@ -194,6 +185,15 @@ def _runtime_requirements(requirements: list[str] | None) -> list[str]:
         if match:
             names.append(match.group(1))
     return names
+
+
+def _source_tree_dependencies() -> list[str]:
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    try:
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return []
+    return [str(requirement) for requirement in project.get("dependencies", [])]
 
 
 def _field(meta: metadata.PackageMetadata, name: str) -> str:

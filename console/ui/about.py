@@ -182,7 +182,10 @@ class AboutDialog(QDialog):
         text = diagnostics.diagnostics_text(self._paths)
         QGuiApplication.clipboard().setText(text)
         self.copy_button.setText("Copied")
-        QTimer.singleShot(2000, lambda: self.copy_button.setText("Copy diagnostics"))
+        # the button as context: the reset is dropped if the dialog is gone by then
+        QTimer.singleShot(
+            2000, self.copy_button, lambda: self.copy_button.setText("Copy diagnostics")
+        )
         return text
 
     def _open_log_folder(self) -> None:
