@@ -17,6 +17,7 @@ from console import APP_NAME, __version__
 SUBCOMMAND_MODULES: tuple[str, ...] = (
     "console.cli.gui_cmd",
     "console.cli.request_cmds",
+    "console.cli.sandbox_cmd",
 )
 
 
@@ -37,9 +38,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the process exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not args_list or args_list[0].startswith("--screenshot") or args_list[0] in (
-        "--command",
-        "--fill-example",
+    if (
+        not args_list
+        or args_list[0].startswith("--screenshot")
+        or args_list[0]
+        in (
+            "--command",
+            "--fill-example",
+        )
     ):
         args_list = ["gui", *args_list]
     args = parser.parse_args(args_list)

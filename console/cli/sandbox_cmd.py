@@ -1,0 +1,327 @@
+"""``gateway-console sandbox``: run the local gateway emulator until Ctrl+C.
+
+``gateway-console sandbox seed``: add a first payment (for create-card-ref) to a running
+sandbox (``--url``) or to a state file (``--state``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shlex
+import signal
+import sys
+import threading
+import urllib.error
+import urllib.request
+from datetime import date
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.core import paths
+from console.sandbox import SandboxHandle, is_loopback, start_sandbox
+from console.sandbox.faults import parse_faults
+from console.sandbox.seeds import SEEDS, Seed, seed_first_payment
+from console.sandbox.state import StateError
+
+DEFAULT_PORT = 8085
+DEMO_KEY_FILE = "sandbox-demo-key.pem"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "sandbox",
+        help="run the local gateway emulator (offline, stateful, signs nothing for you)",
+        description="Run a local v4 gateway on this machine until Ctrl+C.",
+    )
+    p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    p.add_argument(
+        "--state",
+        type=Path,
+        metavar="FILE",
+        help="SQLite file keeping orders, profiles and seeds across restarts",
+    )
+    m = p.add_argument_group("merchant (without these, a demo merchant is made)")
+    m.add_argument("--merchant", metavar="LOGIN", help="a merchant's login")
+    m.add_argument("--public-key", type=Path, metavar="PEM", help="its public key PEM file")
+    m.add_argument("--endpoint", metavar="ID", help="its endpoint id")
+    m.add_argument("--endpoint-group", metavar="ID", help="its endpoint group id")
+    p.add_argument(
+        "--merchant-control", metavar="SECRET", help="secret for the callbacks' control parameter"
+    )
+    p.add_argument(
+        "--callback-delay",
+        type=float,
+        default=2.0,
+        metavar="S",
+        help="seconds a payout stays processing (default 2; 0 allowed)",
+    )
+    p.add_argument(
+        "--faults",
+        metavar="SPEC",
+        help="inject failures, e.g. 'latency=2.5', '500', 'payout-check:drop'",
+    )
+    p.add_argument(
+        "--remote-callbacks",
+        action="store_true",
+        help="also call back addresses that are not on this machine",
+    )
+    p.set_defaults(func=run)
+    actions = p.add_subparsers(dest="sandbox_action", metavar="ACTION")
+    s = actions.add_parser("seed", help="add a first payment for create-card-ref")
+    target = s.add_mutually_exclusive_group(required=True)
+    target.add_argument("--url", help="a running sandbox, e.g. http://127.0.0.1:8085")
+    target.add_argument(
+        "--state", dest="seed_state", type=Path, metavar="FILE", help="a sandbox state file"
+    )
+    s.add_argument("--client-orderid", required=True)
+    s.add_argument("--orderid", type=int, default=0, help="default: the next free order id")
+    s.add_argument(
+        "--status", default="approved", help="approved (default), declined, processing ..."
+    )
+    s.add_argument("--card-number", default="4444444444444448")
+    s.add_argument("--dst-card-number", default="")
+    s.add_argument("--amount", default="10.00")
+    s.add_argument("--currency", default="USD")
+    s.set_defaults(func=run_seed)
+
+
+def _fail(message: str) -> int:
+    print(f"gateway-console sandbox: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the sandbox, print how to use it, serve until Ctrl+C (or SIGTERM)."""
+    host = args.host or "127.0.0.1"
+    if args.host and not is_loopback(args.host):
+        print(
+            f"warning: listening on {args.host}, not on a loopback address: other machines "
+            "can reach this sandbox and its unauthenticated control paths.",
+            file=sys.stderr,
+        )
+    merchant_opts = (args.merchant, args.public_key, args.endpoint)
+    if any(merchant_opts) and not all(merchant_opts):
+        return _fail("--merchant needs --public-key and --endpoint (and they need --merchant)")
+    try:
+        parse_faults(args.faults)
+        public_pem = args.public_key.read_bytes() if args.public_key else None
+    except ValueError as exc:
+        return _fail(f"--faults: {exc}")
+    except OSError as exc:
+        return _fail(f"--public-key {args.public_key}: {exc.strerror}")
+    key_file = None if args.merchant else paths.resolve().ensure().state_dir / DEMO_KEY_FILE
+    try:
+        handle = start_sandbox(
+            host=host,
+            port=args.port,
+            state_path=args.state,
+            callback_delay=args.callback_delay,
+            faults=args.faults,
+            merchant_control=args.merchant_control,
+            demo_private_key_pem=_reusable_key(key_file) if key_file else None,
+            remote_callbacks=args.remote_callbacks,
+        )
+    except StateError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(
+            f"cannot listen on {host}:{args.port} ({exc.strerror}); give another "
+            "--port, or --port 0 for any free one"
+        )
+    try:
+        if args.merchant:
+            handle.add_merchant(
+                args.merchant, public_pem or b"", args.endpoint, args.endpoint_group
+            )
+        elif key_file is not None:
+            _write_private(key_file, handle.demo.private_key_pem)
+    except (ValueError, OSError) as exc:
+        handle.stop()
+        return _fail(str(exc))
+    _print_banner(handle, args, key_file)
+    return _serve(handle)
+
+
+def _serve(handle: SandboxHandle) -> int:
+    stop = threading.Event()
+
+    def on_term(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        print("\nStopping the sandbox...", file=sys.stderr)
+        handle.stop()
+    print("Sandbox stopped.", file=sys.stderr)
+    return 0
+
+
+def _reusable_key(path: Path) -> bytes | None:
+    """The demo key of an earlier run, so printed commands keep working (None: make one)."""
+    try:
+        pem = path.read_bytes()
+        key = serialization.load_pem_private_key(pem, password=None)
+    except (OSError, ValueError, TypeError):
+        return None
+    return pem if isinstance(key, rsa.RSAPrivateKey) else None
+
+
+def _write_private(path: Path, pem: bytes) -> None:
+    """Write the demo private key readable by this user only (0600)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+    os.chmod(path, 0o600)
+
+
+def example_send(handle: SandboxHandle, key_file: Path) -> list[str]:
+    """A ready-to-run ``gateway-console send`` for the demo merchant (CVV2 123: approved)."""
+    fields = {
+        "client_orderid": "payout-1",
+        "amount": "10.00",
+        "currency": "USD",
+        "credit_card_number": "4444444444444448",
+        "card_printed_name": "JOHN SMITH",
+        "expire_month": "12",
+        "expire_year": str(date.today().year + 3),
+        "cvv2": "123",
+    }
+    argv = [
+        "gateway-console",
+        "send",
+        "payout-check",
+        "--base-url",
+        handle.base_url,
+        "--login",
+        handle.demo.login,
+        "--endpoint-id",
+        handle.demo.endpoint_id,
+        "--key-file",
+        str(key_file),
+    ]
+    for name, value in fields.items():
+        argv += ["-f", f"{name}={value}"]
+    return argv
+
+
+def _print_banner(handle: SandboxHandle, args: argparse.Namespace, key_file: Path | None) -> None:
+    out = sys.stdout
+    sandbox = handle.sandbox
+    print(f"Gateway Console sandbox at {handle.base_url}", file=out)
+    print(f"  control paths: {handle.control_url} (GET it for the list)", file=out)
+    print(f"  state: {args.state or 'in memory (gone when stopped)'}", file=out)
+    print(
+        f"  callback delay: {sandbox.callback_delay:g} s; faults: {sandbox.faults.spec or 'none'}",
+        file=out,
+    )
+    print("Merchants:", file=out)
+    for m in sandbox.merchants.all():
+        groups = f", group {', '.join(m.groups)}" if m.groups else ""
+        print(
+            f"  {m.login}: endpoint {', '.join(m.endpoints)}{groups}; key {m.fingerprint}", file=out
+        )
+    print("Seeded first payments (for create-card-ref):", file=out)
+    for seed in SEEDS:
+        print(
+            f"  orderid {seed.orderid}  client_orderid {seed.client_orderid}  {seed.status}",
+            file=out,
+        )
+    if key_file is not None:
+        print(f"Demo merchant's private key (0600): {key_file}", file=out)
+        print("Try:", file=out)
+        print("  " + shlex.join(example_send(handle, key_file)), file=out)
+    print("Press Ctrl+C to stop.", file=out, flush=True)
+
+
+def run_seed(args: argparse.Namespace) -> int:
+    """Add a first payment through the control path or straight into a state file."""
+    fields = {
+        "client_orderid": args.client_orderid,
+        "status": args.status,
+        "card_number": args.card_number,
+        "dst_card_number": args.dst_card_number,
+        "amount": args.amount,
+        "currency": args.currency,
+    }
+    if args.orderid:
+        fields["orderid"] = str(args.orderid)
+    if args.url:
+        return _seed_remote(args.url, fields)
+    from console.sandbox.ids import Ids
+    from console.sandbox.state import Database
+
+    try:
+        db = Database(args.seed_state)
+    except StateError as exc:
+        return _fail(str(exc))
+    try:
+        order = seed_first_payment(
+            db,
+            Ids(db),
+            Seed(
+                args.orderid,
+                args.client_orderid,
+                args.status,
+                args.card_number,
+                args.dst_card_number,
+                args.amount,
+                args.currency.upper(),
+            ),
+        )
+    except ValueError as exc:
+        return _fail(str(exc))
+    finally:
+        db.close()
+    print(
+        f"First payment orderid {order.orderid}, client_orderid {order.client_orderid}, "
+        f"{order.status}"
+    )
+    return 0
+
+
+def _seed_remote(url: str, fields: dict[str, str]) -> int:
+    if not url.startswith(("http://", "https://")):
+        return _fail(f"--url {url!r}: give the sandbox's address, e.g. http://127.0.0.1:8085")
+    origin = url.split("/paynet")[0].split("/_sandbox")[0].rstrip("/")
+    request = urllib.request.Request(  # noqa: S310 (http and https only, checked above)
+        origin + "/_sandbox/first-payments",
+        data=json.dumps(fields).encode("utf-8"),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(request, timeout=10) as response:
+            data = json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        detail = exc.read().decode("utf-8", "replace")
+        exc.close()
+        with contextlib.suppress(ValueError, AttributeError):
+            detail = json.loads(detail).get("error", detail)
+        return _fail(f"the sandbox refused: {detail}")
+    except (OSError, ValueError) as exc:
+        return _fail(f"cannot reach the sandbox at {origin}: {exc}")
+    print(
+        f"First payment orderid {data['orderid']}, client_orderid {data['client_orderid']}, "
+        f"{data['status']}"
+    )
+    return 0
