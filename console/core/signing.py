@@ -53,7 +53,16 @@ OAUTH_PARAMETER_NAMES = (
     "oauth_version",
 )
 
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _UNRESERVED_ONLY = re.compile(r"[A-Za-z0-9._~-]*").fullmatch
+_ASCII_ESCAPES = {chr(code): f"%{code:02X}" for code in range(128) if chr(code) not in _UNRESERVED}
+# Above this many distinct characters to escape, one str.replace per character would cost
+# more than quote()'s walk through the text.
+_MAX_REPLACES = 24
+# Parameter names come from a small vocabulary (the contract's field names): encode each
+# once per process. Bounded, so odd input cannot grow it without limit.
+_NAME_CACHE: dict[str, str] = {}
+_NAME_CACHE_LIMIT = 2048
 _PADDING = padding.PKCS1v15()
 _HASH = hashes.SHA256()
 
@@ -67,11 +76,9 @@ def percent_encode(value: str) -> str:
     Raises:
         UnicodeEncodeError: the text holds lone surrogates, which have no UTF-8 form.
     """
-    # Most names and many values need no encoding; skipping quote() for them is the
-    # cheapest way to keep signing close to the bare RSA operation.
     if _UNRESERVED_ONLY(value) is not None:
         return value
-    return quote(value, safe="~")
+    return _escape(value, set(value).difference(_UNRESERVED))
 
 
 def normalize_parameters(pairs: Sequence[tuple[str, str]]) -> str:
@@ -161,7 +168,9 @@ class SignedRequest:
         if any(is_sensitive(name) for name, _ in query):
             url = mask_text(url, query)
         params = tuple(mask_params(self.params))
-        body, normalized, base = _assemble(self.method, self.url, params, self.oauth, masked=True)
+        body, normalized, base, _ = _assemble(
+            self.method, self.url, params, self.oauth, masked=True
+        )
         return dataclasses.replace(
             self,
             url=url,
@@ -255,10 +264,10 @@ def sign(
     }
     method = method.upper()
     params = tuple(params)
-    body, normalized, base = _assemble(method, url, params, oauth)
+    body, normalized, base, encoded_oauth = _assemble(method, url, params, oauth)
     signature = private_key.sign(base.encode("ascii"), _PADDING, _HASH)
     signature_base64 = base64.b64encode(signature).decode("ascii")
-    authorization = authorization_header({**oauth, "oauth_signature": signature_base64})
+    authorization = _authorization(encoded_oauth, signature_base64)
     return SignedRequest(
         method=method,
         url=url,
@@ -275,14 +284,15 @@ def sign(
     )
 
 
-def authorization_header(oauth: Mapping[str, str]) -> str:
-    """Format ``OAuth name="value", ...`` with names and values percent-encoded.
+def _authorization(encoded_oauth: list[tuple[str, str]], signature_base64: str) -> str:
+    """Format ``OAuth name="value", ...`` from encoded oauth pairs and the signature.
 
     Parameters appear in byte order of their names, which is the contract's table order.
     """
-    return "OAuth " + ", ".join(
-        f'{percent_encode(name)}="{percent_encode(value)}"' for name, value in sorted(oauth.items())
-    )
+    # Base64 needs only these three escapes; quote() would walk ~350 characters in Python.
+    signature = signature_base64.replace("+", "%2B").replace("/", "%2F").replace("=", "%3D")
+    pairs = sorted([*encoded_oauth, ("oauth_signature", signature)])
+    return "OAuth " + ", ".join([f'{name}="{value}"' for name, value in pairs])
 
 
 def _assemble(
@@ -292,22 +302,62 @@ def _assemble(
     oauth: Mapping[str, str],
     *,
     masked: bool = False,
-) -> tuple[str, str, str]:
-    """Return (body, normalized parameters, base string); each pair is encoded once."""
+) -> tuple[str, str, str, list[tuple[str, str]]]:
+    """Return body, normalized parameters, base string and the encoded oauth pairs.
+
+    Each pair is encoded once and used for both the body and the normalized string.
+    """
     _, encoded_uri, query = _url_parts(url)
-    if masked:
-        query = tuple(mask_params(query))
     encoded_body = _encode_pairs(params)
     body = "&".join([f"{name}={value}" for name, value in encoded_body])
-    normalized = _join_sorted(
-        [*_encode_pairs(query), *encoded_body, *_encode_pairs(list(oauth.items()))]
-    )
-    return body, normalized, _base_string(method, encoded_uri, normalized)
+    # Few and mostly plain: encoding them one by one is quicker than the batch.
+    encoded_oauth = [(name, percent_encode(value)) for name, value in oauth.items()]
+    if query:
+        encoded_query = _encode_pairs(mask_params(query) if masked else query)
+        normalized = _join_sorted([*encoded_query, *encoded_body, *encoded_oauth])
+    else:
+        normalized = _join_sorted([*encoded_body, *encoded_oauth])
+    return body, normalized, _base_string(method, encoded_uri, normalized), encoded_oauth
+
+
+def _escape(text: str, special: set[str]) -> str:
+    """Percent-encode the characters ``special`` (all those of ``text`` to encode)."""
+    # Signing should cost little more than the bare RSA operation; quote() walks the text
+    # byte by byte in Python, while a few str.replace calls run in C.
+    if len(special) > _MAX_REPLACES:
+        return quote(text, safe="~")
+    if "%" in special:  # first, so that the escapes added below stay as they are
+        text = text.replace("%", "%25")
+        special.discard("%")
+    for char in special:
+        text = text.replace(char, _ASCII_ESCAPES.get(char) or _escape_char(char))
+    return text
+
+
+def _escape_char(char: str) -> str:
+    return "".join([f"%{byte:02X}" for byte in char.encode("utf-8")])
+
+
+def _encode_values(values: list[str]) -> list[str]:
+    """Percent-encode many texts in one pass: joined by NUL, escaped, split again."""
+    joined = "\x00".join(values)
+    special = set(joined).difference(_UNRESERVED)
+    special.discard("\x00")
+    if not special:
+        return values
+    if len(special) > _MAX_REPLACES or joined.count("\x00") != len(values) - 1:
+        return [percent_encode(value) for value in values]  # or a value holds NUL itself
+    return _escape(joined, special).split("\x00")
 
 
 def _encode_pairs(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    cached = _NAME_CACHE.get
     try:
-        return [(percent_encode(name), percent_encode(value)) for name, value in pairs]
+        values = _encode_values([value for _, value in pairs])
+        return [
+            (cached(name) or _encode_name(name), value)
+            for (name, _), value in zip(pairs, values, strict=True)
+        ]
     except UnicodeEncodeError:
         for name, value in pairs:
             try:
@@ -318,6 +368,13 @@ def _encode_pairs(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
                     "and cannot be sent. Retype the value."
                 ) from None
         raise
+
+
+def _encode_name(name: str) -> str:
+    encoded = percent_encode(name)
+    if len(_NAME_CACHE) < _NAME_CACHE_LIMIT:
+        _NAME_CACHE[name] = encoded
+    return encoded
 
 
 def _join_sorted(encoded: list[tuple[str, str]]) -> str:

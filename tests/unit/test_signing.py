@@ -162,6 +162,25 @@ def test_percent_encode_keeps_only_unreserved(text: str) -> None:
     assert unquote(encoded) == text
 
 
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["a\x00b", "c d"],  # a NUL inside a value
+        ["".join(chr(c) for c in range(0x20, 0x7F)), "ü€日本"],  # many distinct characters
+        ["100% & 50%", "%2B", "%"],  # "%" next to other characters to escape
+        ["", "", "x y"],
+        ["plain", "also-plain"],
+    ],
+)
+def test_body_values_encoded_together_match_one_by_one(
+    rsa_key: rsa.RSAPrivateKey, values: list[str]
+) -> None:
+    params = [(f"n {i}", value) for i, value in enumerate(values)]
+    signed = _sign(rsa_key, params)
+    expected = "&".join(f"{_reference_encode(n)}={_reference_encode(v)}" for n, v in params)
+    assert signed.body == expected
+
+
 def test_normalization_sorts_encoded_names_then_values_in_byte_order() -> None:
     # Raw order would put "a0" before "a=b" and "z" before "ü"; encoded order is the reverse.
     pairs = [("a0", "1"), ("a=b", "2"), ("x", "z"), ("x", "ü"), ("B", "3")]
