@@ -67,11 +67,12 @@ def test_the_group_path_is_signed_too(rsa_key: rsa.RSAPrivateKey) -> None:
     request = request_for(rsa_key, url=group_url)
     # the same signature presented for the endpoint path must fail
     assert "does not match" in refused(make_auth(rsa_key), request)
+    group_path = "/paynet/api/v4/payout-check/group/2001"
     moved = SignedRequest(
         "POST",
         "http",
         "127.0.0.1:8085",
-        "/paynet/api/v4/payout-check/group/2001",
+        group_path,
         request.authorization,
         request.params,
     )
@@ -129,7 +130,8 @@ def test_header_values_are_checked(
     rsa_key: rsa.RSAPrivateKey, old: str, new: str, words: str
 ) -> None:
     header = request_for(rsa_key).authorization
-    assert header is not None and old in header
+    assert header is not None
+    assert old in header
     reason = refused(
         make_auth(rsa_key), with_header(request_for(rsa_key), header.replace(old, new))
     )

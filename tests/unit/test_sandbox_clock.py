@@ -65,7 +65,7 @@ def test_add_months_crosses_years_both_ways_of_the_calendar() -> None:
 
 @pytest.mark.parametrize(("period", "interval"), [("year", 1), ("month", 0)])
 def test_bad_schedules_are_refused(period: str, interval: int) -> None:
-    with pytest.raises(ValueError, match="period|interval"):
+    with pytest.raises(ValueError, match=r"period|interval"):
         charge_date(date(2027, 1, 1), period, interval, 1)
 
 

@@ -27,7 +27,7 @@ def test_percent_encode_keeps_only_unreserved_characters() -> None:
 
 def test_percent_encode_keeps_bytes_that_were_not_utf8() -> None:
     # a body byte 0xFF arrives as a surrogate and must be signed as %FF, as sent
-    [(name, value)] = parse_form(b"x=%FF")
+    [(_name, value)] = parse_form(b"x=%FF")
     assert percent_encode(value) == "%FF"
 
 

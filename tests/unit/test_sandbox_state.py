@@ -61,7 +61,8 @@ def test_state_survives_a_restart(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) ->
                 call("payout-check", client_orderid="p-1", amount="10.00", currency="USD")
             )
         )
-        assert again["type"] == "error" and answer["gateway-order-id"] in again["error-message"]
+        assert again["type"] == "error"
+        assert answer["gateway-order-id"] in again["error-message"]
         # the same card reference, and counters that go on instead of starting over
         assert dict(
             second.commands.run(
