@@ -152,7 +152,7 @@ class Sandbox:
 
     def _tick(self) -> None:
         self.recurring.run_due()
-        self.scheduler.call_later(TICK_SECONDS, self._tick)
+        self.scheduler.call_later(TICK_SECONDS, self._tick, periodic=True)
 
     def stop(self) -> None:
         self.scheduler.stop()

@@ -26,23 +26,31 @@ class Scheduler:
     """
 
     def __init__(self, workers: int = 4) -> None:
-        self._heap: list[tuple[float, int, Callable[[], object]]] = []
+        self._heap: list[tuple[float, int, Callable[[], object], bool]] = []
         self._seq = itertools.count()
         self._cond = threading.Condition()
         self._stopping = False
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sandbox-work")
         self._thread = threading.Thread(target=self._run, name="sandbox-timer", daemon=True)
         self._busy = 0
+        self._waiting = 0  # entries of the heap that count for idle()
 
     def start(self) -> None:
         self._thread.start()
 
-    def call_later(self, delay: float, func: Callable[[], object]) -> None:
-        """Run ``func`` on a worker after ``delay`` seconds (0: as soon as possible)."""
+    def call_later(
+        self, delay: float, func: Callable[[], object], *, periodic: bool = False
+    ) -> None:
+        """Run ``func`` on a worker after ``delay`` seconds (0: as soon as possible).
+
+        ``periodic`` work (a recurring tick) does not keep :meth:`idle` from being True.
+        """
         with self._cond:
             if self._stopping:
                 return
-            heapq.heappush(self._heap, (time.monotonic() + max(0.0, delay), next(self._seq), func))
+            when = time.monotonic() + max(0.0, delay)
+            heapq.heappush(self._heap, (when, next(self._seq), func, not periodic))
+            self._waiting += not periodic
             self._cond.notify()
 
     def call_at_wall(self, when: float, func: Callable[[], object]) -> None:
@@ -52,11 +60,11 @@ class Scheduler:
     def idle(self) -> bool:
         """True when nothing is waiting or running (for tests that wait for quiet)."""
         with self._cond:
-            return not self._heap and self._busy == 0
+            return self._waiting == 0 and self._busy == 0
 
     def pending(self) -> int:
         with self._cond:
-            return len(self._heap) + self._busy
+            return self._waiting + self._busy
 
     def _run(self) -> None:
         while True:
@@ -68,7 +76,8 @@ class Scheduler:
                     self._cond.wait(timeout)
                 if self._stopping:
                     return
-                _, _, func = heapq.heappop(self._heap)
+                _, _, func, counted = heapq.heappop(self._heap)
+                self._waiting -= counted
                 self._busy += 1
             try:
                 self._pool.submit(self._guarded, func)
@@ -91,6 +100,7 @@ class Scheduler:
         with self._cond:
             self._stopping = True
             self._heap.clear()
+            self._waiting = 0
             self._cond.notify_all()
         if self._thread.is_alive():
             self._thread.join()
