@@ -256,12 +256,19 @@ def sign(
 def _authorization(encoded_oauth: list[tuple[str, str]], signature_base64: str) -> str:
     """Format ``OAuth name="value", ...`` from encoded oauth pairs and the signature.
 
-    Parameters appear in byte order of their names, which is the contract's table order.
+    Parameters appear in the contract's table order, which is also byte order of the names.
     """
     # Base64 needs only these three escapes; quote() would walk ~350 characters in Python.
     signature = signature_base64.replace("+", "%2B").replace("/", "%2F").replace("=", "%3D")
-    pairs = sorted([*encoded_oauth, ("oauth_signature", signature)])
-    return "OAuth " + ", ".join([f'{name}="{value}"' for name, value in pairs])
+    oauth = dict(encoded_oauth)
+    return (
+        f'OAuth oauth_consumer_key="{oauth["oauth_consumer_key"]}", '
+        f'oauth_nonce="{oauth["oauth_nonce"]}", '
+        f'oauth_signature="{signature}", '
+        f'oauth_signature_method="{oauth["oauth_signature_method"]}", '
+        f'oauth_timestamp="{oauth["oauth_timestamp"]}", '
+        f'oauth_version="{oauth["oauth_version"]}"'
+    )
 
 
 def _assemble(
