@@ -19,18 +19,17 @@ from console.ui.session import Session
 from console.ui.theme import apply_theme
 
 
-def start_session(paths: AppPaths, **sandbox_options: Any) -> tuple[Session, str]:
+def start_session(paths: AppPaths) -> tuple[Session, bool, str]:
     """Choose the environment: the active configured one, else the local sandbox.
 
-    The local sandbox (first run, or chosen) is started in-process. A configured
-    environment whose key cannot be read is still shown, with the reason, and Send stays
-    disabled. Returns the session and a plain-words note when something went wrong.
+    Returns the session, whether the local sandbox must be started (first run, or it is
+    the active environment), and a plain-words note when something went wrong. A
+    configured environment whose key cannot be read is still shown, with the reason, and
+    Send stays disabled.
     """
-    from console.core.environments import (
-        EnvironmentStore,
-        EnvironmentStoreError,
-        connect,
-    )
+    if not paths.environments_file.exists():
+        return Session(), True, ""  # first run: nothing to read, no keyring needed
+    from console.core.environments import EnvironmentStore, EnvironmentStoreError, connect
     from console.core.vault import VaultError
 
     store = EnvironmentStore(paths)
@@ -38,23 +37,16 @@ def start_session(paths: AppPaths, **sandbox_options: Any) -> tuple[Session, str
     try:
         env = store.active()
     except EnvironmentStoreError as exc:  # a damaged file must not keep the window closed
-        env = None
-        note = f"The environments file could not be read ({exc}); using the local sandbox."
-    else:
-        note = ""
-    if env is not None and not env.builtin:
-        try:
-            conn = connect(env.name, store=store)
-        except (EnvironmentStoreError, VaultError) as exc:
-            session.use(env, None, f"No key: {exc}")
-            return session, str(exc)
-        session.use(conn.environment, conn.private_key)
-        return session, ""
+        return session, True, f"The environments file could not be read: {exc}"
+    if env.builtin:
+        return session, True, ""
     try:
-        session.start_local_sandbox(**sandbox_options)
-    except Exception as exc:  # the window still validates and explains without it
-        return session, f"The local sandbox could not start: {exc}"
-    return session, note
+        conn = connect(env.name, store=store)
+    except (EnvironmentStoreError, VaultError) as exc:
+        session.use(env, None, f"No key: {exc}")
+        return session, False, str(exc)
+    session.use(conn.environment, conn.private_key)
+    return session, False, ""
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:
@@ -78,8 +70,10 @@ def build_window(
 ) -> MainWindow:
     """The main window on a fresh session (used by run_app, tests and benchmarks)."""
     paths.ensure()
-    session, note = start_session(paths, **(sandbox_options or {}))
+    session, needs_sandbox, note = start_session(paths)
     window = MainWindow(session, DraftStore(paths.config_dir))
+    if needs_sandbox:
+        window.start_local_sandbox(**(sandbox_options or {}))
     if command:
         window.show_command(command)
     if fill_example:
@@ -115,6 +109,7 @@ def run_app(args: argparse.Namespace) -> int:
     )
     window.show()
     if shot:
+        window.wait_ready(15_000)  # the banner should show the running sandbox
         ok = screenshot(window, Path(shot))
         window.close()
         window.session.stop_sandbox()

@@ -7,7 +7,7 @@ import html
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
 
-from console.core.environments import Environment, EnvKind
+from console.core.env_model import Environment, EnvKind
 from console.ui.theme import PRODUCTION_BG, PRODUCTION_FG
 
 _KIND_WORDS = {
@@ -33,6 +33,13 @@ class EnvironmentBanner(QFrame):
         lay.addWidget(self.detail, 1)
         self.kind = ""
         self.show_environment(None)
+
+    def show_starting(self) -> None:
+        """The local sandbox is starting on a worker."""
+        self.kind = "local-sandbox"
+        self.kind_label.setText("<b>LOCAL SANDBOX</b>")
+        self.detail.setText("Starting the built-in sandbox with a fresh demo key…")
+        self.setStyleSheet("#environment-banner { background: palette(alternate-base); }")
 
     def show_environment(self, conn: Environment | None, problem: str = "") -> None:
         """Show the active environment (or that there is none)."""

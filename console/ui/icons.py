@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QIcon
 
 from console.core import resources
@@ -23,7 +24,13 @@ def icon(name: str) -> QIcon:
 
 
 def app_icon() -> QIcon:
-    """The application icon in every shipped size (found and logged by the About module)."""
-    from console.ui.about import app_icon as load
-
-    return load()
+    """The application icon in every shipped size, or an empty icon when none is found."""
+    result = QIcon()
+    for size in resources.APP_ICON_SIZES:
+        try:
+            path = resources.as_path(resources.app_icon_png(size))
+        except (ValueError, OSError):
+            break
+        if path.is_file():
+            result.addFile(str(path), QSize(size, size))
+    return result

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -19,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from console import APP_NAME
-from console.core.client import Outcome, PreparedRequest, Result
 from console.core.spec import COMMANDS, example_values, validate
 from console.ui.banner import EnvironmentBanner
 from console.ui.drafts import DraftStore
@@ -32,11 +35,40 @@ from console.ui.inspector.dock import InspectorDock
 from console.ui.inspector.response_tab import headline
 from console.ui.menus import build_menus
 from console.ui.sending import SendController
-from console.ui.session import Session
+from console.ui.session import LaunchedSandbox, Session, launch_sandbox
 from console.ui.tasks import TaskRunner
 from console.ui.theme import state_colour
 
+if TYPE_CHECKING:
+    from console.core.client import Outcome, PreparedRequest
+
 COMMAND_ORDER = ("payout-check", "create-card-ref", "create-recurring-payment", "status")
+
+
+class LazyForms(Mapping[str, CommandForm]):
+    """The command forms by name, each built on first access."""
+
+    def __init__(self, names: list[str], build: Callable[[str], CommandForm]) -> None:
+        self.names = names
+        self._build = build
+        self._built: dict[str, CommandForm] = {}
+
+    def __getitem__(self, name: str) -> CommandForm:
+        if name not in self.names:
+            raise KeyError(name)
+        if name not in self._built:
+            self._built[name] = self._build(name)
+        return self._built[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def built(self) -> list[CommandForm]:
+        """Only the forms that exist already."""
+        return list(self._built.values())
 
 
 class MainWindow(QMainWindow):
@@ -54,7 +86,7 @@ class MainWindow(QMainWindow):
         self.drafts = drafts
         self.tasks = TaskRunner(self)
         self.sender_ = SendController(session, self.tasks, self)
-        self.forms: dict[str, CommandForm] = {}
+        self._closed = False
         self.actions_by_name: dict[str, QAction] = {}
 
         self.banner = EnvironmentBanner()
@@ -65,13 +97,14 @@ class MainWindow(QMainWindow):
         names = [n for n in COMMAND_ORDER if n in COMMANDS] + [
             n for n in COMMANDS if n not in COMMAND_ORDER
         ]
+        self.forms = LazyForms(names, self._build_form)
         for name in names:
-            form = make_form(COMMANDS[name])
-            form.load(drafts.get(name))
-            form.changed.connect(self._validate)
-            self.forms[name] = form
-            self.stack.addWidget(form)
+            self.stack.addWidget(QWidget())  # replaced by the form when first shown
             self.commands.addItem(COMMANDS[name].title)
+        self._draft_timer = QTimer(self)
+        self._draft_timer.setSingleShot(True)
+        self._draft_timer.setInterval(800)  # drafts reach the disk shortly after typing stops
+        self._draft_timer.timeout.connect(self.save_drafts)
         self.summary = ProblemSummary()
         self.summary.jump.connect(self.focus_field)
 
@@ -130,14 +163,29 @@ class MainWindow(QMainWindow):
         self.commands.currentRowChanged.connect(self._switch)
         self._last_outcome: Outcome | None = None
         self._session_changed()
-        start = drafts.last_command if drafts.last_command in self.forms else names[0]
+        start = drafts.last_command if drafts.last_command in names else names[0]
         self.show_command(start)
         self.resize(1400, 900)
 
     # -- commands and forms ----------------------------------------------------------------
+    def _build_form(self, name: str) -> CommandForm:
+        """Create a form the first time it is needed (start-up builds only the first)."""
+        form = make_form(COMMANDS[name])
+        if isinstance(form, PayoutForm):
+            form.set_placeholder(self.session.redirect_placeholder)
+        form.load(self.drafts.get(name))
+        form.changed.connect(self._validate)
+        index = self.forms.names.index(name)
+        old = self.stack.widget(index)
+        self.stack.insertWidget(index, form)
+        if old is not None:
+            self.stack.removeWidget(old)
+            old.deleteLater()
+        return form
+
     @property
     def command(self) -> str:
-        return list(self.forms)[self.stack.currentIndex()]
+        return self.forms.names[self.stack.currentIndex()]
 
     @property
     def form(self) -> CommandForm:
@@ -145,11 +193,12 @@ class MainWindow(QMainWindow):
 
     def show_command(self, name: str) -> None:
         """Switch to a command's form (drafts of the others are kept)."""
-        self.commands.setCurrentRow(list(self.forms).index(name))
+        self.commands.setCurrentRow(self.forms.names.index(name))
 
     def _switch(self, row: int) -> None:
         if row < 0:
             return
+        self.forms[self.forms.names[row]]
         self.stack.setCurrentIndex(row)
         self.drafts.last_command = self.command
         self._validate()
@@ -172,7 +221,7 @@ class MainWindow(QMainWindow):
         assert isinstance(form, CommandForm)
         problems = validate(form.command.name, form.values())
         form.apply_problems(problems)
-        self.drafts.put(form.command.name, form.draft())
+        self._draft_timer.start()
         if form is self.form:
             self.summary.set_problems(problems)
             self._update_send()
@@ -215,7 +264,7 @@ class MainWindow(QMainWindow):
         rpi = outcome.response.get("recurring-payment-id") if outcome.response else None
         self.use_in_payout_button.setVisible(
             outcome.prepared.command == "create-card-ref"
-            and outcome.result is Result.ACCEPTED
+            and outcome.result == "accepted"
             and bool(rpi)
         )
 
@@ -245,10 +294,43 @@ class MainWindow(QMainWindow):
     # -- environment and panes ---------------------------------------------------------------
     def _session_changed(self) -> None:
         self.banner.show_environment(self.session.environment, self.session.problem)
-        for form in self.forms.values():
+        for form in self.forms.built():
             if isinstance(form, PayoutForm):
                 form.set_placeholder(self.session.redirect_placeholder)
         self._update_send()
+
+    def save_drafts(self) -> None:
+        """Write every open form's draft (card number and CVV2 are dropped by the store)."""
+        for form in self.forms.built():
+            self.drafts.put(form.command.name, form.draft())
+        self.drafts.save()
+
+    def start_local_sandbox(self, **options: Any) -> None:
+        """Start the built-in sandbox on a worker; the window is usable meanwhile."""
+        self.banner.show_starting()
+        self.tasks.run(
+            lambda: launch_sandbox(**options),
+            self._sandbox_started,
+            lambda exc, _tb: self._show_result(
+                "warning", f"The local sandbox could not start: {exc}"
+            ),
+        )
+
+    def _sandbox_started(self, launched: object) -> None:
+        assert isinstance(launched, LaunchedSandbox)
+        if self._closed:  # closed while it was starting: do not leave it running
+            launched.handle.stop()
+            return
+        self.session.adopt_sandbox(launched)
+
+    def wait_ready(self, msecs: int) -> bool:
+        """Process events until an environment with a key is active (screenshots, tests)."""
+        deadline = time.monotonic() + msecs / 1000
+        app = QCoreApplication.instance()
+        while not self.session.ready and time.monotonic() < deadline and app is not None:
+            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            time.sleep(0.005)
+        return self.session.ready
 
     def add_pane(
         self, widget: QWidget, title: str, area: Qt.DockWidgetArea, shortcut: str = ""
@@ -265,6 +347,9 @@ class MainWindow(QMainWindow):
         return dock
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.drafts.save()
-        self.tasks.wait(5_000)
+        self._closed = True
+        self.save_drafts()
+        self.tasks.wait(10_000)
+        QCoreApplication.sendPostedEvents()  # deliver finished work (a started sandbox)
+        self.session.stop_sandbox()
         super().closeEvent(event)

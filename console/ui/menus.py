@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QVBoxLayout
 
-from console import APP_NAME, __version__
+import console
+from console import APP_NAME
+from console.core.spec import COMMANDS
 from console.ui.icons import icon
 from console.ui.inspector.widgets import fill_table, pairs_table
 from console.ui.theme import THEMES, apply_theme
@@ -40,7 +42,7 @@ def build_menus(w: MainWindow) -> None:
     """Create every menu and action; each action has a shortcut or a menu path."""
     bar = w.menuBar()
     file_menu = bar.addMenu("&File")
-    file_menu.addAction(_action(w, "save-drafts", "Save &drafts", "Ctrl+S", w.drafts.save))
+    file_menu.addAction(_action(w, "save-drafts", "Save &drafts", "Ctrl+S", w.save_drafts))
     file_menu.addSeparator()
     file_menu.addAction(_action(w, "quit", "&Quit", "Ctrl+Q", w.close))
 
@@ -60,7 +62,7 @@ def build_menus(w: MainWindow) -> None:
 
     cmd = bar.addMenu("&Command")
     for i, name in enumerate(w.forms):
-        title = w.forms[name].command.title
+        title = COMMANDS[name].title
         cmd.addAction(
             _action(
                 w,
@@ -137,7 +139,7 @@ def _about(w: MainWindow) -> None:
         about = importlib.import_module("console.ui.about")
         about.show_about(w)
     except (ImportError, AttributeError):
-        QMessageBox.about(w, f"About {APP_NAME}", f"{APP_NAME} {__version__}")
+        QMessageBox.about(w, f"About {APP_NAME}", f"{APP_NAME} {console.__version__}")
 
 
 def shortcut_rows(w: MainWindow) -> list[tuple[str, str]]:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from console.core.client import Client, JournalHooks, Outcome, PreparedRequest, prepare
 from console.ui.session import Session
 from console.ui.tasks import TaskRunner
+
+if TYPE_CHECKING:
+    from console.core.client import JournalHooks, Outcome, PreparedRequest
 
 
 def production_question(command: str, values: Mapping[str, str], receiver: str) -> str:
@@ -85,6 +88,8 @@ class SendController(QObject):
                 self.session.problem or "No environment with a key is active: choose one first."
             )
             return False
+        from console.core.client import prepare  # pulls in signing and requests: first use
+
         try:
             request = prepare(command, values, **self.session.prepare_kwargs(command))
         except (KeyError, ValueError) as exc:
@@ -107,6 +112,8 @@ class SendController(QObject):
         return True
 
     def _start(self, request: PreparedRequest) -> None:
+        from console.core.client import Client
+
         self.sending = True
         self.started.emit()
         transport = self.session.transport()

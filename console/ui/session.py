@@ -7,17 +7,47 @@ memory only. A configured environment takes its key from the vault (the OS keyri
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 from PySide6.QtCore import QObject, Signal
 
-from console.core.environments import Environment, EnvironmentStore, EnvKind, local_sandbox
+from console.core.env_model import Environment, EnvKind, local_sandbox
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
+
+    from console.core.environments import EnvironmentStore
 
 
 def default_placeholder(base_url: str) -> str:
     """The redirect placeholder used when the environment sets none (contract 4.2 rule 6)."""
     return base_url.rstrip("/") + "/redirect-placeholder" if base_url else ""
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchedSandbox:
+    """A running in-process sandbox and its demo merchant's key (memory only)."""
+
+    handle: Any
+    private_key: RSAPrivateKey
+
+
+def launch_sandbox(**options: Any) -> LaunchedSandbox:
+    """Start the sandbox with a fresh demo key. Qt-free, so it runs on a worker thread."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    from console.sandbox import start_sandbox
+
+    # Generated here and handed over as PEM, so the key object need not be parsed again.
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    return LaunchedSandbox(start_sandbox(demo_private_key_pem=pem, **options), key)
 
 
 class Session(QObject):
@@ -76,27 +106,26 @@ class Session(QObject):
         }
 
     def start_local_sandbox(self, **options: Any) -> Environment:
-        """Start the built-in sandbox in this process and use its demo merchant and key."""
-        from console.core.keys import load_private_key
-        from console.sandbox import start_sandbox
+        """Start the built-in sandbox now (blocking) and use it; see :func:`launch_sandbox`."""
+        return self.adopt_sandbox(launch_sandbox(**options))
 
+    def adopt_sandbox(self, launched: LaunchedSandbox) -> Environment:
+        """Use a sandbox started by :func:`launch_sandbox` (on a worker) as the environment."""
         self.stop_sandbox()
-        handle = start_sandbox(**options)
-        self.sandbox = handle
-        demo = handle.demo
-        key = load_private_key(demo.private_key_pem).private_key
+        self.sandbox = launched.handle
+        demo = launched.handle.demo
         args = (
-            str(handle.base_url),
+            str(launched.handle.base_url),
             str(demo.login),
             str(demo.endpoint_id),
             str(demo.endpoint_group_id or ""),
         )
         env = (
-            self.store.attach_local_sandbox(*args, private_key=key)
+            self.store.attach_local_sandbox(*args, private_key=launched.private_key)
             if self.store is not None
             else local_sandbox(*args)
         )
-        self.use(env, key)
+        self.use(env, launched.private_key)
         return env
 
     def transport(self) -> Any:

@@ -32,19 +32,19 @@ def make_window(qtbot: Any) -> Iterator[Callable[..., MainWindow]]:
     """Build the real main window (first run: local sandbox in-process); closed after."""
     made: list[MainWindow] = []
 
-    def factory(**kw: Any) -> MainWindow:
+    def factory(*, ready: bool = True, **kw: Any) -> MainWindow:
         make_app()
         window = build_window(resolve(), **kw)
         qtbot.addWidget(window)
         window.show()
         made.append(window)
+        if ready:
+            assert window.wait_ready(30_000), "the local sandbox did not start"
         return window
 
     yield factory
     for window in made:
-        window.tasks.wait(20_000)
-        window.close()
-        window.session.stop_sandbox()
+        window.close()  # waits for workers and stops the sandbox
 
 
 @pytest.fixture

@@ -140,7 +140,8 @@ def test_live_validation_per_keystroke(qtbot: Any, window: MainWindow) -> None:
     _type(qtbot, window, "amount", "10,5")
     row = window.form.rows["amount"]
     assert row.state == "error"
-    assert row.message.isVisibleTo(window) and row.message.text()
+    assert row.message.isVisibleTo(window)
+    assert row.message.text()
     assert window.summary.errors >= 1
     assert not window.send_button.isEnabled()
     qtbot.keyClick(row.editor, Qt.Key.Key_Backspace)
@@ -173,7 +174,8 @@ def test_generate_fills_a_fresh_client_orderid(window: MainWindow) -> None:
     window.actions_by_name["generate"].trigger()
     first = window.form.rows["client_orderid"].text()
     window.actions_by_name["generate"].trigger()
-    assert first and window.form.rows["client_orderid"].text() != first
+    assert first
+    assert window.form.rows["client_orderid"].text() != first
 
 
 def test_src_dst_switch_disables_unsupported_fields(window: MainWindow) -> None:

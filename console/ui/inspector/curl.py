@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import shlex
+from typing import TYPE_CHECKING
 
-from console.core.signing import SignedRequest
+if TYPE_CHECKING:
+    from console.core.signing import SignedRequest
 
 
 def curl_command(signed: SignedRequest) -> str:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QDockWidget, QTabWidget, QWidget
 
-from console.core.client import Outcome, PreparedRequest
 from console.core.spec import get_command
 from console.ui.inspector.request_tab import RequestTab
 from console.ui.inspector.response_tab import ResponseTab
 from console.ui.inspector.signature_tab import SignatureTab
+
+if TYPE_CHECKING:
+    from console.core.client import Outcome, PreparedRequest
 
 
 class InspectorDock(QDockWidget):

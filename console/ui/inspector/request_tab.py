@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from console.core.signing import SignedRequest
 from console.ui.icons import icon
 from console.ui.inspector.curl import curl_command
 from console.ui.inspector.widgets import CopyBlock, fill_table, pairs_table
+
+if TYPE_CHECKING:
+    from console.core.signing import SignedRequest
 
 
 class RequestTab(QWidget):

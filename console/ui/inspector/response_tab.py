@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from console.core.client import Outcome, Result
-from console.core.responses import DecodedResponse
 from console.core.spec.model import Command
 from console.ui.inspector.widgets import CopyBlock, fill_table, pairs_table
 from console.ui.theme import state_colour
 
+if TYPE_CHECKING:
+    from console.core.client import Outcome
+    from console.core.responses import DecodedResponse
+
 # What each result means for the person, with what to do next (the core's summary follows).
+# Keyed by console.core.client.Result values (imported lazily: the client pulls in requests).
 HEADLINES = {
-    Result.ACCEPTED: ("fine", "Accepted"),
-    Result.REJECTED: ("error", "Rejected by the gateway"),
-    Result.ACCESS_DENIED: (
+    "accepted": ("fine", "Accepted"),
+    "rejected": ("error", "Rejected by the gateway"),
+    "access-denied": (
         "error",
         "Access denied (HTTP 403): check the login, the key the gateway has for it, the "
         "endpoint id and the URL",
     ),
-    Result.GATEWAY_FAILED: ("error", "The gateway failed to answer properly"),
-    Result.NOT_SENT: ("warning", "Not sent: the request did not arrive; it is safe to send again"),
-    Result.UNKNOWN: (
+    "gateway-failed": ("error", "The gateway failed to answer properly"),
+    "not-sent": ("warning", "Not sent: the request did not arrive; it is safe to send again"),
+    "unknown": (
         "warning",
         "Outcome unknown: check the status before resending with the same client_orderid",
     ),
@@ -30,7 +35,7 @@ HEADLINES = {
 
 def headline(outcome: Outcome) -> tuple[str, str]:
     """(state, words) for an outcome: the line the window shows in its result bar."""
-    return HEADLINES[outcome.result]
+    return HEADLINES[str(outcome.result)]
 
 
 class ResponseTab(QWidget):

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from console.core.masking import is_sensitive
-from console.core.signing import SignedRequest
 from console.ui.inspector.widgets import CopyBlock, fill_table, pairs_table, wrap_base_string
+
+if TYPE_CHECKING:
+    from console.core.signing import SignedRequest
 
 
 class SignatureTab(QWidget):
