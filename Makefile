@@ -26,7 +26,7 @@ check: $(BIN)/.installed
 	$(BIN)/lint-imports
 
 bench: $(BIN)/.installed
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -s tests/bench -p no:randomly
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -s tests/bench -o python_files='bench_*.py'
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
