@@ -1,17 +1,12 @@
-"""The About dialog (version, licences, where the files live, copy diagnostics) and the
-application icon.
-
-The main window opens it with :func:`show_about`; it sets its window icon with
-:func:`app_icon`.
-"""
+"""The About dialog: version, licences of the bundled libraries, where the files live, and
+"copy diagnostics" for support tickets. The main window opens it with :func:`show_about`."""
 
 from __future__ import annotations
 
 import html
-import logging
 
-from PySide6.QtCore import QSize, Qt, QTimer, QUrl
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QIcon
+from PySide6.QtCore import Qt, QTimer, QUrl
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -29,9 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from console import APP_NAME, __version__
-from console.core import diagnostics, paths, resources
-
-_log = logging.getLogger(__name__)
+from console.core import diagnostics, paths
+from console.ui.icons import app_icon
 
 PROJECT_LICENCE = "MIT"
 QT_SOURCE_URL = "https://download.qt.io/official_releases/"
@@ -55,25 +49,6 @@ build for the same reason. Gateway Console itself is under the {PROJECT_LICENCE}
 using LGPL libraries does not change that. Each library's licence below is the one its own
 package metadata declares.</p>
 """
-
-
-def app_icon() -> QIcon:
-    """The application icon with every rendered size; logs where it was found."""
-    icon = QIcon()
-    found = []
-    for size in resources.APP_ICON_SIZES:
-        try:
-            path = resources.as_path(resources.app_icon_png(size))
-        except resources.ResourcesNotFoundError:
-            break
-        if path.is_file():
-            icon.addFile(str(path), QSize(size, size))
-            found.append(size)
-    if found:
-        _log.info("Application icon: %d sizes from %s", len(found), resources.check().location)
-    else:
-        _log.warning("Application icon not found: %s", resources.check().summary())
-    return icon
 
 
 class AboutDialog(QDialog):

@@ -73,7 +73,10 @@ def build_window(
     session, needs_sandbox, note = start_session(paths)
     window = MainWindow(session, DraftStore(paths.config_dir))
     if needs_sandbox:
-        window.start_local_sandbox(**(sandbox_options or {}))
+        # after the first paint: the window appears at once, the sandbox follows
+        window.banner.show_starting()
+        options = sandbox_options or {}
+        QTimer.singleShot(0, lambda: window.start_local_sandbox(**options))
     if command:
         window.show_command(command)
     if fill_example:

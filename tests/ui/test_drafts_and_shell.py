@@ -103,7 +103,7 @@ def test_inputs_have_accessible_names_and_tab_reaches_them(qtbot: Any, window: M
     first.setFocus()
     seen: list[str] = []
     for _ in range(8):
-        QApplication.focusWidget().nextInFocusChain()  # noqa: B018
+        QApplication.focusWidget().nextInFocusChain()
         window.focusNextChild()
         focus = QApplication.focusWidget()
         seen.append(focus.accessibleName() if focus else "")
