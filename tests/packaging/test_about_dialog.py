@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from console import __version__
 from console.core import paths
-from console.ui.about import AboutDialog, app_icon
+from console.ui.about import AboutDialog
 
 pytestmark = pytest.mark.ui
 
@@ -59,11 +59,6 @@ def test_copy_diagnostics_fills_the_clipboard(dialog: AboutDialog) -> None:
     assert dialog.copy_button.text() == "Copied"
 
 
-def test_app_icon_has_every_size_and_logs_where_it_came_from(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    caplog.set_level("INFO", logger="console.ui.about")
-    icon = app_icon()
-    assert not icon.isNull()
-    assert {s.width() for s in icon.availableSizes()} == {16, 24, 32, 48, 64, 128, 256, 512}
-    assert "Application icon: 8 sizes from " in caplog.text
+def test_shows_the_application_icon_in_every_size(dialog: AboutDialog) -> None:
+    sizes = {size.width() for size in dialog.windowIcon().availableSizes()}
+    assert sizes == {16, 24, 32, 48, 64, 128, 256, 512}
