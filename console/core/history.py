@@ -1,0 +1,359 @@
+"""The history journal: every request, written before it is sent, updated after.
+
+Stored in SQLite (``paths.history_db``, WAL, schema in ``PRAGMA user_version``, see
+:mod:`console.core.history_schema`). The path of one send::
+
+    hooks = history.journal("acme-sb", connect_timeout=10, read_timeout=60)
+    outcome = Client(transport, hooks).send(prepared)
+    # before_send: a "pending" row is committed; after_answer: it gets the outcome
+
+A row still "pending" when its console stopped (crash, kill, power cut) is turned into
+"outcome unknown" (``interrupted``) the next time the journal is opened, or when
+:meth:`History.recover_interrupted` runs: never a silent gap. What is stored is masked
+(:mod:`console.core.history_rows`); keys and secrets are never stored.
+
+For the pane: :meth:`History.count` and :meth:`History.fetch` over a
+:class:`~console.core.history_query.HistoryFilter`, rows as
+:class:`~console.core.history_query.HistoryRow`, details with :meth:`History.details`.
+Changes are announced to :meth:`History.subscribe` listeners from the writing thread.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from console.core import paths as app_paths
+from console.core.history_query import (
+    COLUMNS,
+    ORDER_SQL,
+    PENDING,
+    ROW_SQL,
+    UNKNOWN,
+    HistoryDetail,
+    HistoryFilter,
+    HistoryRow,
+    distinct_values,
+    query_details,
+)
+from console.core.history_rows import answer_columns, masked_request, request_columns
+from console.core.history_schema import HistoryDatabaseError, open_database
+
+if TYPE_CHECKING:
+    from console.core.client import Outcome, PreparedRequest
+
+__all__ = [
+    "COLUMNS",
+    "PENDING",
+    "UNKNOWN",
+    "History",
+    "HistoryDatabaseError",
+    "HistoryDetail",
+    "HistoryFilter",
+    "HistoryRow",
+    "JournalHooks",
+]
+
+Listener = Callable[[str, int], None]
+INTERRUPTED_SUMMARY = (
+    "The console stopped before the answer arrived, so the request may have reached the "
+    "gateway. Check the order status before sending it again, and resend only with the same "
+    "client_orderid."
+)
+_MARGIN = 60.0  # seconds beyond the timeouts before a pending row cannot be in flight
+
+
+class History:
+    """The journal. Thread-safe: one connection behind a lock (the GUI thread reads, workers
+    and the callback listener write).
+
+    Args:
+        path: the database file; ``paths.resolve().history_db`` by default.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or app_paths.resolve().history_db
+        self._db = open_database(self.path)
+        self._lock = threading.RLock()
+        self._in_flight: set[int] = set()
+        self._listeners: list[Listener] = []
+        self.recovered = self.recover_interrupted()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> History:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- plumbing shared with callbacks.py ------------------------------------------------
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection, for reads, under the lock."""
+        with self._lock:
+            yield self._db
+
+    @contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """The connection inside a committed ``BEGIN IMMEDIATE`` transaction."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(event, id)`` on "added", "changed" (requests) and "callback".
+
+        Listeners run in the thread that wrote; the UI turns them into signals. Returns a
+        function that unsubscribes.
+        """
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def notify(self, event: str, row_id: int) -> None:
+        for listener in list(self._listeners):
+            listener(event, row_id)
+
+    # -- journalling ----------------------------------------------------------------------
+
+    def journal(
+        self, environment: str, *, connect_timeout: float = 10.0, read_timeout: float = 60.0
+    ) -> JournalHooks:
+        """Hooks for ``console.core.client.Client`` that journal each send in ``environment``."""
+        return JournalHooks(self, environment, connect_timeout + read_timeout + _MARGIN)
+
+    def begin(self, environment: str, prepared: PreparedRequest, *, window: float) -> int:
+        """Commit a pending row for ``prepared`` and return its id (before anything is sent)."""
+        if prepared.signed is None:
+            raise ValueError("Only signed requests are journalled.")
+        columns = request_columns(environment, prepared)
+        now = time.time()
+        columns.update(created=now, outcome=PENDING, writer_pid=os.getpid(), deadline=now + window)
+        names = ", ".join(columns)
+        with self.writing() as db:
+            cur = db.execute(
+                f"INSERT INTO requests ({names}) VALUES ({', '.join('?' * len(columns))})",  # noqa: S608 (column names are ours)
+                list(columns.values()),
+            )
+            row_id = int(cur.lastrowid or 0)
+            db.execute(
+                "INSERT INTO request_details (request_id, request_json) VALUES (?, ?)",
+                (row_id, json.dumps(masked_request(prepared))),
+            )
+            self._in_flight.add(row_id)
+        self.notify("added", row_id)
+        return row_id
+
+    def finish(self, row_id: int, outcome: Outcome) -> None:
+        """Store the outcome of the send journalled as ``row_id``."""
+        columns, answer = answer_columns(outcome)
+        if columns.get("final_status"):
+            columns["final_status_at"] = time.time()
+        sets = ", ".join(f"{name} = ?" for name in columns)
+        with self.writing() as db:
+            sql = f"UPDATE requests SET {sets} WHERE id = ?"  # noqa: S608 (column names are ours)
+            db.execute(sql, [*columns.values(), row_id])
+            db.execute(
+                "UPDATE request_details SET response_json = ? WHERE request_id = ?",
+                (json.dumps(answer), row_id),
+            )
+            self._in_flight.discard(row_id)
+        self.notify("changed", row_id)
+
+    def recover_interrupted(self) -> list[int]:
+        """Mark pending rows whose console stopped as "outcome unknown"; return their ids."""
+        now = time.time()
+        with self._lock:
+            pending = self._db.execute(
+                "SELECT id, writer_pid, deadline FROM requests WHERE outcome = ?", (PENDING,)
+            ).fetchall()
+            lost = [
+                row_id
+                for row_id, pid, deadline in pending
+                if row_id not in self._in_flight
+                and (deadline is None or deadline < now or not _process_alive(pid))
+            ]
+            if lost:
+                with self.writing() as db:
+                    db.executemany(
+                        "UPDATE requests SET outcome = ?, interrupted = 1, summary = ?"
+                        " WHERE id = ? AND outcome = ?",
+                        [(UNKNOWN, INTERRUPTED_SUMMARY, i, PENDING) for i in lost],
+                    )
+        for row_id in lost:
+            self.notify("changed", row_id)
+        return lost
+
+    # -- final status ---------------------------------------------------------------------
+
+    def set_final_status(
+        self,
+        environment: str,
+        client_orderid: str,
+        status: str,
+        *,
+        orderid: str | None = None,
+        source: str,
+    ) -> list[int]:
+        """Record an order's latest status on the requests that made it; return their ids.
+
+        Matches by environment and ``client_orderid`` (every resend reuses it), and by
+        ``orderid`` when both sides know it. Status look-ups themselves are not updated.
+        """
+        with self.writing() as db:
+            ids = [
+                r[0]
+                for r in db.execute(
+                    "SELECT id FROM requests WHERE client_orderid = ? AND environment = ?"
+                    " AND command != 'status'"
+                    " AND (? IS NULL OR gateway_order_id IS NULL OR gateway_order_id = ?)",
+                    (client_orderid, environment, orderid, orderid),
+                )
+            ]
+            db.executemany(
+                "UPDATE requests SET final_status = ?, final_status_source = ?,"
+                " final_status_at = ?, gateway_order_id = coalesce(gateway_order_id, ?)"
+                " WHERE id = ?",
+                [(status, source, time.time(), orderid, i) for i in ids],
+            )
+        for row_id in ids:
+            self.notify("changed", row_id)
+        return ids
+
+    # -- reading --------------------------------------------------------------------------
+
+    def count(self, filter: HistoryFilter | None = None) -> int:
+        """How many rows match (the pane's row count)."""
+        where, args = (filter or HistoryFilter()).where()
+        with self.reading() as db:
+            sql = f"SELECT count(*) FROM requests{where}"  # noqa: S608 (placeholders only)
+            return int(db.execute(sql, args).fetchone()[0])
+
+    def fetch(
+        self, filter: HistoryFilter | None = None, offset: int = 0, limit: int = 100
+    ) -> list[HistoryRow]:
+        """One page of matching rows, newest first."""
+        where, args = (filter or HistoryFilter()).where()
+        sql = f"{ROW_SQL}{where}{ORDER_SQL} LIMIT ? OFFSET ?"
+        with self.reading() as db:
+            return [HistoryRow.from_sql(r) for r in db.execute(sql, [*args, limit, offset])]
+
+    def fetch_after(
+        self, filter: HistoryFilter | None, after: HistoryRow | None, limit: int = 100
+    ) -> list[HistoryRow]:
+        """The next page after row ``after`` (keyset paging: as fast at row 900,000 as at 0)."""
+        where, args = (filter or HistoryFilter()).where()
+        if after is not None:
+            where += (" AND " if where else " WHERE ") + "(created, id) < (?, ?)"
+            args = [*args, after.created_ts, after.id]
+        sql = f"{ROW_SQL}{where}{ORDER_SQL} LIMIT ?"
+        with self.reading() as db:
+            return [HistoryRow.from_sql(r) for r in db.execute(sql, [*args, limit])]
+
+    def iter_rows(
+        self, filter: HistoryFilter | None = None, batch: int = 1000
+    ) -> Iterator[HistoryRow]:
+        """Every matching row, newest first, read a batch at a time (for exports)."""
+        last: HistoryRow | None = None
+        while page := self.fetch_after(filter, last, batch):
+            yield from page
+            last = page[-1]
+
+    def get(self, row_id: int) -> HistoryRow:
+        """One row by id. Raises KeyError."""
+        rows = self.rows(ids=[row_id])
+        if not rows:
+            raise KeyError(f"No history row {row_id}.")
+        return rows[0]
+
+    def rows(self, ids: Iterable[int]) -> list[HistoryRow]:
+        """The rows with these ids (a selection), newest first."""
+        wanted = sorted(set(ids))
+        found: list[HistoryRow] = []
+        with self.reading() as db:
+            for start in range(0, len(wanted), 500):  # stay under SQLite's variable limit
+                chunk = wanted[start : start + 500]
+                sql = f"{ROW_SQL} WHERE id IN ({', '.join('?' * len(chunk))})"
+                found += [HistoryRow.from_sql(r) for r in db.execute(sql, chunk)]
+        return sorted(found, key=lambda r: (r.created, r.id), reverse=True)
+
+    def details(self, row_id: int) -> HistoryDetail:
+        """The row with its masked request, answer and linked callbacks."""
+        row = self.get(row_id)
+        with self.reading() as db:
+            return HistoryDetail(row, *query_details(db, row_id))
+
+    def distinct(self, column: str) -> list[str]:
+        """Values present in ``environment``, ``command`` or ``outcome`` (for filter menus)."""
+        with self.reading() as db:
+            return distinct_values(db, column)
+
+
+class JournalHooks:
+    """``before_send``/``after_answer`` for ``console.core.client.Client``.
+
+    ``before_send`` raises when the row cannot be written, so nothing is sent unjournalled.
+    ``after_answer`` never raises (the person must still see the answer): a failure is kept in
+    :attr:`last_error`, announced as "journal-failed", and the row stays pending, to be
+    reported as "outcome unknown".
+    """
+
+    def __init__(self, history: History, environment: str, window: float) -> None:
+        self.history = history
+        self.environment = environment
+        self.window = window
+        self.last_error: Exception | None = None
+
+    def before_send(self, prepared: PreparedRequest) -> int:
+        return self.history.begin(self.environment, prepared, window=self.window)
+
+    def after_answer(self, record: object, outcome: Outcome) -> None:
+        if not isinstance(record, int):
+            return
+        try:
+            self.history.finish(record, outcome)
+        except (sqlite3.Error, OSError) as exc:
+            self.last_error = exc
+            self.history.notify("journal-failed", record)
+
+
+def _process_alive(pid: int | None) -> bool:
+    """Whether the process that wrote a pending row still runs (so it may still finish it)."""
+    if not pid:
+        return False
+    if pid == os.getpid():
+        return True
+    if sys.platform == "win32":
+        import ctypes
+
+        kernel32 = ctypes.windll.kernel32
+        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        if not handle:
+            return False
+        code = ctypes.c_ulong()
+        kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
+        kernel32.CloseHandle(handle)
+        return code.value == 259  # STILL_ACTIVE
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by someone else
+    return True

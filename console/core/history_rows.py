@@ -1,0 +1,159 @@
+"""What the journal keeps of one request and its answer: pane columns and masked details.
+
+Card data rules (field notes, PCI DSS): card numbers only as first six + last four, CVV2
+never, the base string and body masked the same way. One more rule of this journal: when a
+request carried card data, its RSA signature is not kept either, because with the public key
+it would let anyone holding the database test guesses of the full card number and CVV2
+(about 10^5 x 10^3 candidates once six and four digits are known).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from console.core.masking import PAN_FIELDS, is_sensitive, mask_pan, mask_params, mask_text
+
+if TYPE_CHECKING:
+    from console.core.client import Outcome, PreparedRequest
+
+_SIGNATURE_IN_HEADER = re.compile(r'oauth_signature="[^"]*"')
+NOT_KEPT = "(not kept: the request carried card data)"
+
+
+def _first(params: Sequence[tuple[str, str]], *names: str) -> str | None:
+    for name in names:
+        for n, v in params:
+            if n == name and v.strip():
+                return v.strip()
+    return None
+
+
+def receiver(params: Sequence[tuple[str, str]]) -> tuple[str | None, str | None]:
+    """A masked description of where the money goes, and the card's last four digits."""
+    pan = _first(params, *sorted(PAN_FIELDS))
+    if pan:
+        masked = mask_pan(pan)
+        digits = re.sub(r"\D", "", pan)
+        return f"card {masked}", digits[-4:] if len(digits) >= 4 else None
+    for label, names in (
+        ("card RPI", ("card_recurring_payment_id",)),
+        ("RPI", ("recurring-payment-id",)),
+        ("account", ("account_number",)),
+        ("crypto", ("crypto_wallet_address",)),
+    ):
+        value = _first(params, *names)
+        if value:
+            return f"{label} {value}", None
+    wallet = _first(params, "ewallet_wallet")
+    if wallet:
+        return f"{_first(params, 'ewallet_type') or 'e-wallet'} {wallet}", None
+    return None, None
+
+
+def amount(params: Sequence[tuple[str, str]]) -> str | None:
+    """The amount, or the recurring amount rule (range or sequence)."""
+    fixed = _first(params, "amount")
+    if fixed:
+        return fixed
+    low, high = _first(params, "amount-from"), _first(params, "amount-to")
+    if low and high:
+        return f"{low}-{high}"
+    return _first(params, "amount-sequence")
+
+
+def request_columns(env: str, prepared: PreparedRequest) -> dict[str, Any]:
+    """The pane columns known before sending."""
+    params = prepared.params
+    shown, last4 = receiver(params)
+    return {
+        "environment": env,
+        "command": prepared.command,
+        "url": prepared.url,
+        "client_orderid": _first(params, "client_orderid", "client-orderid"),
+        "amount": amount(params),
+        "currency": _first(params, "currency"),
+        "receiver": shown,
+        "last4": last4,
+        # create-card-ref and status name an existing gateway order: make it searchable
+        "gateway_order_id": _first(params, "orderid"),
+        "card_ref_id": None,
+        "recurring_payment_id": _first(params, "recurring-payment-id", "card_recurring_payment_id"),
+    }
+
+
+def _secrets(params: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(n, v) for n, v in params if is_sensitive(n) and v]
+
+
+def masked_request(prepared: PreparedRequest) -> dict[str, Any]:
+    """The signed request as it may be stored: card data masked, signature dropped with it."""
+    assert prepared.signed is not None
+    data = prepared.signed.masked().to_json()
+    if _secrets(prepared.params):
+        data["signature_hex"] = data["signature_base64"] = NOT_KEPT
+        data["authorization"] = _SIGNATURE_IN_HEADER.sub(
+            f'oauth_signature="{NOT_KEPT}"', data["authorization"]
+        )
+    data["problems"] = [p.to_json() for p in prepared.problems]
+    return data
+
+
+def _mask_field(value: str, secrets: Sequence[tuple[str, str]]) -> str:
+    if any(v in value for _, v in secrets):
+        return mask_text(value, secrets)
+    return value
+
+
+def answer_columns(outcome: Outcome) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The pane columns known after the answer, and the masked answer to store."""
+    secrets = _secrets(outcome.prepared.params)
+    columns: dict[str, Any] = {
+        "finished": outcome.started_at + outcome.elapsed if outcome.started_at else None,
+        "outcome": str(outcome.result),
+        "elapsed": outcome.elapsed,
+        "summary": mask_text(outcome.summary, secrets),
+    }
+    if outcome.response is None:
+        error = outcome.error
+        message = mask_text(error.message if error else "", secrets)
+        return columns, {"error": message, "error_class": type(error).__name__}
+    response = outcome.response
+    fields = [(n, _mask_field(v, secrets)) for n, v in mask_params(response.fields)]
+    data = response.to_json()
+    data["fields"] = _fields_object(fields)
+    data["raw"] = mask_text(str(data.get("raw", "")), secrets)
+    for key in ("summary", "error_message"):
+        value = data.get(key)
+        if isinstance(value, str):
+            data[key] = _mask_field(value, secrets)
+    got = dict(fields)
+    columns.update(
+        http_status=response.http_status,
+        response_type=response.type,
+        response_status=response.status,
+        serial_number=got.get("serial-number"),
+        card_ref_id=got.get("card-ref-id"),
+    )
+    order_id = got.get("gateway-order-id") or got.get("orderid")
+    if order_id:
+        columns["gateway_order_id"] = order_id
+    rpi = got.get("recurring-payment-id")
+    if rpi:
+        columns["recurring_payment_id"] = rpi
+    if outcome.prepared.command == "status" and response.status:
+        columns.update(final_status=response.status, final_status_source="status")
+    return columns, data
+
+
+def _fields_object(fields: Sequence[tuple[str, str]]) -> Mapping[str, object]:
+    """Like DecodedResponse.to_json: a repeated name becomes a list."""
+    out: dict[str, object] = {}
+    for name, value in fields:
+        if name not in out:
+            out[name] = value
+        else:
+            previous = out[name]
+            out[name] = [*previous, value] if isinstance(previous, list) else [previous, value]
+    return out

@@ -1,0 +1,151 @@
+"""The journal's SQLite schema and its migrations (``PRAGMA user_version``).
+
+Each migration moves the database one version up inside one transaction, so a database is
+always at a version this list knows. A database from a newer console is refused, never
+touched.
+
+Indexes serve the history pane (see :mod:`console.core.history`): the newest rows first by
+``(created, id)``; one ``(column, created)`` index per filter; one index per id column for
+"search by any id"; and ``(last4, created)`` for the last-four search.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+_V1 = """
+CREATE TABLE requests (
+    id INTEGER PRIMARY KEY,
+    created REAL NOT NULL,            -- Unix seconds (UTC) when the row was written
+    finished REAL,                    -- Unix seconds when the answer (or failure) came
+    environment TEXT NOT NULL,
+    command TEXT NOT NULL,
+    url TEXT NOT NULL,
+    client_orderid TEXT,
+    amount TEXT,
+    currency TEXT,
+    receiver TEXT,                    -- masked: card numbers as first six + last four
+    last4 TEXT,                       -- last four digits of the card number, for searching
+    outcome TEXT NOT NULL,            -- pending, then a client Result value
+    interrupted INTEGER NOT NULL DEFAULT 0,  -- 1: the console stopped while it was pending
+    http_status INTEGER,
+    elapsed REAL,
+    response_type TEXT,
+    response_status TEXT,
+    gateway_order_id TEXT,
+    serial_number TEXT,
+    card_ref_id TEXT,
+    recurring_payment_id TEXT,
+    summary TEXT,
+    writer_pid INTEGER,
+    deadline REAL                     -- after this a pending row cannot still be in flight
+);
+CREATE TABLE request_details (
+    request_id INTEGER PRIMARY KEY REFERENCES requests(id) ON DELETE CASCADE,
+    request_json TEXT NOT NULL,       -- the masked signed request
+    response_json TEXT                -- the masked decoded answer, or the transport error
+);
+CREATE INDEX ix_requests_created ON requests(created);
+CREATE INDEX ix_requests_environment ON requests(environment, created);
+CREATE INDEX ix_requests_command ON requests(command, created);
+CREATE INDEX ix_requests_outcome ON requests(outcome, created);
+CREATE INDEX ix_requests_last4 ON requests(last4, created) WHERE last4 IS NOT NULL;
+CREATE INDEX ix_requests_client_orderid ON requests(client_orderid)
+    WHERE client_orderid IS NOT NULL;
+CREATE INDEX ix_requests_gateway_order_id ON requests(gateway_order_id)
+    WHERE gateway_order_id IS NOT NULL;
+CREATE INDEX ix_requests_serial_number ON requests(serial_number)
+    WHERE serial_number IS NOT NULL;
+CREATE INDEX ix_requests_card_ref_id ON requests(card_ref_id) WHERE card_ref_id IS NOT NULL;
+CREATE INDEX ix_requests_recurring_payment_id ON requests(recurring_payment_id)
+    WHERE recurring_payment_id IS NOT NULL;
+"""
+
+# Version 2: order status tracking (status command and callbacks).
+_V2 = """
+ALTER TABLE requests ADD COLUMN final_status TEXT;
+ALTER TABLE requests ADD COLUMN final_status_source TEXT;   -- status, callback
+ALTER TABLE requests ADD COLUMN final_status_at REAL;
+CREATE TABLE callbacks (
+    id INTEGER PRIMARY KEY,
+    received REAL NOT NULL,
+    environment TEXT NOT NULL,
+    method TEXT NOT NULL,
+    remote TEXT NOT NULL,
+    params_json TEXT NOT NULL,        -- masked; the control value is not kept
+    status TEXT,
+    type TEXT,
+    orderid TEXT,
+    client_orderid TEXT,
+    check_result TEXT NOT NULL,       -- ok, mismatch, missing, not-checked
+    duplicate_of INTEGER REFERENCES callbacks(id),
+    request_id INTEGER REFERENCES requests(id)
+);
+CREATE INDEX ix_callbacks_key ON callbacks(environment, status, type, orderid, client_orderid);
+CREATE INDEX ix_callbacks_received ON callbacks(received);
+CREATE INDEX ix_callbacks_request ON callbacks(request_id) WHERE request_id IS NOT NULL;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class HistoryDatabaseError(Exception):
+    """The journal database cannot be used; the message says why and what to do."""
+
+
+def open_database(path: Path) -> sqlite3.Connection:
+    """Open (creating or migrating) the journal at ``path``.
+
+    Autocommit mode: writers open their own ``BEGIN IMMEDIATE`` transactions. WAL lets the
+    pane read while a send is being journalled; ``synchronous=FULL`` because a pending row
+    must survive a power cut, not only a crash, before the request leaves.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        _check_version(db, path)  # before WAL: switching it on rewrites the file header
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        migrate(db, path)
+    except sqlite3.DatabaseError as exc:
+        raise HistoryDatabaseError(
+            f"The history at {path} cannot be opened ({exc}). Move the file away to start a "
+            "new history; the old one is kept for inspection."
+        ) from exc
+    return db
+
+
+def migrate(db: sqlite3.Connection, path: Path | str = "the history") -> int:
+    """Bring ``db`` to :data:`SCHEMA_VERSION`; return the version it had."""
+    version = _check_version(db, path)
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(MIGRATIONS[target - 1]):
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version={target}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    return version
+
+
+def _check_version(db: sqlite3.Connection, path: Path | str) -> int:
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        db.close()
+        raise HistoryDatabaseError(
+            f"{path} was written by a newer Gateway Console (schema {version}, this one knows "
+            f"{SCHEMA_VERSION}). Update the console; the file was not changed."
+        )
+    return version
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements (executescript would commit on its own)."""
+    lines = [line.split("--", 1)[0] for line in script.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

@@ -1,0 +1,52 @@
+"""Requests and answers for journal tests, built with the real client, spec and decoder."""
+
+from __future__ import annotations
+
+import time
+
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.core.client import Outcome, PreparedRequest, prepare
+from console.core.responses import decode
+from console.core.spec import example_values, get_command
+from console.core.transport import OutcomeUnknownError
+
+BASE_URL = "https://gateway.example/paynet"
+
+
+def prepared(
+    key: rsa.RSAPrivateKey, command: str = "payout-check", **values: str
+) -> PreparedRequest:
+    """A signed request: the command's example values, with ``values`` replacing some."""
+    fields = example_values(command)
+    fields.update({k.replace("__", "-"): v for k, v in values.items()})
+    req = prepare(
+        command,
+        fields,
+        base_url=BASE_URL,
+        login="acme",
+        private_key=key,
+        endpoint_id="1234",
+        nonce="fixed-nonce",
+        timestamp=1700000000,
+    )
+    assert req.signed is not None, req.problems
+    return req
+
+
+def answered(req: PreparedRequest, body: str, status: int = 200) -> Outcome:
+    """The outcome of ``req`` answered with a form body (``name=value`` per line)."""
+    raw = "".join(f"{line}\n&" for line in body.split("&")).rstrip("&").encode()
+    response = decode(
+        status,
+        {"Content-Type": "text/html;charset=utf-8"},
+        raw,
+        expected_type=get_command(req.command).success_type,
+    )
+    return Outcome(req, response, None, 0.25, time.time())
+
+
+def lost(req: PreparedRequest) -> Outcome:
+    """The outcome of ``req`` when the answer never came (read timeout)."""
+    error = OutcomeUnknownError("No answer within 60 s; the request may have arrived.", req.url)
+    return Outcome(req, None, error, 60.0, time.time())

@@ -1,0 +1,299 @@
+"""The journal: pending before sending, updated after, crash-proof, and no card data kept."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.core import keys, paths
+from console.core.client import Client, prepare
+from console.core.history import History, HistoryDatabaseError
+from console.core.history_rows import NOT_KEPT
+from console.core.history_schema import MIGRATIONS, SCHEMA_VERSION, _statements
+from console.core.transport import Transport
+from tests.helpers.history_data import answered, lost, prepared
+from tests.helpers.http_server import Received, Reply, serve
+
+PAN = "4111111111111111"
+CVV = "9173"
+FORM = {"Content-Type": "text/html;charset=utf-8"}
+
+
+def _outcome(db_path: Path) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db_path) as other:  # a separate reader: sees committed rows only
+        return other.execute("SELECT id, outcome FROM requests").fetchall()
+
+
+def test_pending_row_is_committed_before_the_request_leaves(rsa_key: rsa.RSAPrivateKey) -> None:
+    history = History()
+    seen_by_server: list[list[tuple[object, ...]]] = []
+
+    def gateway(request: Received) -> Reply:
+        seen_by_server.append(_outcome(history.path))
+        return Reply(200, b"type=async-response\n&serial-number=s-1\n&gateway-order-id=777\n", FORM)
+
+    with serve(gateway) as server:
+        req = prepare(
+            "payout-check",
+            dict(prepared(rsa_key, client_orderid="order-1").params),
+            base_url=server.url + "/paynet",
+            login="acme",
+            private_key=rsa_key,
+            endpoint_id="1234",
+        )
+        outcome = Client(Transport(), history.journal("local")).send(req)
+    assert seen_by_server == [[(1, "pending")]]
+    row = history.get(1)
+    assert outcome.result == "accepted"
+    assert row.outcome == "accepted"
+    assert row.gateway_order_id == "777"
+    assert row.serial_number == "s-1"
+    assert row.http_status == 200
+    assert row.elapsed is not None
+    assert row.elapsed >= 0
+    assert row.finished is not None
+    assert row.finished >= row.created
+
+
+def test_row_columns_for_the_pane(rsa_key: rsa.RSAPrivateKey) -> None:
+    history = History()
+    req = prepared(rsa_key, client_orderid="order-7", amount="12.30", currency="EUR")
+    hooks = history.journal("acme-sb")
+    row_id = hooks.before_send(req)
+    pending = history.get(row_id)
+    assert pending.outcome_text == "sending…"
+    hooks.after_answer(
+        row_id, answered(req, "type=async-response&serial-number=9&gateway-order-id=55")
+    )
+    row = history.get(row_id)
+    assert (row.environment, row.command, row.client_orderid) == (
+        "acme-sb",
+        "payout-check",
+        "order-7",
+    )
+    assert row.amount_text == "12.30 EUR"
+    assert row.receiver == "card 444444******4448"
+    assert row.last4 == "4448"
+    assert (row.outcome_text, row.gateway_order_id, row.serial_number) == ("accepted", "55", "9")
+
+
+def test_a_lost_answer_is_outcome_unknown(rsa_key: rsa.RSAPrivateKey) -> None:
+    history = History()
+    req = prepared(rsa_key)
+    hooks = history.journal("sb")
+    row_id = hooks.before_send(req)
+    hooks.after_answer(row_id, lost(req))
+    row = history.get(row_id)
+    assert row.outcome_unknown
+    assert row.outcome_text == "outcome unknown"
+    assert history.details(row_id).response == {
+        "error": "No answer within 60 s; the request may have arrived.",
+        "error_class": "OutcomeUnknownError",
+    }
+
+
+_CHILD = """
+import os, signal, sys
+from cryptography.hazmat.primitives.serialization import load_pem_private_key
+from console.core.client import Client, prepare
+from console.core.history import History
+from tests.helpers.history_data import prepared
+
+class DiesWhileSending:
+    def post(self, url, *, headers, body):
+        print("sending", flush=True)
+        if hasattr(signal, "SIGKILL"):
+            os.kill(os.getpid(), signal.SIGKILL)
+        os._exit(9)
+
+key = load_pem_private_key(sys.stdin.buffer.read(), None)
+history = History()
+Client(DiesWhileSending(), history.journal("acme-sb")).send(prepared(key, client_orderid="crash-1"))
+print("never reached", flush=True)
+"""
+
+
+def test_a_console_killed_mid_send_leaves_outcome_unknown(rsa_key: rsa.RSAPrivateKey) -> None:
+    root = Path(__file__).resolve().parents[2]
+    child = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(_CHILD)],
+        input=keys.private_key_pem(rsa_key),
+        capture_output=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=60,
+        check=False,
+    )
+    assert child.stdout == b"sending\n", child.stderr
+    assert child.returncode != 0
+    history = History()  # the next start
+    assert history.recovered == [1]
+    row = history.get(1)
+    assert row.client_orderid == "crash-1"
+    assert row.outcome_unknown
+    assert row.interrupted
+    assert "Check the order status" in (row.summary or "")
+    assert history.count() == 1
+
+
+def test_a_pending_row_of_a_running_console_is_left_alone(rsa_key: rsa.RSAPrivateKey) -> None:
+    sending = History()
+    row_id = sending.journal("sb").before_send(prepared(rsa_key))
+    other = History()  # e.g. the command line opening the journal while the window sends
+    assert other.recovered == []
+    assert other.get(row_id).outcome == "pending"
+    late = sending.begin("sb", prepared(rsa_key), window=-1.0)  # its deadline has passed
+    sending._in_flight.discard(late)
+    assert other.recover_interrupted() == [late]
+
+
+def test_journal_keeps_no_card_number_and_no_cvv2(rsa_key: rsa.RSAPrivateKey) -> None:
+    echo = f"Card {PAN} with cvv2={CVV} was refused".encode()
+
+    def gateway(request: Received) -> Reply:
+        if b"client_orderid=ok-1" in request.body:
+            return Reply(
+                200, b"type=async-response\n&serial-number=1\n&gateway-order-id=31\n", FORM
+            )
+        return Reply(
+            200, b"type=validation-error\n&error-message=" + echo + b"\n&error-code=2\n", FORM
+        )
+
+    history = History()
+    with serve(gateway) as server:
+        for order in ("ok-1", "echo-1"):
+            fields = dict(prepared(rsa_key).params)
+            fields.update(client_orderid=order, credit_card_number=PAN, cvv2=CVV)
+            req = prepare(
+                "payout-check", fields, base_url=server.url + "/paynet", login="acme",
+                private_key=rsa_key, endpoint_id="1234", nonce="n0nce", timestamp=1700000000,
+            )  # fmt: skip
+            Client(Transport(), history.journal("sb")).send(req)
+    assert [r.outcome for r in history.fetch()] == ["rejected", "accepted"]
+    details = history.details(1)
+    assert details.request["signature_hex"] == NOT_KEPT
+    assert NOT_KEPT in details.request["authorization"]
+    assert ["credit_card_number", "411111******1111"] in details.request["params"]
+    assert "cvv2" in details.request["base_string"]
+    assert CVV not in details.request["base_string"]
+    db = paths.resolve().history_db
+    raw = b"".join(p.read_bytes() for p in (db, db.with_name(db.name + "-wal")) if p.exists())
+    assert len(raw) > 10_000
+    assert PAN.encode() not in raw
+    assert PAN.replace("1", "%31").encode() not in raw
+    assert CVV.encode() not in raw
+    assert not re.search(rb"cvv2\W{0,6}" + CVV.encode(), raw)
+    assert b"411111******1111" in raw  # the masked form is there: the grep looks at real data
+
+
+def test_the_signature_is_kept_when_no_card_data_was_sent(rsa_key: rsa.RSAPrivateKey) -> None:
+    history = History()
+    req = prepared(rsa_key, "create-card-ref", client_orderid="first-1", orderid="900")
+    row_id = history.journal("sb").before_send(req)
+    assert req.signed is not None
+    assert history.details(row_id).request["signature_base64"] == req.signed.signature_base64
+    assert history.get(row_id).gateway_order_id == "900"  # the order it refers to is searchable
+
+
+def test_status_answers_become_final_status_of_the_payout(rsa_key: rsa.RSAPrivateKey) -> None:
+    history = History()
+    hooks = history.journal("sb")
+    payout = prepared(rsa_key, client_orderid="p-1")
+    pid = hooks.before_send(payout)
+    hooks.after_answer(pid, answered(payout, "type=async-response&gateway-order-id=777"))
+    check = prepared(rsa_key, "status", client_orderid="p-1", orderid="777")
+    sid = hooks.before_send(check)
+    hooks.after_answer(sid, answered(check, "type=status-response&status=processing&orderid=777"))
+    assert history.get(sid).final_status == "processing"
+    assert history.set_final_status("sb", "p-1", "approved", orderid="777", source="status") == [
+        pid
+    ]
+    row = history.get(pid)
+    assert (row.final_status, row.final_status_source) == ("approved", "status")
+    assert history.set_final_status("other-env", "p-1", "declined", source="callback") == []
+
+
+def test_listeners_hear_of_new_and_changed_rows(rsa_key: rsa.RSAPrivateKey) -> None:
+    history = History()
+    heard: list[tuple[str, int]] = []
+    stop = history.subscribe(lambda event, row_id: heard.append((event, row_id)))
+    hooks = history.journal("sb")
+    req = prepared(rsa_key)
+    row_id = hooks.before_send(req)
+    hooks.after_answer(row_id, lost(req))
+    stop()
+    hooks.before_send(req)
+    assert heard == [("added", 1), ("changed", 1)]
+
+
+def test_database_uses_wal_and_the_current_schema() -> None:
+    history = History()
+    with history.reading() as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_migrates_from_version_0_and_keeps_rows_from_version_1(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite3"
+    sqlite3.connect(empty).close()  # user_version 0, nothing in it
+    with History(empty) as history:
+        assert history.count() == 0
+    old = tmp_path / "v1.sqlite3"
+    with sqlite3.connect(old) as db:
+        for statement in _statements(MIGRATIONS[0]):
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO requests (created, environment, command, url, outcome, client_orderid)"
+            " VALUES (1700000000, 'sb', 'payout-check', 'https://x/api', 'accepted', 'kept-1')"
+        )
+        db.execute("PRAGMA user_version=1")
+    with History(old) as history:
+        row = history.fetch()[0]
+        assert (row.client_orderid, row.final_status) == ("kept-1", None)
+        with history.reading() as db:
+            assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+            assert db.execute("SELECT count(*) FROM callbacks").fetchone()[0] == 0
+
+
+def test_a_newer_database_is_refused_and_left_alone(tmp_path: Path) -> None:
+    newer = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(newer) as db:
+        db.execute("PRAGMA user_version=99")
+    before = newer.read_bytes()
+    with pytest.raises(HistoryDatabaseError, match="newer Gateway Console"):
+        History(newer)
+    assert newer.read_bytes() == before
+
+
+def test_a_damaged_database_says_what_to_do(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(HistoryDatabaseError, match="Move the file away"):
+        History(junk)
+
+
+def test_export_json_holds_masked_details(rsa_key: rsa.RSAPrivateKey, tmp_path: Path) -> None:
+    from console.core.history_export import export
+
+    history = History()
+    hooks = history.journal("sb")
+    req = prepared(rsa_key, client_orderid="x-1")
+    hooks.after_answer(
+        hooks.before_send(req), answered(req, "type=async-response&gateway-order-id=5")
+    )
+    out = tmp_path / "out.json"
+    assert export(history, out) == 1
+    data = json.loads(out.read_text(encoding="utf-8"))
+    item = data["rows"][0]
+    assert item["client_orderid"] == "x-1"
+    assert item["response"]["fields"]["gateway-order-id"] == "5"
+    assert "4444444444444448" not in out.read_text(encoding="utf-8")
