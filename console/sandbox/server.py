@@ -83,6 +83,9 @@ class SandboxHandler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         super().setup()
         self.server.track(self.connection, True)
+        if self.server.stopping.is_set():  # accepted while stopping: do not wait for a request
+            with contextlib.suppress(OSError):
+                self.connection.shutdown(socket.SHUT_RDWR)
 
     def finish(self) -> None:
         try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -116,8 +117,21 @@ def control(
         headers={"Content-Type": "application/json"},
     )
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(request, timeout=10) as response:
-        return json.loads(response.read())
+    try:
+        with opener.open(request, timeout=10) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        with exc:
+            raise ControlRefusedError(exc.code, json.loads(exc.read())["error"]) from None
+
+
+class ControlRefusedError(Exception):
+    """A control path answered with an error status."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"HTTP {status}: {message}")
+        self.status = status
+        self.message = message
 
 
 def wait_for(predicate: Callable[[], object], timeout: float = 10.0, step: float = 0.02) -> Any:
