@@ -77,7 +77,11 @@ def _type_checks(f: Field) -> tuple[c.FieldCheck, ...]:
 
 def field_checks(f: Field) -> tuple[c.FieldCheck, ...]:
     """Every check of one field, in the order they run (stopping at the first False)."""
-    return _type_checks(f) + _NAMED_CHECKS.get(f.name, ())
+    found = _type_checks(f) + _NAMED_CHECKS.get(f.name, ())
+    if f.length.min is None and f.length.max is None:
+        # "-": no limit to check
+        found = tuple(check for check in found if check is not c.check_length)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
