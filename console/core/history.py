@@ -143,7 +143,7 @@ class History:
         if prepared.signed is None:
             raise ValueError("Only signed requests are journalled.")
         columns = request_columns(environment, prepared)
-        now = time.time()
+        now = _now()
         columns.update(created=now, outcome=PENDING, writer_pid=os.getpid(), deadline=now + window)
         names = ", ".join(columns)
         with self.writing() as db:
@@ -164,7 +164,7 @@ class History:
         """Store the outcome of the send journalled as ``row_id``."""
         columns, answer = answer_columns(outcome)
         if columns.get("final_status"):
-            columns["final_status_at"] = time.time()
+            columns["final_status_at"] = _now()
         sets = ", ".join(f"{name} = ?" for name in columns)
         with self.writing() as db:
             sql = f"UPDATE requests SET {sets} WHERE id = ?"  # noqa: S608 (column names are ours)
@@ -230,7 +230,7 @@ class History:
                 "UPDATE requests SET final_status = ?, final_status_source = ?,"
                 " final_status_at = ?, gateway_order_id = coalesce(gateway_order_id, ?)"
                 " WHERE id = ?",
-                [(status, source, time.time(), orderid, i) for i in ids],
+                [(status, source, _now(), orderid, i) for i in ids],
             )
         for row_id in ids:
             self.notify("changed", row_id)
@@ -331,6 +331,12 @@ class JournalHooks:
         except (sqlite3.Error, OSError) as exc:
             self.last_error = exc
             self.history.notify("journal-failed", record)
+
+
+def _now() -> float:
+    """Unix time rounded to the microsecond, so a datetime made from a row's time compares
+    equal to the stored value (filters by time, paging after a row)."""
+    return round(time.time(), 6)
 
 
 def _process_alive(pid: int | None) -> bool:

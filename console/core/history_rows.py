@@ -110,7 +110,7 @@ def answer_columns(outcome: Outcome) -> tuple[dict[str, Any], dict[str, Any]]:
     """The pane columns known after the answer, and the masked answer to store."""
     secrets = _secrets(outcome.prepared.params)
     columns: dict[str, Any] = {
-        "finished": outcome.started_at + outcome.elapsed if outcome.started_at else None,
+        "finished": round(outcome.started_at + outcome.elapsed, 6) if outcome.started_at else None,
         "outcome": str(outcome.result),
         "elapsed": outcome.elapsed,
         "summary": mask_text(outcome.summary, secrets),

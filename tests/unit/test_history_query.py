@@ -1,0 +1,142 @@
+"""Searching, filtering, paging and exporting the journal, as the pane and the CLI do."""
+
+from __future__ import annotations
+
+import csv
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.core.history import History, HistoryFilter
+from console.core.history_export import export
+from console.core.history_query import last_four
+from tests.helpers.history_data import answered, lost, prepared
+
+
+@pytest.fixture
+def journal(rsa_key: rsa.RSAPrivateKey) -> History:
+    """Six requests in two environments, oldest first."""
+    history = History()
+    sb, live = history.journal("acme-sb"), history.journal("acme-live")
+    plan = [
+        (sb, "payout-check", {"client_orderid": "po-1", "credit_card_number": "4444444444444448"},
+         "type=async-response&serial-number=sn-1&gateway-order-id=1001"),
+        (sb, "payout-check", {"client_orderid": "po-2", "credit_card_number": "5555555555554444"},
+         "type=validation-error&serial-number=sn-2&error-message=bad&error-code=1"),
+        (live, "payout-check", {"client_orderid": "po-3", "credit_card_number": "4111111111111111"},
+         None),
+        (sb, "create-card-ref", {"client_orderid": "first-9", "orderid": "1001"},
+         "type=create-card-ref-response&status=approved&card-ref-id=cr-5&recurring-payment-id=77"),
+        (live, "create-recurring-payment", {"client__orderid": "sub-1"},
+         "type=create-recurring-payment-response&status=approved&recurring-payment-id=88"),
+        (sb, "payout-check", {"client_orderid": "po-10", "credit_card_number": "4444333322221111"},
+         "type=async-response&serial-number=sn-10&gateway-order-id=1010"),
+    ]  # fmt: skip
+    for hooks, command, values, body in plan:
+        req = prepared(rsa_key, command, **values)
+        row_id = hooks.before_send(req)
+        hooks.after_answer(row_id, answered(req, body) if body else lost(req))
+        time.sleep(0.002)  # distinct times, newest last
+    return history
+
+
+def _ids(history: History, f: HistoryFilter) -> list[str | None]:
+    rows = history.fetch(f)
+    assert history.count(f) == len(rows)
+    return [r.client_orderid for r in rows]
+
+
+def test_newest_first_with_lazy_pages(journal: History) -> None:
+    assert journal.count() == 6
+    first = journal.fetch(offset=0, limit=4)
+    second = journal.fetch(offset=4, limit=4)
+    assert [r.client_orderid for r in first + second] == [
+        "po-10", "sub-1", "first-9", "po-3", "po-2", "po-1"
+    ]  # fmt: skip
+    assert journal.fetch_after(None, first[-1], 4) == second
+    assert [r.client_orderid for r in journal.iter_rows(batch=2)][-1] == "po-1"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("po-1", ["po-10", "po-1"]),  # an id, or the start of one
+        ("po-10", ["po-10"]),
+        ("sn-2", ["po-2"]),  # serial number
+        ("1001", ["first-9", "po-1"]),  # gateway order id (and the order a card ref names)
+        ("cr-5", ["first-9"]),  # card reference id
+        ("88", ["sub-1"]),  # recurring payment id
+        ("4448", ["sub-1", "po-1"]),  # last four digits (the recurring profile's card too)
+        ("1111", ["po-10", "po-3"]),
+        ("444444******4448", ["sub-1", "po-1"]),  # a masked card number as shown in the pane
+        ("nothing-like-this", []),
+    ],
+)
+def test_search_by_any_id_or_last_four(journal: History, text: str, expected: list[str]) -> None:
+    assert _ids(journal, HistoryFilter(search=text)) == expected
+
+
+def test_filters(journal: History) -> None:
+    live = HistoryFilter(environments=frozenset({"acme-live"}))
+    assert _ids(journal, live) == ["sub-1", "po-3"]
+    payouts = HistoryFilter(commands=frozenset({"payout-check"}))
+    assert _ids(journal, payouts) == ["po-10", "po-3", "po-2", "po-1"]
+    unknown = HistoryFilter(outcomes=frozenset({"unknown"}))
+    assert _ids(journal, unknown) == ["po-3"]
+    both = HistoryFilter(commands=frozenset({"payout-check"}), search="4448")
+    assert _ids(journal, both) == ["po-1"]
+    rows = journal.fetch()
+    window = HistoryFilter(since=rows[3].created, until=rows[1].created)
+    assert _ids(journal, window) == ["first-9", "po-3"]
+    future = HistoryFilter(since=datetime.now(UTC) + timedelta(days=1))
+    assert _ids(journal, future) == []
+
+
+def test_values_for_filter_menus(journal: History) -> None:
+    assert journal.distinct("environment") == ["acme-live", "acme-sb"]
+    assert journal.distinct("outcome") == ["accepted", "rejected", "unknown"]
+    with pytest.raises(ValueError, match="filter column"):
+        journal.distinct("summary; drop table requests")
+
+
+def test_last_four_reading() -> None:
+    assert last_four("4448") == "4448"
+    assert last_four(" 4444 4444 4444 4448 ") == "4448"
+    assert last_four("444444******4448") == "4448"
+    assert last_four("po-1") is None
+    assert last_four("44481") is None
+
+
+def test_export_selection_to_csv(journal: History, tmp_path: Path) -> None:
+    rows = journal.fetch(HistoryFilter(search="po-1"))
+    out = tmp_path / "selection.csv"
+    assert export(journal, out, ids=[r.id for r in rows]) == 2
+    with out.open(encoding="utf-8", newline="") as fh:
+        table = list(csv.DictReader(fh))
+    assert [r["client_orderid"] for r in table] == ["po-10", "po-1"]
+    assert table[1]["receiver"] == "card 444444******4448"
+    assert table[1]["outcome_text"] == "accepted"
+    assert "4444444444444448" not in out.read_text(encoding="utf-8")
+
+
+def test_export_by_filter_and_refuses_unknown_formats(journal: History, tmp_path: Path) -> None:
+    f = HistoryFilter(environments=frozenset({"acme-live"}))
+    assert export(journal, tmp_path / "live.json", filter=f) == 2
+    with pytest.raises(ValueError, match=r"\.csv or \.json"):
+        export(journal, tmp_path / "live.xlsx")
+    assert not (tmp_path / "live.xlsx").exists()
+
+
+def test_csv_cells_never_start_a_formula(rsa_key: rsa.RSAPrivateKey, tmp_path: Path) -> None:
+    history = History()
+    hooks = history.journal("sb")
+    req = prepared(rsa_key, client_orderid="=HYPERLINK(1)")
+    hooks.after_answer(hooks.before_send(req), lost(req))
+    out = tmp_path / "x.csv"
+    export(history, out)
+    with out.open(encoding="utf-8", newline="") as fh:
+        row = next(csv.DictReader(fh))
+    assert row["client_orderid"] == "'=HYPERLINK(1)"
