@@ -112,6 +112,7 @@ def run_app(args: argparse.Namespace) -> int:
     )
     window.show()
     if shot:
+        window.persist_drafts = False
         window.wait_ready(15_000)  # the banner should show the running sandbox
         ok = screenshot(window, Path(shot))
         window.close()

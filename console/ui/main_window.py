@@ -12,12 +12,12 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
     QLabel,
-    QListWidget,
     QMainWindow,
     QMenu,
     QProgressBar,
     QPushButton,
     QStackedWidget,
+    QTabBar,
     QVBoxLayout,
     QWidget,
 )
@@ -87,12 +87,14 @@ class MainWindow(QMainWindow):
         self.tasks = TaskRunner(self)
         self.sender_ = SendController(session, self.tasks, self)
         self._closed = False
+        self.persist_drafts = True  # off for --screenshot: an example must not become a draft
         self.actions_by_name: dict[str, QAction] = {}
 
         self.banner = EnvironmentBanner()
-        self.commands = QListWidget()
+        self.commands = QTabBar()
         self.commands.setAccessibleName("Commands")
-        self.commands.setMaximumWidth(210)
+        self.commands.setExpanding(False)
+        self.commands.setDocumentMode(True)
         self.stack = QStackedWidget()
         names = [n for n in COMMAND_ORDER if n in COMMANDS] + [
             n for n in COMMANDS if n not in COMMAND_ORDER
@@ -100,7 +102,8 @@ class MainWindow(QMainWindow):
         self.forms = LazyForms(names, self._build_form)
         for name in names:
             self.stack.addWidget(QWidget())  # replaced by the form when first shown
-            self.commands.addItem(COMMANDS[name].title)
+            self.commands.addTab(COMMANDS[name].title)
+            self.commands.setTabToolTip(self.commands.count() - 1, COMMANDS[name].purpose)
         self._draft_timer = QTimer(self)
         self._draft_timer.setSingleShot(True)
         self._draft_timer.setInterval(800)  # drafts reach the disk shortly after typing stops
@@ -126,6 +129,7 @@ class MainWindow(QMainWindow):
         self.send_button.setObjectName("send")
         self.send_button.setToolTip("Send this request (Ctrl+Enter)")
         self.send_button.setDefault(True)
+        self.send_button.setMinimumWidth(120)
         self.send_button.clicked.connect(self.send)
 
         bar = QHBoxLayout()
@@ -139,15 +143,12 @@ class MainWindow(QMainWindow):
         rlay.addWidget(self.stack, 1)
         rlay.addWidget(self.summary)
         rlay.addLayout(bar)
-        split = QHBoxLayout()
-        split.setContentsMargins(0, 0, 0, 0)
-        split.addWidget(self.commands)
-        split.addWidget(right, 1)
         central = QWidget()
         clay = QVBoxLayout(central)
         clay.setContentsMargins(6, 6, 6, 6)
         clay.addWidget(self.banner)
-        clay.addLayout(split, 1)
+        clay.addWidget(self.commands)
+        clay.addWidget(right, 1)
         self.setCentralWidget(central)
 
         self.inspector = InspectorDock(self)
@@ -160,12 +161,13 @@ class MainWindow(QMainWindow):
         self.sender_.failed.connect(self._failed)
         self.sender_.cancelled.connect(lambda: self._show_result("", "Cancelled: nothing sent."))
         self.session.changed.connect(self._session_changed)
-        self.commands.currentRowChanged.connect(self._switch)
+        self.commands.currentChanged.connect(self._switch)
         self._last_outcome: Outcome | None = None
         self._session_changed()
         start = drafts.last_command if drafts.last_command in names else names[0]
         self.show_command(start)
         self.resize(1400, 900)
+        self.resizeDocks([self.inspector], [440], Qt.Orientation.Horizontal)
 
     # -- commands and forms ----------------------------------------------------------------
     def _build_form(self, name: str) -> CommandForm:
@@ -176,11 +178,13 @@ class MainWindow(QMainWindow):
         form.load(self.drafts.get(name))
         form.changed.connect(self._validate)
         index = self.forms.names.index(name)
+        current = self.stack.currentIndex()
         old = self.stack.widget(index)
         self.stack.insertWidget(index, form)
         if old is not None:
             self.stack.removeWidget(old)
             old.deleteLater()
+        self.stack.setCurrentIndex(current)  # replacing a page must not change the page shown
         return form
 
     @property
@@ -193,7 +197,11 @@ class MainWindow(QMainWindow):
 
     def show_command(self, name: str) -> None:
         """Switch to a command's form (drafts of the others are kept)."""
-        self.commands.setCurrentRow(self.forms.names.index(name))
+        index = self.forms.names.index(name)
+        if self.commands.currentIndex() == index:
+            self._switch(index)  # the tab bar does not signal a tab that is already current
+        else:
+            self.commands.setCurrentIndex(index)
 
     def _switch(self, row: int) -> None:
         if row < 0:
@@ -301,6 +309,8 @@ class MainWindow(QMainWindow):
 
     def save_drafts(self) -> None:
         """Write every open form's draft (card number and CVV2 are dropped by the store)."""
+        if not self.persist_drafts:
+            return
         for form in self.forms.built():
             self.drafts.put(form.command.name, form.draft())
         self.drafts.save()

@@ -76,9 +76,11 @@ class TimelineStrip(QWidget):
         small = QFont(self.font())
         small.setPointSizeF(max(7.0, small.pointSizeF() * 0.85))
         p.setFont(small)
-        # month boundaries, labelled, so the cadence reads against the calendar
+        # month boundaries, labelled where there is room, so the cadence reads against
+        # the calendar; January carries the year
         p.setPen(QPen(faint, 1, Qt.PenStyle.DotLine))
         year, month = first.year, first.month
+        last_label = -1e9
         while True:
             month += 1
             if month > 12:
@@ -87,12 +89,15 @@ class TimelineStrip(QWidget):
             if boundary > last:
                 break
             x = x_of((boundary - first).days)
-            p.drawLine(QPointF(x, 8), QPointF(x, self.height() - 8))
-            p.drawText(QPointF(x + 2, 16), f"{boundary:%b}")
+            p.drawLine(QPointF(x, 20), QPointF(x, self.height() - 4))
+            name = f"{boundary:%b %y}" if month == 1 else f"{boundary:%b}"
+            if x - last_label >= 44:
+                p.drawText(QPointF(x + 3, 14), name)
+                last_label = x
+        axis_y = self.height() - 34
         p.setPen(QPen(text, 1.5))
         p.drawLine(QPointF(left, axis_y), QPointF(right, axis_y))
-        # label only as many dates as fit
-        label_every = max(1, int(len(self.charges) * 70 / max(right - left, 1)) + 1)
+        last_label = -1e9
         for i, c in enumerate(self.charges):
             x = x_of((c.when - first).days)
             radius = 5.0
@@ -103,12 +108,14 @@ class TimelineStrip(QWidget):
                 p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(accent)
             p.drawEllipse(QPointF(x, axis_y), radius, radius)
-            if i % label_every == 0 or i == len(self.charges) - 1:
+            # label only as many charges as fit without overlapping
+            if x - last_label >= 58 or (i == 0 and len(self.charges) == 1):
+                last_label = x
                 p.setPen(text)
-                box = QRectF(x - 40, axis_y + 8, 80, 16)
+                box = QRectF(x - 40, axis_y + 9, 80, 16)
                 p.drawText(box, Qt.AlignmentFlag.AlignHCenter, f"{c.when:%d.%m}")
                 if c.amount_text:
-                    box = QRectF(x - 45, axis_y - 26, 90, 16)
+                    box = QRectF(x - 45, axis_y - 27, 90, 16)
                     p.drawText(box, Qt.AlignmentFlag.AlignHCenter, c.amount_text)
         p.end()
 
@@ -142,6 +149,7 @@ class SchedulePreview(QWidget):
             lay.addWidget(w)
         lay.addWidget(self.table, 1)
         self.setMinimumWidth(300)
+        self.setMaximumWidth(380)
         self.current = Preview()
 
     def show_preview(self, preview: Preview) -> None:
@@ -166,7 +174,7 @@ class SchedulePreview(QWidget):
         self.table.setRowCount(len(preview.charges))
         for row, c in enumerate(preview.charges):
             date_text = f"{c.when:%a %d.%m.%Y}" + (" (last day)" if c.clamped else "")
-            amount = c.amount_text + (" (last repeated)" if c.repeated_last else "")
+            amount = c.amount_text + (" (last)" if c.repeated_last else "")
             for col, value in enumerate((str(c.index), date_text, amount)):
                 item = QTableWidgetItem(value)
                 self.table.setItem(row, col, item)

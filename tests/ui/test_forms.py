@@ -225,8 +225,18 @@ def test_schedule_preview_follows_the_inputs(qtbot: Any, window: MainWindow) -> 
     assert [preview.table.item(i, 2).text() for i in range(3)] == [
         "1.00",
         "2.00",
-        "2.00 (last repeated)",
+        "2.00 (last)",
     ]
     form.schedule.set_key("none")
     assert preview.table.rowCount() == 0
     assert "No automatic schedule" in preview.summary.text()
+
+
+def test_the_page_shown_is_the_command_chosen(window: MainWindow) -> None:
+    assert window.command == "payout-check"
+    assert window.stack.currentWidget() is window.form
+    for name in ("create-recurring-payment", "create-card-ref", "status", "payout-check"):
+        window.show_command(name)
+        assert window.command == name
+        assert window.commands.currentIndex() == window.forms.names.index(name)
+        assert window.stack.currentWidget() is window.forms[name]

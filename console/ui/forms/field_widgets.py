@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from console.core.spec.model import Field, FieldType, Necessity
 from console.ui.theme import state_colour
 
-LABEL_WIDTH = 190
+LABEL_WIDTH = 225
 DATE_QT_FORMAT = "dd.MM.yyyy"
 # QLineEdit refuses more than this; longer contract limits get a multi-line editor.
 _LINE_EDIT_LIMIT = 32767
@@ -60,7 +60,7 @@ class _DateEditor(QWidget):
         self.line.setPlaceholderText("DD.MM.YYYY")
         self.line.setMaxLength(10)  # 8 digits and two dots
         self.button = QToolButton(self)
-        self.button.setText("📅")
+        self.button.setArrowType(Qt.ArrowType.DownArrow)
         self.button.setToolTip("Pick a date (writes DD.MM.YYYY)")
         self.button.setAccessibleName("Pick a date")
         self.button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)

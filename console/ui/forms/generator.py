@@ -38,7 +38,7 @@ class CommandForm(QWidget):
         super().__init__(parent)
         self.command = command
         self.rows: dict[str, FieldRow] = {}
-        self.sections: dict[str, QGroupBox] = {}
+        self.sections: dict[str, QWidget] = {}
         self._hidden: set[str] = set()
         self._disabled: set[str] = set()
         self._loading = False
@@ -64,6 +64,7 @@ class CommandForm(QWidget):
         self.scroller.setWidgetResizable(True)
         self.scroller.setWidget(self.content)
         self.scroller.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.content.setMinimumWidth(520)
         self.outer = QHBoxLayout(self)
         self.outer.setContentsMargins(0, 0, 0, 0)
         self.outer.addWidget(self.scroller, 3)
@@ -84,13 +85,20 @@ class CommandForm(QWidget):
         for key in order:
             if not any(f.section == key for f in self.command.fields):
                 continue
-            box = QGroupBox(self.section_title(key))
-            box.setObjectName(f"section:{key}")
+            # a bold heading over a frame: a bold group box title would make every child bold
+            section = QWidget()
+            section.setObjectName(f"section:{key}")
+            outer = QVBoxLayout(section)
+            outer.setContentsMargins(0, 0, 0, 0)
+            outer.setSpacing(2)
+            outer.addWidget(QLabel(f"<b>{self.section_title(key)}</b>"))
+            box = QGroupBox()
+            outer.addWidget(box)
             lay = QVBoxLayout(box)
             lay.setSpacing(2)
-            self.sections[key] = box
+            self.sections[key] = section
             layouts[key] = lay
-            self.content_layout.addWidget(box)
+            self.content_layout.addWidget(section)
         for f in self.command.fields:
             row = FieldRow(f)
             row.edited.connect(self._edited)

@@ -44,8 +44,12 @@ class RecurringForm(CommandForm):
     def build_choices(self, layout: QVBoxLayout) -> None:
         self.card_type = Switch(
             "Card type",
-            [("SRC", "SRC – sender's source card"), ("DST", "DST – receiver's destination card")],
+            [("SRC", "SRC – source card"), ("DST", "DST – destination card")],
             name="card-type",
+        )
+        self.card_type.buttons["SRC"].setToolTip("SRC: the sender's source card")
+        self.card_type.buttons["DST"].setToolTip(
+            "DST: the receiver's destination card (no payer details, no automatic schedule)"
         )
         self.amount_rule = Choice(
             "Amount rule", [(k, v[0]) for k, v in AMOUNT_RULES.items()], name="amount-rule"

@@ -49,7 +49,7 @@ class ResponseTab(QWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.status = QLabel()
-        self.fields = pairs_table(("Field", "Value", "Meaning"))
+        self.fields = pairs_table(("Field", "Value", "Meaning"), stretch_from=1)
         self.fields.setAccessibleName("Decoded response fields")
         self.headers = pairs_table(("Header", "Value"))
         self.headers.setAccessibleName("Response headers")
@@ -91,7 +91,7 @@ class ResponseTab(QWidget):
         self._show_response(response, command, outcome.elapsed)
 
     def _show_response(self, r: DecodedResponse, command: Command, elapsed: float) -> None:
-        meanings = {f.name: f.meaning for f in command.response_fields}
+        meanings = {f.name: f.meaning.replace("`", "") for f in command.response_fields}
         self.status.setText(
             f"HTTP {r.http_status} · {r.kind.value}"
             + (f" · type {r.type}" if r.type else "")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from console.core.masking import is_sensitive
@@ -45,15 +46,18 @@ class SignatureTab(QWidget):
         inner = QWidget()
         lay = QVBoxLayout(inner)
         lay.addWidget(self.masked_note)
-        lay.addWidget(
-            QLabel("<b>OAuth parameters</b> (signed; oauth_signature goes in the header only)")
+        oauth_title = QLabel(
+            "<b>OAuth parameters</b> (signed; oauth_signature goes in the header only)"
         )
+        oauth_title.setWordWrap(True)
+        lay.addWidget(oauth_title)
         lay.addWidget(self.oauth)
         for block in (self.normalized, self.base, self.hex, self.base64, self.authorization):
             lay.addWidget(block)
         lay.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(inner)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)

@@ -97,8 +97,8 @@ def wrap_base_string(base: str) -> str:
     return f"{method}&\n{uri}&\n    {params}"
 
 
-def pairs_table(headers: tuple[str, ...]) -> QTableWidget:
-    """A read-only table for name/value rows."""
+def pairs_table(headers: tuple[str, ...], *, stretch_from: int = -1) -> QTableWidget:
+    """A read-only table for name/value rows; columns from ``stretch_from`` share the width."""
     table = QTableWidget(0, len(headers))
     table.setHorizontalHeaderLabels(list(headers))
     table.verticalHeader().setVisible(False)
@@ -106,9 +106,14 @@ def pairs_table(headers: tuple[str, ...]) -> QTableWidget:
     table.setWordWrap(True)
     table.setAlternatingRowColors(True)
     header = table.horizontalHeader()
-    for col in range(len(headers) - 1):
-        header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(len(headers) - 1, QHeaderView.ResizeMode.Stretch)
+    first_stretch = stretch_from if stretch_from >= 0 else len(headers) - 1
+    for col in range(len(headers)):
+        mode = (
+            QHeaderView.ResizeMode.Stretch
+            if col >= first_stretch
+            else QHeaderView.ResizeMode.ResizeToContents
+        )
+        header.setSectionResizeMode(col, mode)
     return table
 
 
