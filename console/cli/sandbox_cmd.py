@@ -151,18 +151,20 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         handle.stop()
         return _fail(str(exc))
-    _print_banner(handle, args, key_file)
-    return _serve(handle)
+    return _serve(handle, args, key_file)
 
 
-def _serve(handle: SandboxHandle) -> int:
+def _serve(handle: SandboxHandle, args: argparse.Namespace, key_file: Path | None) -> int:
+    """Print the banner and serve until Ctrl+C or SIGTERM, then stop cleanly."""
     stop = threading.Event()
 
     def on_term(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
+    # installed before the banner: whoever reads it may stop the sandbox right away
     previous = signal.signal(signal.SIGTERM, on_term)
     try:
+        _print_banner(handle, args, key_file)
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:

@@ -1,0 +1,175 @@
+"""``gateway-console sandbox`` as a person runs it: the banner, the demo key file, the example
+command that works as printed, Ctrl+C, and ``sandbox seed``."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import stat
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.cli import main
+from tests.helpers.sandbox_client import form_fields, signed_post, start
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def running(
+    tmp_path: Path, _isolated_profile: Path
+) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
+    env = {**os.environ, "GATEWAY_CONSOLE_HOME": str(_isolated_profile), "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "console", "sandbox", "--port", "0", "--callback-delay", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
+    lines: list[str] = []
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        lines.append(line.rstrip("\n"))
+        if line.startswith("Press Ctrl+C"):
+            break
+    try:
+        yield proc, lines
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+        watchdog.cancel()
+
+
+def test_banner_key_file_and_example_command(
+    running: tuple[subprocess.Popen[str], list[str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    proc, lines = running
+    assert lines[0].startswith("Gateway Console sandbox at http://127.0.0.1:")
+    assert any("demo: endpoint 1001, group 2001" in line for line in lines)
+    assert any(
+        "orderid 9000001  client_orderid first-payment-1  approved" in line for line in lines
+    )
+    key_line = next(line for line in lines if line.startswith("Demo merchant's private key"))
+    key_file = Path(key_line.split(": ", 1)[1])
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert b"PRIVATE KEY" in key_file.read_bytes()
+    example = shlex.split(lines[lines.index("Try:") + 1])
+    assert example[:3] == ["gateway-console", "send", "payout-check"]
+    capsys.readouterr()
+    assert main(example[1:]) == 0  # the printed command works as it is
+    assert "async-response" in capsys.readouterr().out
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0
+    assert "Sandbox stopped." in err
+
+
+def test_sigterm_stops_cleanly(running: tuple[subprocess.Popen[str], list[str]]) -> None:
+    proc, _ = running
+    proc.terminate()
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0
+    assert "Sandbox stopped." in err
+
+
+def test_merchant_options_go_together(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sandbox", "--port", "0", "--merchant", "shop"]) == 2
+    assert "--merchant needs --public-key and --endpoint" in capsys.readouterr().err
+
+
+def test_bad_faults_are_reported_before_starting(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sandbox", "--port", "0", "--faults", "explode"]) == 2
+    assert "--faults" in capsys.readouterr().err
+
+
+def test_a_host_off_this_machine_is_warned_about(capsys: pytest.CaptureFixture[str]) -> None:
+    # 192.0.2.1 (TEST-NET-1) is not an address of this machine: binding fails, nothing listens
+    assert main(["sandbox", "--host", "192.0.2.1", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "not on a loopback address" in err
+    assert "cannot listen on 192.0.2.1" in err
+
+
+def test_seed_into_a_state_file_then_use_it(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "sandbox.sqlite3"
+    assert (
+        main(
+            [
+                "sandbox",
+                "seed",
+                "--state",
+                str(state),
+                "--client-orderid",
+                "mine",
+                "--orderid",
+                "777",
+                "--card-number",
+                "5555555555554444",
+            ]
+        )
+        == 0
+    )
+    assert "orderid 777" in capsys.readouterr().out
+    assert (
+        main(
+            [
+                "sandbox",
+                "seed",
+                "--state",
+                str(state),
+                "--client-orderid",
+                "bad",
+                "--card-number",
+                "1234",
+            ]
+        )
+        == 2
+    )
+    assert "Luhn" in capsys.readouterr().err
+    with start(rsa_key, state_path=state) as sandbox:
+        answer = signed_post(
+            sandbox, "create-card-ref", {"client_orderid": "mine", "orderid": "777"}, key=rsa_key
+        )
+        assert form_fields(answer)["type"] == "create-card-ref-response"
+
+
+def test_seed_a_running_sandbox(
+    rsa_key: rsa.RSAPrivateKey, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with start(rsa_key) as sandbox:
+        assert (
+            main(
+                [
+                    "sandbox",
+                    "seed",
+                    "--url",
+                    sandbox.base_url,
+                    "--client-orderid",
+                    "live",
+                    "--status",
+                    "processing",
+                ]
+            )
+            == 0
+        )
+        orderid = capsys.readouterr().out.split("orderid ")[1].split(",")[0]
+        answer = signed_post(
+            sandbox, "create-card-ref", {"client_orderid": "live", "orderid": orderid}, key=rsa_key
+        )
+        assert form_fields(answer)["error-code"] == "204"  # not final yet
+        assert main(["sandbox", "seed", "--url", sandbox.base_url, "--client-orderid", "live"]) == 2
+        assert "exists already" in capsys.readouterr().err
