@@ -8,6 +8,7 @@ Public API:
     validate, request_fields, PROBLEM_CODES, Code: the rules.
     command_url: request addresses from path templates.
     example_values: valid example requests.
+    preload: load the ISO code lists ahead of the first validation.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .codes import PROBLEM_CODES, Code
 from .commands import COMMANDS, SECTION_TITLES, get_command, sections
 from .engine import request_fields, validate
 from .examples import example_values
+from .iso import preload
 from .model import (
     CardType,
     Command,
@@ -46,6 +48,7 @@ __all__ = [
     "command_url",
     "example_values",
     "get_command",
+    "preload",
     "request_fields",
     "sections",
     "validate",

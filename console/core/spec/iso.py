@@ -33,3 +33,9 @@ def country_alpha3() -> frozenset[str]:
 def country_alpha2_or_3() -> frozenset[str]:
     """Alpha-2 and alpha-3 codes together (``receiver_country_code`` takes either)."""
     return country_alpha2() | country_alpha3()
+
+
+def preload() -> None:
+    """Load the code lists now (about 50 ms), e.g. at start-up, not on the first keystroke."""
+    currency_codes()
+    country_alpha2_or_3()
