@@ -301,7 +301,10 @@ class MainWindow(QMainWindow):
 
     # -- environment and panes ---------------------------------------------------------------
     def _session_changed(self) -> None:
-        self.banner.show_environment(self.session.environment, self.session.problem)
+        env = self.session.environment
+        self.banner.show_environment(env, self.session.problem)
+        title = APP_NAME if env is None else f"{APP_NAME} — {env.name}"
+        self.setWindowTitle(title + (" — PRODUCTION" if self.session.is_production else ""))
         for form in self.forms.built():
             if isinstance(form, PayoutForm):
                 form.set_placeholder(self.session.redirect_placeholder)

@@ -123,6 +123,7 @@ def fill_table(table: QTableWidget, rows: Sequence[Sequence[str]]) -> None:
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
             item = QTableWidgetItem(value)
+            item.setToolTip(value)  # long values and meanings are elided in narrow columns
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
             table.setItem(r, c, item)
     table.resizeRowsToContents()
