@@ -62,6 +62,10 @@ def parse_date(value: str) -> date | None:
         return None
 
 
+def _chars(n: int) -> str:
+    return "1 character" if n == 1 else f"{n} characters"
+
+
 def check_length(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
     """The contract's Length column: at most ``max`` and at least ``min`` characters."""
     n = len(value)
@@ -72,7 +76,7 @@ def check_length(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
                 f,
                 ERROR,
                 Code.TOO_LONG,
-                f"{shown} is {n} characters long; the contract allows at most {high} "
+                f"{shown} is {_chars(n)} long; the contract allows at most {high} "
                 f"(length {f.length.text}). Shorten it.",
             )
         )
@@ -82,7 +86,7 @@ def check_length(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
                 f,
                 ERROR,
                 Code.TOO_SHORT,
-                f"{shown} is {n} characters long; the contract needs at least {low} "
+                f"{shown} is {_chars(n)} long; the contract needs at least {low} "
                 f"(length {f.length.text}).",
             )
         )
@@ -140,8 +144,8 @@ def check_amount(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
                 f,
                 ERROR,
                 Code.TYPE,
-                f"{shown} must be an amount in the highest currency unit, digits with '.' as "
-                "the delimiter, for example 10.50.",
+                f"{shown} must be a number in the highest currency unit with '.' as the "
+                "delimiter, for example 10.50.",
             )
         )
     return False

@@ -75,7 +75,7 @@ def alternatives(single: str, group: Sequence[str], what: str) -> Rule:
                 (single, *present),
                 ERROR,
                 Code.EITHER_OR,
-                f"{single} and {_names(present)} are both filled. Use either {single} or "
+                f"{single} is filled together with {_names(present)}. Use either {single} or "
                 f"{what}, not both: clear one of them.",
             )
 
