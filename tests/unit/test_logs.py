@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,11 +51,14 @@ def test_configure_writes_to_the_profile_log_file_with_a_startup_line(log_file: 
     assert "Resources: all" in text
 
 
-def test_nothing_is_configured_at_import() -> None:
-    assert not any(
-        isinstance(h, logs.PrivateRotatingFileHandler) for h in logging.getLogger().handlers
+def test_nothing_is_configured_at_import(tmp_path: Path) -> None:
+    probe = "import logging, console.core.logs; print(logging.getLogger().handlers)"
+    env = dict(os.environ, GATEWAY_CONSOLE_HOME=str(tmp_path))
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
     )
-    assert not paths.resolve().log_file.exists()
+    assert result.stdout.strip() == "[]"
+    assert not any(tmp_path.iterdir())
 
 
 def test_card_number_and_cvv2_are_masked_in_the_file(log_file: Path) -> None:
