@@ -143,7 +143,7 @@ class History:
         if prepared.signed is None:
             raise ValueError("Only signed requests are journalled.")
         columns = request_columns(environment, prepared)
-        now = _now()
+        now = timestamp_now()
         columns.update(created=now, outcome=PENDING, writer_pid=os.getpid(), deadline=now + window)
         names = ", ".join(columns)
         with self.writing() as db:
@@ -164,7 +164,7 @@ class History:
         """Store the outcome of the send journalled as ``row_id``."""
         columns, answer = answer_columns(outcome)
         if columns.get("final_status"):
-            columns["final_status_at"] = _now()
+            columns["final_status_at"] = timestamp_now()
         sets = ", ".join(f"{name} = ?" for name in columns)
         with self.writing() as db:
             sql = f"UPDATE requests SET {sets} WHERE id = ?"  # noqa: S608 (column names are ours)
@@ -230,7 +230,7 @@ class History:
                 "UPDATE requests SET final_status = ?, final_status_source = ?,"
                 " final_status_at = ?, gateway_order_id = coalesce(gateway_order_id, ?)"
                 " WHERE id = ?",
-                [(status, source, _now(), orderid, i) for i in ids],
+                [(status, source, timestamp_now(), orderid, i) for i in ids],
             )
         for row_id in ids:
             self.notify("changed", row_id)
@@ -333,7 +333,7 @@ class JournalHooks:
             self.history.notify("journal-failed", record)
 
 
-def _now() -> float:
+def timestamp_now() -> float:
     """Unix time rounded to the microsecond, so a datetime made from a row's time compares
     equal to the stored value (filters by time, paging after a row)."""
     return round(time.time(), 6)
