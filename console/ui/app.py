@@ -12,6 +12,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from console import APP_ID, APP_NAME
+from console.core import logs
 from console.core.paths import AppPaths, resolve
 from console.ui.drafts import DraftStore
 from console.ui.main_window import MainWindow
@@ -97,6 +98,7 @@ def screenshot(window: MainWindow, target: Path) -> bool:
 
 def run_app(args: argparse.Namespace) -> int:
     """Entry point of ``gateway-console gui``; returns the exit status."""
+    logs.configure()  # the rotating, redacted log file; also records where resources were found
     shot = getattr(args, "screenshot", None)
     if shot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # render without a display
