@@ -23,6 +23,7 @@ GET      /_sandbox/faults                        the injected faults
 POST     /_sandbox/faults                        spec (empty for none)
 DELETE   /_sandbox/faults                        no faults
 POST     /_sandbox/callback-delay                seconds before payouts become final
+GET      /_sandbox/stats                         requests served, time and CPU spent
 =======  ======================================  ============================================
 """
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -85,6 +87,7 @@ class Control:
             ("POST", re.compile(r"/faults"), Control.set_faults),
             ("DELETE", re.compile(r"/faults"), Control.clear_faults),
             ("POST", re.compile(r"/callback-delay"), Control.set_delay),
+            ("GET", re.compile(r"/stats"), Control.stats),
         ]
 
     def handle(self, method: str, path: str, query: bytes, body: bytes, content_type: str) -> Reply:
@@ -232,6 +235,17 @@ class Control:
 
     def clear_faults(self, args: dict[str, str], groups: list[str]) -> object:
         return {"spec": self.sandbox.set_faults(None).spec}
+
+    def stats(self, args: dict[str, str], groups: list[str]) -> object:
+        stats = self.sandbox.stats
+        with stats.lock:
+            requests, seconds = stats.requests, stats.seconds
+        return {
+            "requests": requests,
+            "handler_seconds": seconds,
+            "verify_seconds": self.sandbox.auth.verify_seconds,
+            "process_cpu_seconds": time.process_time(),
+        }
 
     def set_delay(self, args: dict[str, str], groups: list[str]) -> object:
         try:

@@ -78,6 +78,7 @@ class SandboxHandler(BaseHTTPRequestHandler):
     server_version = "gateway-console-sandbox"
     sys_version = ""
     timeout = 65  # an idle kept-alive connection is closed (the answers say timeout=60)
+    disable_nagle_algorithm = True  # headers and body go out at once, no delayed-ACK stalls
     server: SandboxServer
 
     def setup(self) -> None:
@@ -102,8 +103,12 @@ class SandboxHandler(BaseHTTPRequestHandler):
     # Every method goes through one dispatcher, which answers 405 where POST is needed.
     do_GET = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_POST  # noqa: N815
 
+    def parse_request(self) -> bool:
+        self._started = time.perf_counter()  # from the request line on: headers count too
+        return super().parse_request()
+
     def _dispatch(self) -> None:
-        started = time.perf_counter()
+        started = getattr(self, "_started", time.perf_counter())
         method = self.command
         parts = urlsplit(self.path)
         path = parts.path

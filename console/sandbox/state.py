@@ -29,6 +29,17 @@ _INDEXES = (
 R = TypeVar("R")
 
 
+_NAMES: dict[object, list[str]] = {}
+
+
+def _names(cls: Any) -> list[str]:
+    """Column names of a record type (dataclasses.asdict copies deeply: too slow per row)."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = [f.name for f in dataclasses.fields(cls)]
+    return names
+
+
 class StateError(Exception):
     """The state file cannot be used; the message says why and what to do."""
 
@@ -113,7 +124,7 @@ class Database:
 
     def insert(self, record: Any) -> None:
         """Insert a record; an auto-numbered record gets its new id set."""
-        values = dataclasses.asdict(record)
+        values = {name: getattr(record, name) for name in _names(type(record))}
         key = type(record).KEY
         if values.get(key) is None:
             del values[key]
@@ -147,7 +158,7 @@ class Database:
         self, cls: type[R], where: str = "", params: Sequence[object] = (), order: str = ""
     ) -> list[R]:
         """Records matching a SQL condition, in the given order (key order by default)."""
-        names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+        names = _names(cls)
         sql = f"SELECT {', '.join(names)} FROM {cls.TABLE}"  # type: ignore[attr-defined]  # noqa: S608
         if where:
             sql += f" WHERE {where}"
