@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import os
 import shlex
 import signal
@@ -25,6 +26,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import paths
+from console.core.logs import RedactingFilter
 from console.sandbox import SandboxHandle, is_loopback, start_sandbox
 from console.sandbox.faults import parse_faults
 from console.sandbox.seeds import SEEDS, Seed, seed_first_payment
@@ -77,6 +79,12 @@ def register(sub: Any) -> None:
         "--remote-callbacks",
         action="store_true",
         help="also call back addresses that are not on this machine",
+    )
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="log every request, not only refusals, orders and callbacks",
     )
     p.set_defaults(func=run)
     actions = p.add_subparsers(dest="sandbox_action", metavar="ACTION")
@@ -151,7 +159,22 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         handle.stop()
         return _fail(str(exc))
-    return _serve(handle, args, key_file)
+    handler = _log_to_stderr(args.verbose)
+    try:
+        return _serve(handle, args, key_file)
+    finally:
+        logging.getLogger("console.sandbox").removeHandler(handler)
+
+
+def _log_to_stderr(verbose: bool) -> logging.Handler:
+    """Show the sandbox's log (why a request got 403, orders, callbacks), card data masked."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%H:%M:%S"))
+    handler.addFilter(RedactingFilter())
+    logger = logging.getLogger("console.sandbox")
+    logger.setLevel(logging.DEBUG if verbose else logging.INFO)
+    logger.addHandler(handler)
+    return handler
 
 
 def _serve(handle: SandboxHandle, args: argparse.Namespace, key_file: Path | None) -> int:

@@ -14,21 +14,30 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import requests
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
-from tests.helpers.sandbox_client import form_fields, signed_post, start
+from tests.helpers.sandbox_client import form_fields, public_pem_of, signed_post, start
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def running(
-    tmp_path: Path, _isolated_profile: Path
-) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
-    env = {**os.environ, "GATEWAY_CONSOLE_HOME": str(_isolated_profile), "PYTHONPATH": str(ROOT)}
+def launch(home: Path, *options: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """Start ``gateway-console sandbox`` and read its banner (up to "Press Ctrl+C")."""
+    env = {**os.environ, "GATEWAY_CONSOLE_HOME": str(home), "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "console", "sandbox", "--port", "0", "--callback-delay", "0"],
+        [
+            sys.executable,
+            "-m",
+            "console",
+            "sandbox",
+            "--port",
+            "0",
+            "--callback-delay",
+            "0",
+            *options,
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -43,13 +52,19 @@ def running(
         lines.append(line.rstrip("\n"))
         if line.startswith("Press Ctrl+C"):
             break
+    watchdog.cancel()
+    return proc, lines
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
+    proc, lines = launch(tmp_path / "profile")  # the profile conftest points to
     try:
         yield proc, lines
     finally:
         if proc.poll() is None:
             proc.kill()
         proc.communicate()
-        watchdog.cancel()
 
 
 def test_banner_key_file_and_example_command(
@@ -82,6 +97,45 @@ def test_sigterm_stops_cleanly(running: tuple[subprocess.Popen[str], list[str]])
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0
     assert "Sandbox stopped." in err
+
+
+def test_refusals_are_explained_in_the_sandbox_log(
+    running: tuple[subprocess.Popen[str], list[str]],
+) -> None:
+    proc, lines = running
+    base_url = lines[0].rsplit(" ", 1)[1]
+    response = requests.post(
+        base_url + "/api/v4/status/1001", data={"client_orderid": "x"}, timeout=10
+    )
+    assert response.status_code == 403
+    proc.terminate()
+    _, err = proc.communicate(timeout=30)
+    assert "403 for POST /paynet/api/v4/status/1001" in err
+    assert "no Authorization header" in err
+
+
+def test_a_merchant_of_ones_own(tmp_path: Path, other_rsa_key: rsa.RSAPrivateKey) -> None:
+    home = tmp_path / "profile"
+    pem = tmp_path / "shop.pub.pem"
+    pem.write_text(public_pem_of(other_rsa_key))
+    proc, lines = launch(
+        home,
+        "--merchant",
+        "shop",
+        "--public-key",
+        str(pem),
+        "--endpoint",
+        "4001",
+        "--endpoint-group",
+        "5001",
+    )
+    try:
+        assert any(line.startswith("  shop: endpoint 4001, group 5001") for line in lines)
+        assert not any("private key" in line for line in lines)  # the person has their own
+        assert not (home / "state" / "sandbox-demo-key.pem").exists()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
 
 
 def test_merchant_options_go_together(capsys: pytest.CaptureFixture[str]) -> None:

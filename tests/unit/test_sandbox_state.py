@@ -10,10 +10,10 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.sandbox.app import Sandbox
 from console.sandbox.calls import Call
-from console.sandbox.records import CardRef, Order, Profile
+from console.sandbox.records import Callback, CardRef, Order, Profile
 from console.sandbox.seeds import SEEDS
 from console.sandbox.state import SCHEMA_VERSION, Database, StateError
-from tests.helpers.sandbox_client import public_pem_of
+from tests.helpers.sandbox_client import public_pem_of, wait_for
 
 
 def call(command: str, **values: str) -> Call:
@@ -136,3 +136,35 @@ def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StateError, match="cannot be opened"):
         Database(path)
     assert path.read_text().startswith("not a database")  # left untouched
+
+
+def test_work_left_pending_is_picked_up_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "pending.sqlite3"
+    first = Sandbox(state_path=path, callback_delay=0.3, callback_backoff=0.05)
+    answer = dict(
+        first.commands.run(
+            call(
+                "payout-check",
+                client_orderid="p-1",
+                amount="1.00",
+                currency="USD",
+                server_callback_url="http://127.0.0.1:9/cb",
+            )
+        )
+    )  # nothing listens on port 9
+    first.stop()  # before the delay passed: still processing, no callback yet
+    orderid = int(answer["gateway-order-id"])
+    second = Sandbox(state_path=path, callback_attempts=2, callback_backoff=0.05)
+    try:
+        order = second.db.get(Order, orderid)
+        assert order is not None
+        assert order.status == "processing"
+        second.start()
+        wait_for(lambda: second.db.select(Callback, "state = 'failed'"))
+        order = second.db.get(Order, orderid)
+        assert order is not None
+        assert order.status == "approved"
+        [record] = second.db.select(Callback)
+        assert record.attempts == 2  # tried, retried, given up: bounded
+    finally:
+        second.stop()
