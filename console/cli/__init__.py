@@ -18,6 +18,9 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "console.cli.gui_cmd",
     "console.cli.request_cmds",
     "console.cli.sandbox_cmd",
+    "console.cli.env_cmd",
+    "console.cli.keys_cmd",
+    "console.cli.history_cmd",
 )
 
 

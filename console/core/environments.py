@@ -79,12 +79,20 @@ class InvalidEnvironmentError(EnvironmentStoreError, ValueError):
 class ConfirmationRequiredError(EnvironmentStoreError):
     """A production environment would point somewhere new: ask, then pass ``confirm=True``."""
 
-    def __init__(self, name: str, old_url: str, new_url: str) -> None:
-        super().__init__(
-            f"Environment {name!r} is production: requests with real money would now go to "
-            f"{new_url} instead of {old_url or '(nowhere)'}. Confirm the change to save it."
-        )
+    def __init__(self, name: str, old_url: str, new_url: str, *, becomes_production: bool):
+        if becomes_production:
+            text = (
+                f"Environment {name!r} becomes production: requests with real money will go "
+                f"to {new_url}."
+            )
+        else:
+            text = (
+                f"Environment {name!r} is production: requests with real money would now go "
+                f"to {new_url} instead of {old_url}."
+            )
+        super().__init__(text + " Confirm the change to save it.")
         self.name, self.old_url, self.new_url = name, old_url, new_url
+        self.becomes_production = becomes_production
 
 
 class UnknownEnvironmentError(EnvironmentStoreError, LookupError):
@@ -236,7 +244,12 @@ class EnvironmentStore:
             old.kind is not EnvKind.PRODUCTION or old.base_url != env.base_url
         )
         if moved and not confirm:
-            raise ConfirmationRequiredError(env.name, old.base_url, env.base_url)
+            raise ConfirmationRequiredError(
+                env.name,
+                old.base_url,
+                env.base_url,
+                becomes_production=old.kind is not EnvKind.PRODUCTION,
+            )
         if env.name != name and self.vault is not None:
             self.vault.rename_environment(name, env.name)
         self._save(
