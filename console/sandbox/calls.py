@@ -33,3 +33,10 @@ def failure(call: Call, type_: str, message: str, code: int) -> Pairs:
     if order_id:
         pairs.append(("merchant-order-id", order_id))
     return [*pairs, ("error-message", message), ("error-code", str(code))]
+
+
+def as_id(text: str) -> int | None:
+    """A whole number that fits SQLite's 64-bit integers, or None (ids from requests)."""
+    if text.isascii() and text.isdigit() and len(text) <= 18:
+        return int(text)
+    return None

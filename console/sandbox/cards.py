@@ -8,7 +8,7 @@ import time
 from datetime import date, datetime
 
 from console.sandbox import codes
-from console.sandbox.calls import Call, Pairs, failure
+from console.sandbox.calls import Call, Pairs, as_id, failure
 from console.sandbox.clock import SandboxClock
 from console.sandbox.ids import Ids, card, unique_ref
 from console.sandbox.lifecycle import Lifecycle
@@ -36,7 +36,8 @@ class CardCommands:
 
     def create_card_ref(self, call: Call) -> Pairs:
         orderid, client_orderid = call.get("orderid"), call.get("client_orderid")
-        first = self.db.get(Order, int(orderid)) if orderid.isdigit() else None
+        number = as_id(orderid)
+        first = self.db.get(Order, number) if number is not None else None
         if (
             first is None
             or first.kind != "first-payment"
@@ -160,9 +161,9 @@ class CardCommands:
                 start_date=start.isoformat(),
                 created_at=time.time(),
                 period=period,
-                interval=int(interval) if interval.isdigit() else 0,
+                interval=as_id(interval) or 0,
                 finish_date=finish.isoformat() if finish else "",
-                max_repeats=int(max_repeats) if max_repeats.isdigit() else None,
+                max_repeats=as_id(max_repeats),
                 state="active" if period and interval else "no-schedule",
                 server_callback_url=call.get("server_callback_url"),
                 notify_url=call.get("notify_url"),

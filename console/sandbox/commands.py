@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from console.sandbox import codes
-from console.sandbox.calls import Call, Pairs, failure
+from console.sandbox.calls import Call, Pairs, as_id, failure
 from console.sandbox.cards import CardCommands
 from console.sandbox.clock import SandboxClock
 from console.sandbox.ids import Ids, card
@@ -120,9 +120,10 @@ class Commands:
         ]
 
     def _stored_card(self, login: str, rpi_text: str) -> StoredCard | None:
-        if not rpi_text.isdigit():
+        number = as_id(rpi_text)
+        if number is None:
             return None
-        found = self.db.get(StoredCard, int(rpi_text))
+        found = self.db.get(StoredCard, number)
         return found if found is not None and found.login == login else None
 
     def status(self, call: Call) -> Pairs:

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from console.sandbox.app import Sandbox
+from console.sandbox.calls import as_id
 from console.sandbox.lifecycle import LifecycleError
 from console.sandbox.oauth import parse_form
 from console.sandbox.records import Callback, Order, OrderEvent, Profile
@@ -150,7 +151,7 @@ class Control:
 
     def seed(self, args: dict[str, str], groups: list[str]) -> object:
         orderid = args.get("orderid", "")
-        if orderid and not orderid.isdigit():
+        if orderid and as_id(orderid) is None:
             raise ControlError("orderid must be a whole number (or left out).")
         seed = Seed(
             int(orderid or 0),

@@ -11,7 +11,8 @@ A spec is a comma-separated list of items, each ``[COMMAND:]FAULT``:
 * ``none`` turns an answer fault off (useful to exempt one command from a global fault).
 
 Items without ``COMMAND:`` apply to every command; a command's own items win over them.
-Example: ``latency=0.5,payout-check:drop,status:none``. Control paths are never affected.
+Example: ``latency=0.5,payout-check:drop,status:none``. Faults apply to requests that passed
+authentication (a bad signature is still answered 403); control paths are never affected.
 """
 
 from __future__ import annotations

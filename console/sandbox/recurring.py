@@ -118,7 +118,11 @@ class Recurring:
             if profile.max_repeats is not None and profile.repeats >= profile.max_repeats:
                 profile.state, profile.stop_reason = "stopped", "max-repeats-number reached"
                 break
-            when = charge_date(start, profile.period, profile.interval, profile.repeats)
+            try:
+                when = charge_date(start, profile.period, profile.interval, profile.repeats)
+            except (ValueError, OverflowError):  # past year 9999, or a schedule made invalid
+                profile.state, profile.stop_reason = "stopped", "no further charge date"
+                break
             if when > today or (finish is not None and when > finish):
                 break
             made.append(self._charge(profile, rule, when))

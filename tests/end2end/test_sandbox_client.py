@@ -240,6 +240,7 @@ def test_validation_errors(
     ("command", "values", "code", "words"),
     [
         ("create-card-ref", {"client_orderid": "nope", "orderid": "1"}, "203", "first-payment-1"),
+        ("create-card-ref", {"client_orderid": "x", "orderid": "9" * 30}, "203", "first-payment-1"),
         (
             "create-card-ref",
             {"client_orderid": "first-payment-processing", "orderid": "9000004"},

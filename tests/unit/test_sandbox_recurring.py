@@ -141,3 +141,14 @@ def test_no_schedule_means_no_charges(sandbox: Sandbox) -> None:
     profile = add_profile(sandbox, period="", interval=0, state="no-schedule")
     sandbox.advance_clock(days=400)
     assert charges(sandbox, profile) == []
+
+
+def test_a_schedule_running_past_year_9999_stops_instead_of_failing(sandbox: Sandbox) -> None:
+    profile = add_profile(sandbox, period="month", interval=100_000)
+    sandbox.recurring.run_due()
+    after = stored(sandbox, profile)
+    assert (after.state, after.repeats, after.stop_reason) == (
+        "stopped",
+        1,
+        "no further charge date",
+    )
