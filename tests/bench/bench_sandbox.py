@@ -65,16 +65,26 @@ def test_sandbox_throughput(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> None:
     key_file = tmp_path / "demo.pem"
     key_file.write_bytes(pem_of(rsa_key))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-c", _RUNNER, str(key_file)], cwd=ROOT, env=env,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _RUNNER, str(key_file)],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         origin = proc.stdout.readline().strip()
         assert origin.startswith("http://127.0.0.1:")
         url = command_url(origin + "/paynet", "payout-check", endpoint_id="1001")
         signed = [
-            sign(url, list(payout_values(f"bench-{n}").items()), consumer_key="demo",
-                 private_key=rsa_key)
+            sign(
+                url,
+                list(payout_values(f"bench-{n}").items()),
+                consumer_key="demo",
+                private_key=rsa_key,
+            )
             for n in range(REQUESTS)
         ]
         verify = _verify_cost(rsa_key, signed[0])

@@ -21,11 +21,13 @@ def test_a_year_of_monthly_charges_in_a_second(
 ) -> None:
     today = sandbox.sandbox.clock.today()
     values = example_values("create-recurring-payment", today=today)
-    values.update({
-        "start-date": today.strftime("%d.%m.%Y"),
-        "amount-sequence": "5.00,6.13,7.00",
-        "max-repeats-number": "6",
-    })
+    values.update(
+        {
+            "start-date": today.strftime("%d.%m.%Y"),
+            "amount-sequence": "5.00,6.13,7.00",
+            "max-repeats-number": "6",
+        }
+    )
     for name in ("amount", "amount-from", "amount-to", "finish-date"):
         values.pop(name, None)
     with serve(lambda request: Reply(200, b"OK")) as receiver:
@@ -33,11 +35,17 @@ def test_a_year_of_monthly_charges_in_a_second(
         values["notify_url"] = receiver.url + "/recurring"
         transport = Transport()
         try:
-            outcome = Client(transport).send(prepare(
-                "create-recurring-payment", values, base_url=sandbox.base_url,
-                login=sandbox.demo.login, private_key=rsa_key,
-                endpoint_id=sandbox.demo.endpoint_id, skip_validation=False,
-            ))
+            outcome = Client(transport).send(
+                prepare(
+                    "create-recurring-payment",
+                    values,
+                    base_url=sandbox.base_url,
+                    login=sandbox.demo.login,
+                    private_key=rsa_key,
+                    endpoint_id=sandbox.demo.endpoint_id,
+                    skip_validation=False,
+                )
+            )
         finally:
             transport.close()
         assert outcome.result is Result.ACCEPTED, outcome.summary
@@ -55,19 +63,26 @@ def test_a_year_of_monthly_charges_in_a_second(
     assert date.fromisoformat(charges[-1]["charge_date"]) <= today + timedelta(days=366)
 
 
-def test_start_date_in_the_past_is_refused(sandbox: SandboxHandle,
-                                           rsa_key: rsa.RSAPrivateKey) -> None:
+def test_start_date_in_the_past_is_refused(
+    sandbox: SandboxHandle, rsa_key: rsa.RSAPrivateKey
+) -> None:
     today = sandbox.sandbox.clock.today()
     values = example_values("create-recurring-payment", today=today)
     values["start-date"] = (today - timedelta(days=1)).strftime("%d.%m.%Y")
     values.pop("finish-date", None)
     transport = Transport()
     try:
-        outcome = Client(transport).send(prepare(
-            "create-recurring-payment", values, base_url=sandbox.base_url,
-            login=sandbox.demo.login, private_key=rsa_key,
-            endpoint_id=sandbox.demo.endpoint_id, skip_validation=True,
-        ))
+        outcome = Client(transport).send(
+            prepare(
+                "create-recurring-payment",
+                values,
+                base_url=sandbox.base_url,
+                login=sandbox.demo.login,
+                private_key=rsa_key,
+                endpoint_id=sandbox.demo.endpoint_id,
+                skip_validation=True,
+            )
+        )
     finally:
         transport.close()
     assert outcome.response is not None
