@@ -49,6 +49,11 @@ Handler = Callable[["Control", dict[str, str], list[str]], object]
 _HIDDEN = frozenset({"pan_token", "dst_pan_token"})
 
 
+def _readable(pattern: str) -> str:
+    """A route pattern as people write paths: ``/orders/<orderid>/reversal``."""
+    return pattern.replace(r"(\d+)", "<orderid>").replace("(", "").replace(")", "")
+
+
 class ControlError(ValueError):
     """A control request that cannot be done; answered 400 with the message."""
 
@@ -131,7 +136,10 @@ class Control:
             "faults": sandbox.faults.spec,
             "callback_delay": sandbox.callback_delay,
             "seeded_first_payments": [dataclasses.asdict(s) for s in SEEDS],
-            "control_paths": (__doc__ or "").split("=======", 2)[-1].strip(),
+            "control_paths": [
+                f"{method} {PREFIX}{_readable(pattern.pattern)}"
+                for method, pattern, _ in self._routes
+            ],
         }
 
     def merchants(self, args: dict[str, str], groups: list[str]) -> object:

@@ -156,7 +156,7 @@ def test_control_overview_and_unknown_control_paths(sandbox: SandboxHandle) -> N
     overview = control(sandbox, "GET", "")
     assert overview["base_url"] == sandbox.base_url
     assert [m["login"] for m in overview["merchants"]] == ["demo"]
-    assert "/_sandbox/clock/advance" in overview["control_paths"]
+    assert "POST /_sandbox/clock/advance" in overview["control_paths"]
     with pytest.raises(ControlRefusedError) as missing:
         control(sandbox, "GET", "/nothing")
     assert missing.value.status == 404
