@@ -89,6 +89,8 @@ class MainWindow(QMainWindow):
         self._closed = False
         self.persist_drafts = True  # off for --screenshot: an example must not become a draft
         self.actions_by_name: dict[str, QAction] = {}
+        self.sandbox_defaults: dict[str, Any] = {}  # start_local_sandbox options (journal)
+        self.example_overrides: dict[str, str] = {}  # example values the environment sets
 
         self.banner = EnvironmentBanner()
         self.commands = QTabBar()
@@ -137,6 +139,7 @@ class MainWindow(QMainWindow):
         bar.addWidget(self.use_in_payout_button)
         bar.addWidget(self.busy)
         bar.addWidget(self.send_button)
+        self.result_bar = bar  # other parts add their buttons here
         right = QWidget()
         rlay = QVBoxLayout(right)
         rlay.setContentsMargins(0, 0, 0, 0)
@@ -166,6 +169,10 @@ class MainWindow(QMainWindow):
         self._session_changed()
         start = drafts.last_command if drafts.last_command in names else names[0]
         self.show_command(start)
+        # The journal, history and callbacks panes, status checks, environment dialogs.
+        from console.ui.history.wiring import attach_journal
+
+        self.journal = attach_journal(self)
         self.resize(1400, 900)
         self.resizeDocks([self.inspector], [440], Qt.Orientation.Horizontal)
 
@@ -214,6 +221,7 @@ class MainWindow(QMainWindow):
     def fill_example(self) -> None:
         """Fill the current form with the contract's realistic example."""
         values = example_values(self.command)
+        values.update({k: v for k, v in self.example_overrides.items() if k in values})
         self.form.load(values, clear=True)
 
     def clear_form(self) -> None:
@@ -321,6 +329,7 @@ class MainWindow(QMainWindow):
     def start_local_sandbox(self, **options: Any) -> None:
         """Start the built-in sandbox on a worker; the window is usable meanwhile."""
         self.banner.show_starting()
+        options = {**self.sandbox_defaults, **options}
         self.tasks.run(
             lambda: launch_sandbox(**options),
             self._sandbox_started,

@@ -1,0 +1,198 @@
+"""The callbacks pane: every callback received, its ``control`` check, and the listener.
+
+Callbacks and their check come from the field notes (the contract leaves them "not
+shown"): ``control`` is the SHA-1 of status, orderid, client_orderid and the merchant
+control secret. A mismatch or a missing ``control`` (when a secret is set) is flagged and
+never changes a final status; a repeat of an earlier callback is marked as such.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from console.core.callbacks import CallbackEvent, CheckResult
+from console.ui.history.model import local_time
+from console.ui.icons import icon
+from console.ui.inspector.widgets import pairs_table
+from console.ui.theme import state_colour
+
+if TYPE_CHECKING:
+    from console.core.history import History
+    from console.ui.callback_listeners import CallbackListeners
+
+HEADINGS = ("Received", "Environment", "Status", "Client order id", "Order id", "Check", "Row")
+CHECK_WORDS = {
+    CheckResult.OK: ("fine", "control ok"),
+    CheckResult.NOT_CHECKED: ("required", "not checked (no merchant control secret set)"),
+    CheckResult.MISMATCH: ("error", "control MISMATCH: not trusted"),
+    CheckResult.MISSING: ("error", "control missing: not trusted"),
+}
+SHOWN = 1000  # newest callbacks kept in the list
+
+
+def recent_callbacks(history: History, limit: int = SHOWN) -> list[CallbackEvent]:
+    """The newest recorded callbacks, oldest first (as the list grows downwards)."""
+    with history.reading() as db:
+        rows = db.execute(
+            "SELECT id, received, environment, method, remote, params_json, status, type,"
+            " orderid, client_orderid, check_result, duplicate_of, request_id"
+            " FROM callbacks ORDER BY received DESC, id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+    return [
+        CallbackEvent(
+            id=r[0],
+            received=datetime.fromtimestamp(r[1], UTC),
+            environment=r[2],
+            method=r[3],
+            remote=r[4] or "",
+            params=tuple((str(n), str(v)) for n, v in json.loads(r[5])),
+            status=r[6],
+            type=r[7],
+            orderid=r[8],
+            client_orderid=r[9],
+            check=CheckResult(r[10]),
+            duplicate_of=r[11],
+            request_id=r[12],
+        )
+        for r in reversed(rows)
+    ]
+
+
+def check_words(event: CallbackEvent) -> tuple[str, str]:
+    """(state colour, words) for a callback's check, with "repeat" for duplicates."""
+    state, words = CHECK_WORDS[event.check]
+    if event.duplicate_of is not None:
+        words += f"; repeat of #{event.duplicate_of}"
+    return state, words
+
+
+class CallbacksView(QWidget):
+    """The listener of the active environment, and the list of callbacks received.
+
+    Args:
+        listeners: the window's listeners.
+        active: the active environment's name (None when there is none).
+        toggle: turns the active environment's listener on or off.
+    """
+
+    def __init__(
+        self,
+        listeners: CallbackListeners,
+        active: Callable[[], str | None],
+        toggle: Callable[[bool], None],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("callbacks-view")
+        self.listeners = listeners
+        self._active = active
+        self._toggle = toggle
+        self.listener_label = QLabel()
+        self.listener_label.setWordWrap(True)
+        self.listener_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.copy_url = QPushButton(icon("copy"), "Copy address")
+        self.copy_url.setToolTip("Copy the callback address, for server_callback_url or notify_url")
+        self.copy_url.clicked.connect(self._copy_url)
+        self.switch = QPushButton()
+        self.switch.clicked.connect(lambda: self._toggle(self.url() is None))
+        self.table: QTableWidget = pairs_table(HEADINGS, stretch_from=len(HEADINGS) - 2)
+        self.table.setAccessibleName("Callbacks received")
+        self.note = QLabel(
+            "Callbacks and their control check follow the field notes, not the contract. "
+            "A mismatch is flagged and never changes a status."
+        )
+        self.note.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(self.listener_label, 1)
+        top.addWidget(self.copy_url)
+        top.addWidget(self.switch)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(top)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(self.note)
+        self.events: list[CallbackEvent] = []
+        listeners.changed.connect(self.refresh_listener)
+        listeners.problem.connect(self._problem)
+        self.refresh_listener()
+
+    def url(self) -> str | None:
+        name = self._active()
+        return self.listeners.url(name) if name else None
+
+    def refresh_listener(self) -> None:
+        """Show whether the active environment's listener runs, and where."""
+        name = self._active()
+        url = self.url()
+        if name is None:
+            self.listener_label.setText("No environment is active.")
+        elif url:
+            self.listener_label.setText(f"Listening for callbacks of <b>{name}</b> at {url}")
+        else:
+            self.listener_label.setText(
+                f"Not listening for callbacks of <b>{name}</b>. Turn the listener on here or "
+                "in the environment's settings."
+            )
+        self.copy_url.setEnabled(bool(url))
+        self.switch.setText("Stop listening" if url else "Start listening")
+        self.switch.setEnabled(name is not None)
+
+    def _problem(self, text: str) -> None:
+        colour = state_colour("error", self.palette()).name()
+        self.listener_label.setText(f"<span style='color:{colour}'>{text}</span>")
+
+    def _copy_url(self) -> None:
+        url = self.url()
+        if url:
+            QGuiApplication.clipboard().setText(url)
+
+    def load(self, events: list[CallbackEvent]) -> None:
+        """Show recorded callbacks (oldest first)."""
+        self.events = []
+        self.table.setRowCount(0)
+        for event in events:
+            self.add(event)
+
+    def add(self, event: CallbackEvent) -> None:
+        """Append one callback (newest at the bottom, scrolled into view)."""
+        self.events.append(event)
+        if len(self.events) > SHOWN:
+            self.events.pop(0)
+            self.table.removeRow(0)
+        state, words = check_words(event)
+        cells = (
+            local_time(event.received),
+            event.environment,
+            event.status or "",
+            event.client_orderid or "",
+            event.orderid or "",
+            words,
+            f"#{event.request_id}" if event.request_id else "no matching request",
+        )
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        params = ", ".join(f"{n}={v}" for n, v in event.params)
+        for column, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            item.setToolTip(f"{event.method} from {event.remote or '?'}: {params}")
+            if column == 5:
+                item.setForeground(state_colour(state, self.palette()))
+            self.table.setItem(row, column, item)
+        self.table.scrollToBottom()

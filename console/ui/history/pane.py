@@ -1,0 +1,288 @@
+"""The history pane: search, filters, the journal table, details and actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QSplitter,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from console.core.history_query import HistoryRow
+from console.ui.history.details import HistoryDetailsView
+from console.ui.history.filters import HistoryFilters
+from console.ui.history.model import HistoryModel
+from console.ui.icons import icon
+from console.ui.tasks import TaskRunner
+from console.ui.theme import state_colour
+
+if TYPE_CHECKING:
+    from console.core.history import History
+
+# (attribute of HistoryRow, label) for "Copy ids"
+ID_ATTRIBUTES = (
+    ("client_orderid", "client order id"),
+    ("gateway_order_id", "gateway order id"),
+    ("serial_number", "serial number"),
+    ("card_ref_id", "card reference id"),
+    ("recurring_payment_id", "recurring payment id"),
+)
+
+
+class HistoryPane(QWidget):
+    """Every journalled request, newest first, paged lazily from the journal.
+
+    Signals (the window acts on them):
+        use_in_payout(HistoryRow): put the row's recurring payment id into a payout.
+        repeat_as_new(HistoryDetail): load the row's request into its form, fresh order id.
+        check_status(HistoryRow) / follow(HistoryRow): ask the gateway about the order.
+    """
+
+    use_in_payout = Signal(object)
+    repeat_as_new = Signal(object)
+    check_status = Signal(object)
+    follow = Signal(object)
+
+    def __init__(self, history: History, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("history-pane")
+        self.history = history
+        # Its own single worker: history reads stay in order and never wait behind a send.
+        self.runner = TaskRunner(self, max_threads=1)
+        self.model = HistoryModel(history, self.runner, self)
+        self.filters = HistoryFilters()
+        self.count_label = QLabel("Reading the history…")
+        self.count_label.setAccessibleName("Number of requests shown")
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.table = QTableView()
+        self.table.setObjectName("history-table")
+        self.table.setAccessibleName("History of requests")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setVisible(False)
+        # Fixed row heights: the view never measures rows, so 100,000 rows scroll smoothly.
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        for column, width in enumerate((150, 110, 160, 200, 100, 170, 120, 90, 120, 110)):
+            self.table.setColumnWidth(column, width)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
+        self.details = HistoryDetailsView()
+
+        self.actions_by_name: dict[str, QAction] = {}
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.addWidget(self.count_label, 1)
+        for name, text, slot, tip in (
+            ("use", "Use in payout", self._use, "Pay out to this card reference / RPI"),
+            ("repeat", "Repeat as new", self._repeat, "Same values, fresh client_orderid"),
+            ("status", "Check status", self._check, "Ask the gateway for the order's status"),
+            ("follow", "Follow", self._follow, "Check the status on the field notes' plan"),
+            ("copy", "Copy ids", self.copy_ids, "Copy the ids of the selected requests"),
+            ("export", "Export…", self._export_dialog, "Export the selection to CSV or JSON"),
+        ):
+            action = QAction(text, self)
+            action.setObjectName(f"history:{name}")
+            action.setToolTip(tip)
+            action.triggered.connect(slot)
+            self.actions_by_name[name] = action
+            button = QToolButton()
+            button.setDefaultAction(action)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+            bar.addWidget(button)
+        self.actions_by_name["copy"].setIcon(icon("copy"))
+        self.actions_by_name["copy"].setShortcut(QKeySequence.StandardKey.Copy)
+        self.actions_by_name["copy"].setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.table.addAction(self.actions_by_name["copy"])
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.details)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.filters)
+        lay.addLayout(bar)
+        lay.addWidget(self.message)
+        lay.addWidget(split, 1)
+
+        self.filters.changed.connect(self.apply_filters)
+        self.model.counted.connect(self._counted)
+        self.model.failed.connect(lambda text: self.show_message("error", text))
+        self.model.modelReset.connect(self._selection_changed)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._selection_changed())
+        self._detail_for: int | None = None
+        self._selection_changed()
+        self.model.refresh()
+        self.load_choices()
+
+    # -- filters -------------------------------------------------------------------------
+    def apply_filters(self) -> None:
+        self.model.set_filter(self.filters.value())
+
+    def load_choices(self) -> None:
+        """Fill the command and environment filters from the journal (in the background)."""
+        self.runner.run(
+            lambda: (self.history.distinct("command"), self.history.distinct("environment")),
+            self._choices_loaded,
+        )
+
+    def _choices_loaded(self, result: object) -> None:
+        assert isinstance(result, tuple)
+        self.filters.set_choices(*result)
+
+    def _counted(self, count: int) -> None:
+        self.count_label.setText(f"{count:,} request{'s' if count != 1 else ''}")
+
+    def show_message(self, state: str, text: str) -> None:
+        colour = state_colour(state or "required", self.palette()).name()
+        self.message.setText(f"<span style='color:{colour}'>{text}</span>" if text else "")
+
+    # -- selection and details -------------------------------------------------------------
+    def selected_rows(self) -> list[HistoryRow]:
+        """The selected rows that have arrived, in view order."""
+        positions = sorted(i.row() for i in self.table.selectionModel().selectedRows())
+        return [r for p in positions if (r := self.model.row_at(p)) is not None]
+
+    def current_row(self) -> HistoryRow | None:
+        rows = self.selected_rows()
+        return rows[0] if len(rows) == 1 else None
+
+    def select_position(self, position: int) -> None:
+        index = self.model.index(position, 0)
+        flags = (
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.table.selectionModel().setCurrentIndex(index, flags)
+        self.table.scrollTo(index)
+
+    def _selection_changed(self) -> None:
+        row = self.current_row()
+        rows = self.selected_rows()
+        self.actions_by_name["use"].setEnabled(row is not None and bool(row.recurring_payment_id))
+        self.actions_by_name["repeat"].setEnabled(row is not None and row.command != "status")
+        can_check = row is not None and bool(row.client_orderid) and row.command == "payout-check"
+        self.actions_by_name["status"].setEnabled(can_check)
+        self.actions_by_name["follow"].setEnabled(can_check)
+        self.actions_by_name["copy"].setEnabled(bool(rows))
+        self.actions_by_name["export"].setEnabled(bool(rows))
+        if row is None:
+            self._detail_for = None
+            self.details.clear(
+                f"{len(rows)} requests selected." if rows else "Choose a request to see it."
+            )
+            return
+        self._detail_for = row.id
+        self.runner.run(lambda: self.history.details(row.id), self._detail_arrived)
+
+    def _detail_arrived(self, detail: object) -> None:
+        from console.core.history_query import HistoryDetail
+
+        if isinstance(detail, HistoryDetail) and detail.row.id == self._detail_for:
+            self.details.show_detail(detail)
+
+    def row_changed(self, row_id: int) -> None:
+        """Journal event: refresh the model and the details when they show this row."""
+        self.model.row_changed(row_id)
+        if row_id == self._detail_for:
+            self.runner.run(lambda: self.history.details(row_id), self._detail_arrived)
+
+    def row_added(self, row_id: int) -> None:
+        self.model.row_added(row_id)
+
+    # -- actions -------------------------------------------------------------------------------
+    def _context_menu(self, pos: QPoint) -> None:
+        menu = QMenu(self)
+        for action in self.actions_by_name.values():
+            menu.addAction(action)
+        menu.popup(self.table.viewport().mapToGlobal(pos))
+
+    def _use(self) -> None:
+        row = self.current_row()
+        if row is not None and row.recurring_payment_id:
+            self.use_in_payout.emit(row)
+
+    def _repeat(self) -> None:
+        row = self.current_row()
+        if row is not None:
+            self.runner.run(lambda: self.history.details(row.id), self.repeat_as_new.emit)
+
+    def _check(self) -> None:
+        row = self.current_row()
+        if row is not None:
+            self.check_status.emit(row)
+
+    def _follow(self) -> None:
+        row = self.current_row()
+        if row is not None:
+            self.follow.emit(row)
+
+    def copy_ids(self) -> str:
+        """Copy the ids of the selected rows, one row per line, labelled; returns the text."""
+        lines = []
+        for row in self.selected_rows():
+            parts = [
+                f"{label}: {value}"
+                for attribute, label in ID_ATTRIBUTES
+                if (value := getattr(row, attribute))
+            ]
+            lines.append("; ".join(parts))
+        text = "\n".join(lines)
+        if text:
+            QGuiApplication.clipboard().setText(text)
+            self.show_message("fine", f"Copied the ids of {len(lines)} request(s).")
+        return text
+
+    def _export_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export the selected requests", "history.csv", "CSV (*.csv);;JSON (*.json)"
+        )
+        if path:
+            self.export_selection(Path(path))
+
+    def export_selection(self, path: Path) -> None:
+        """Write the selected rows to ``path`` (.csv or .json) in the background."""
+        from console.core.history_export import export
+
+        ids = [r.id for r in self.selected_rows()]
+        if not ids:
+            self.show_message("warning", "Select the requests to export first.")
+            return
+        self.show_message("busy", f"Exporting {len(ids)} request(s) to {path}…")
+        self.runner.run(
+            lambda: export(self.history, path, ids=ids),
+            lambda n: self.show_message("fine", f"Exported {n} request(s) to {path}."),
+            lambda exc, _tb: self.show_message("error", f"Nothing exported: {exc}"),
+        )
+
+    def select_id(self, row_id: int) -> bool:
+        """Select a loaded row by its id; False when it is not on screen yet."""
+        position = self.model.position_of(row_id)
+        if position is None:
+            return False
+        self.select_position(position)
+        return True
+
+    def first_index(self) -> QModelIndex:
+        return self.model.index(0, 0)

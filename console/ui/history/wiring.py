@@ -1,0 +1,272 @@
+"""Connect the journal, the history and callbacks panes, status checks and the environment
+dialogs to the main window.
+
+What it does to the window (all through its public hooks):
+
+* every send is journalled: ``window.sender_.hooks`` follows the active environment, so a
+  "pending" row is committed before anything leaves;
+* the history pane docks at the bottom (View menu, Ctrl+H), the callbacks list beside it
+  (Ctrl+Shift+H);
+* the Environment menu gets the environment manager and the key dialog;
+* after an accepted payout, "Check status" and "Follow this order" appear next to the result;
+* the local sandbox calls back into a listener of this window, with a control secret of its
+  own, and its example payouts point their callback address there.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QPushButton
+
+from console.core.history import History
+from console.core.paths import AppPaths, resolve
+from console.ui.callback_listeners import CallbackListeners
+from console.ui.callbacks_view import CallbacksView, recent_callbacks
+from console.ui.history.bridge import JournalBridge
+from console.ui.history.pane import HistoryPane
+from console.ui.secrets_access import SecretsAccess
+from console.ui.status_follow import Follow, OrderRef, StatusController
+
+if TYPE_CHECKING:
+    from console.core.client import Outcome
+    from console.core.history_query import HistoryDetail, HistoryRow
+    from console.ui.main_window import MainWindow
+
+REPEAT_NOTE = (
+    "Loaded as a new request with a fresh client_orderid. Card number and CVV2 are never "
+    "stored: type them again before sending."
+)
+
+
+class JournalWiring(QObject):
+    """Everything the journal issue adds to one main window (see the module docstring)."""
+
+    def __init__(self, window: MainWindow, paths: AppPaths | None = None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.paths = paths or resolve()
+        self.history = History(self.paths.history_db)
+        self.bridge = JournalBridge(self.history, self)
+        self.secrets = SecretsAccess(self.paths)
+        self.listeners = CallbackListeners(self.history, self.bridge, self)
+        self.secrets.local_control = self.listeners.local_control
+        window.sandbox_defaults.setdefault("merchant_control", self.listeners.local_control)
+
+        self.pane = HistoryPane(self.history)
+        self.history_dock = window.add_pane(
+            self.pane, "History", Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+H"
+        )
+        self.callbacks = CallbacksView(self.listeners, self._active_name, self._toggle_listener)
+        self.callbacks_dock = window.add_pane(
+            self.callbacks, "Callbacks", Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+Shift+H"
+        )
+        window.tabifyDockWidget(self.history_dock, self.callbacks_dock)
+        self.history_dock.raise_()
+        for dock in (self.history_dock, self.callbacks_dock):
+            dock.hide()  # the form keeps the room until the person asks for the history
+        self.status = StatusController(self.history, self.secrets.connection, self)
+
+        self.bridge.row_added.connect(self.pane.row_added)
+        self.bridge.row_changed.connect(self.pane.row_changed)
+        self.bridge.journal_failed.connect(self._journal_failed)
+        self.bridge.callback.connect(self.callbacks.add)
+        self.pane.use_in_payout.connect(self.use_in_payout)
+        self.pane.repeat_as_new.connect(self.repeat_as_new)
+        self.pane.check_status.connect(lambda row: self.status.check(_order_of(row)))
+        self.pane.follow.connect(lambda row: self.status.follow(_order_of(row)))
+        self.status.checked.connect(self._status_checked)
+        self.status.follow_started.connect(self._follow_started)
+        self.pane.runner.run(lambda: recent_callbacks(self.history), self._callbacks_loaded)
+
+        self._add_actions()
+        self._last_order: OrderRef | None = None
+        window.sender_.finished.connect(self._sent)
+        window.session.changed.connect(self._session_changed)
+        window.installEventFilter(self)
+        self._session_changed()
+
+    # -- window pieces -------------------------------------------------------------------------
+    def _add_actions(self) -> None:
+        w = self.window
+        from console.ui.environment_actions import open_environments, open_keys
+
+        for name, text, keys, slot in (
+            ("environments", "&Manage environments…", "Ctrl+Shift+E", open_environments),
+            ("keys", "&Keys…", "Ctrl+Shift+K", open_keys),
+        ):
+            action = QAction(text, w)
+            action.setObjectName(f"action:{name}")
+            action.setShortcut(QKeySequence(keys))
+            action.triggered.connect(lambda _c=False, s=slot: s(self))
+            w.addAction(action)
+            w.actions_by_name[name] = action
+            w.environment_menu.addAction(action)
+        self.check_button = QPushButton("Check status")
+        self.check_button.setToolTip("Ask the gateway for this order's status (field notes)")
+        self.check_button.clicked.connect(self.check_last)
+        self.follow_button = QPushButton("Follow this order")
+        self.follow_button.setToolTip(
+            "Check the status every few seconds, then every few minutes, for up to an hour "
+            "(field notes' polling plan); stops by itself at a final status"
+        )
+        self.follow_button.clicked.connect(self.follow_last)
+        for button in (self.check_button, self.follow_button):
+            button.setVisible(False)
+            w.result_bar.insertWidget(1, button)
+
+    def _active_name(self) -> str | None:
+        env = self.window.session.environment
+        return env.name if env is not None else None
+
+    def _journal_failed(self, row_id: int) -> None:
+        self.window._show_result(
+            "warning",
+            f"The answer could not be written to the history (row {row_id} stays "
+            "'outcome unknown'). The answer shown here is what the gateway said.",
+        )
+
+    def _callbacks_loaded(self, events: object) -> None:
+        assert isinstance(events, list)
+        self.callbacks.load(events)
+
+    # -- environment -----------------------------------------------------------------------
+    def _session_changed(self) -> None:
+        session = self.window.session
+        env = session.environment
+        if env is None:
+            self.window.sender_.hooks = None
+            return
+        self.window.sender_.hooks = self.history.journal(
+            env.name, connect_timeout=env.connect_timeout, read_timeout=env.read_timeout
+        )
+        for name in list(self.listeners.listeners):
+            if name != env.name:
+                self.listeners.stop(name)
+        if env.builtin:
+            self.secrets.remember_local(env, session.private_key)
+            if env.base_url and env.name not in self.listeners.listeners:
+                self.listeners.start_local(env)
+        elif env.callback.enabled and env.name not in self.listeners.listeners:
+            self._start_listener(env.name)
+        url = self.listeners.url(env.name)
+        # Only the local sandbox gets its examples pointed here: a real gateway cannot
+        # reach this computer unless the person says so in the callback settings.
+        self.window.example_overrides = (
+            {"server_callback_url": url, "notify_url": url} if env.builtin and url else {}
+        )
+        self.callbacks.refresh_listener()
+
+    def _start_listener(self, name: str) -> None:
+        try:
+            env = self.secrets.store().get(name)
+            control = self.secrets.vault().merchant_control(name)
+        except Exception as exc:  # no keyring or unknown environment: say why
+            self.listeners.problem.emit(f"The callback listener did not start: {exc}")
+            return
+        self.listeners.start(env, control)
+
+    def _toggle_listener(self, on: bool) -> None:
+        env = self.window.session.environment
+        if env is None:
+            return
+        if not on:
+            self.listeners.stop(env.name)
+        elif env.builtin:
+            self.listeners.start_local(env)
+        else:
+            self._start_listener(env.name)
+        self._session_changed()
+
+    # -- after a send ----------------------------------------------------------------------
+    def _sent(self, outcome: Outcome) -> None:
+        env = self.window.session.environment
+        order = None
+        if (
+            env is not None
+            and outcome.prepared.command == "payout-check"
+            and outcome.response is not None
+        ):
+            client_orderid = outcome.prepared.value("client_orderid")
+            if client_orderid:
+                orderid = outcome.response.get("gateway-order-id")
+                order = OrderRef(env.name, client_orderid, orderid)
+        # an unknown outcome is exactly when the status must be checked before resending
+        if order is None and env is not None and outcome.prepared.command == "payout-check":
+            client_orderid = outcome.prepared.value("client_orderid")
+            if client_orderid and str(outcome.result) == "unknown":
+                order = OrderRef(env.name, client_orderid)
+        self._last_order = order
+        for button in (self.check_button, self.follow_button):
+            button.setVisible(order is not None)
+
+    def check_last(self) -> None:
+        if self._last_order is not None:
+            self.status.check(self._last_order)
+
+    def follow_last(self) -> Follow | None:
+        return self.status.follow(self._last_order) if self._last_order else None
+
+    def _status_checked(self, order: OrderRef, state: str, words: str) -> None:
+        self.window._show_result(state, f"Order {order.client_orderid}: {words}")
+        self.pane.show_message(state, f"Order {order.client_orderid}: {words}")
+
+    def _follow_started(self, follow: Follow) -> None:
+        self.window.statusBar().addPermanentWidget(follow.strip)
+        follow.strip.show()
+
+    # -- from the history --------------------------------------------------------------------
+    def use_in_payout(self, row: HistoryRow) -> None:
+        """A card reference's RPI as a stored card; a recurring profile's id as an RPI."""
+        rpi = row.recurring_payment_id or ""
+        if row.command == "create-recurring-payment":
+            form = self.window.forms["payout-check"]
+            form.load({"@receiver": "rpi", "recurring-payment-id": rpi})
+            self.window.show_command("payout-check")
+            form.focus_field("amount")
+        else:
+            self.window.use_in_payout(rpi)
+        self.window.raise_()
+
+    def repeat_as_new(self, detail: HistoryDetail) -> None:
+        """The stored request in its form again, with a fresh client_orderid."""
+        from console.core.masking import is_sensitive
+        from console.ui.forms.choices import new_client_orderid
+
+        command = detail.row.command
+        if command not in self.window.forms:
+            return
+        values = {
+            str(n): str(v) for n, v in detail.request.get("params", []) if not is_sensitive(n)
+        }
+        for name in ("client_orderid", "client-orderid"):
+            if name in values:
+                values[name] = new_client_orderid()
+        self.window.forms[command].load(values, clear=True)
+        self.window.show_command(command)
+        self.window._show_result("warning", REPEAT_NOTE)
+
+    # -- shutdown ----------------------------------------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Close:
+            self.shutdown()
+        return False
+
+    def shutdown(self) -> None:
+        """Stop following, stop listening, finish the background reads, close the journal."""
+        self.status.cancel_all()
+        self.listeners.stop_all()
+        self.status.runner.wait(15_000)
+        self.pane.runner.wait(10_000)
+        self.bridge.detach()
+
+
+def _order_of(row: HistoryRow) -> OrderRef:
+    return OrderRef(row.environment, row.client_orderid or "", row.gateway_order_id)
+
+
+def attach_journal(window: MainWindow) -> JournalWiring:
+    """Add the journal, panes, dialogs and status actions to ``window``."""
+    return JournalWiring(window)

@@ -1,0 +1,95 @@
+"""Where the window finds environments and their secrets: the store and the vault.
+
+The vault is the OS keyring. When there is none, nothing falls back silently: the key
+dialog shows the core's plain message (what to install) and offers an explicit choice to
+keep keys in memory for this session only; only that choice makes :meth:`vault` return a
+:class:`~console.core.vault.SessionVault`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
+
+if TYPE_CHECKING:
+    from console.core.env_model import Environment
+    from console.core.environments import Connection, EnvironmentStore
+    from console.core.paths import AppPaths
+    from console.core.vault import Vault
+
+
+class SecretsAccess:
+    """The environment store and the vault, opened on first use and shared by the dialogs.
+
+    Args:
+        paths: the profile (tests point it at a temporary folder).
+    """
+
+    def __init__(self, paths: AppPaths) -> None:
+        self.paths = paths
+        self._vault: Vault | None = None
+        self._store: EnvironmentStore | None = None
+        self.local_environment: Environment | None = None
+        self.local_key: RSAPrivateKey | None = None
+        self.local_control: str | None = None
+
+    @property
+    def session_only(self) -> bool:
+        """True once keys are kept in memory for this session only."""
+        return self._vault is not None and not self._vault.persistent
+
+    def vault(self) -> Vault:
+        """The OS keyring vault. Raises KeyringUnavailableError (with what to install)."""
+        if self._vault is None:
+            from console.core.vault import Vault
+
+            self._vault = Vault()
+        return self._vault
+
+    def keep_in_memory(self) -> Vault:
+        """The person chose: keys in memory, forgotten when the console closes."""
+        from console.core.vault import SessionVault
+
+        if not self.session_only:
+            self._vault = SessionVault()
+        assert self._vault is not None
+        return self._vault
+
+    def store(self) -> EnvironmentStore:
+        """The environments file; renames and removals move secrets when a vault is open."""
+        from console.core.environments import EnvironmentStore
+
+        if self._store is None:
+            self._store = EnvironmentStore(self.paths)
+        if self._store.vault is None:
+            try:
+                self._store.vault = self.vault()
+            except Exception:  # no keyring: the store still works, secrets are not moved
+                self._store.vault = None
+        return self._store
+
+    def remember_local(self, env: Environment, key: RSAPrivateKey | None) -> None:
+        """The running local sandbox and its demo key (memory only)."""
+        self.local_environment = env
+        if key is not None:
+            self.local_key = key
+
+    def connection(self, name: str) -> Connection:
+        """Environment, key and merchant control secret for ``name``.
+
+        Raises:
+            EnvironmentStoreError / VaultError subclasses with plain messages.
+        """
+        from console.core.environments import Connection, EnvironmentNotReadyError
+
+        local = self.local_environment
+        if local is not None and name == local.name:
+            if self.local_key is None:
+                raise EnvironmentNotReadyError("The local sandbox is not running yet.")
+            return Connection(local, self.local_key, self.local_control)
+        env = self.store().get(name)
+        if env.builtin:
+            raise EnvironmentNotReadyError("The local sandbox is not running yet.")
+        vault = self.vault()
+        return Connection(env, vault.private_key(name), vault.merchant_control(name))
