@@ -1,6 +1,7 @@
 """``gateway-console history [--search TEXT] [--json] [--limit N]`` and ``history export FILE``.
 
-Filters (also after ``export``): ``--search`` an id or the last four card digits, ``--env``,
+Filters (also after ``export``): ``--search`` an id (``ord-2026*`` for ids starting so) or the
+last four card digits, ``--env``,
 ``--command``, ``--outcome`` (repeatable), ``--since`` and ``--until`` (ISO dates or times,
 local time; a date alone for ``--until`` includes that whole day).
 
@@ -54,7 +55,12 @@ def register(sub: Any) -> None:
 
 def _filter_options(p: argparse.ArgumentParser, default: Any) -> None:
     g = p.add_argument_group("filters")
-    g.add_argument("--search", default=default, metavar="TEXT", help="an id or last four digits")
+    g.add_argument(
+        "--search",
+        default=default,
+        metavar="TEXT",
+        help="an id (end it with * for ids starting so) or last four card digits",
+    )
     g.add_argument("--env", action="append", default=default, metavar="NAME")
     g.add_argument("--command", dest="api_command", action="append", default=default)
     g.add_argument("--outcome", action="append", default=default, choices=sorted(OUTCOME_TEXT))

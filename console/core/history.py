@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from console.core import paths as app_paths
 from console.core.history_query import (
@@ -69,6 +69,7 @@ INTERRUPTED_SUMMARY = (
     "client_orderid."
 )
 _MARGIN = 60.0  # seconds beyond the timeouts before a pending row cannot be in flight
+_DENSE_AT = 5000  # matches above which a search pages along the time index
 
 
 class History:
@@ -85,6 +86,8 @@ class History:
         self._lock = threading.RLock()
         self._in_flight: set[int] = set()
         self._listeners: list[Listener] = []
+        self._counts: dict[HistoryFilter, int] = {}
+        self._data_version = -1
         self.recovered = self.recover_interrupted()
 
     def close(self) -> None:
@@ -116,6 +119,7 @@ class History:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+            self._counts.clear()  # data_version only tells of other connections' writes
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(event, id)`` on "added", "changed" (requests) and "callback".
@@ -127,6 +131,7 @@ class History:
         return lambda: self._listeners.remove(listener)
 
     def notify(self, event: str, row_id: int) -> None:
+        """Tell listeners about a change written through this journal."""
         for listener in list(self._listeners):
             listener(event, row_id)
 
@@ -239,17 +244,29 @@ class History:
     # -- reading --------------------------------------------------------------------------
 
     def count(self, filter: HistoryFilter | None = None) -> int:
-        """How many rows match (the pane's row count)."""
-        where, args = (filter or HistoryFilter()).where()
+        """How many rows match (the pane's row count). Remembered until the journal changes,
+        here or in another process (``PRAGMA data_version``)."""
+        f = filter or HistoryFilter()
         with self.reading() as db:
-            sql = f"SELECT count(*) FROM requests{where}"  # noqa: S608 (placeholders only)
-            return int(db.execute(sql, args).fetchone()[0])
+            version = db.execute("PRAGMA data_version").fetchone()[0]
+            if version != self._data_version:
+                self._counts.clear()
+                self._data_version = version
+            if f not in self._counts:
+                where, args = f.where()
+                sql = f"SELECT count(*) FROM requests{where}"  # noqa: S608 (placeholders only)
+                self._counts[f] = int(db.execute(sql, args).fetchone()[0])
+            return self._counts[f]
+
+    def _where(self, f: HistoryFilter) -> tuple[str, list[Any]]:
+        # A search matching many rows pages faster along the time index (see where()).
+        return f.where(dense=f.prefix_search and self.count(f) > _DENSE_AT)
 
     def fetch(
         self, filter: HistoryFilter | None = None, offset: int = 0, limit: int = 100
     ) -> list[HistoryRow]:
         """One page of matching rows, newest first."""
-        where, args = (filter or HistoryFilter()).where()
+        where, args = self._where(filter or HistoryFilter())
         sql = f"{ROW_SQL}{where}{ORDER_SQL} LIMIT ? OFFSET ?"
         with self.reading() as db:
             return [HistoryRow.from_sql(r) for r in db.execute(sql, [*args, limit, offset])]
@@ -258,7 +275,7 @@ class History:
         self, filter: HistoryFilter | None, after: HistoryRow | None, limit: int = 100
     ) -> list[HistoryRow]:
         """The next page after row ``after`` (keyset paging: as fast at row 900,000 as at 0)."""
-        where, args = (filter or HistoryFilter()).where()
+        where, args = self._where(filter or HistoryFilter())
         if after is not None:
             where += (" AND " if where else " WHERE ") + "(created, id) < (?, ?)"
             args = [*args, after.created_ts, after.id]

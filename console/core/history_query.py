@@ -129,8 +129,10 @@ class HistoryFilter:
 
     Attributes:
         search: an id (client order id, gateway order id, serial number, card reference or
-            recurring payment id: exact or the start of one) or the last four card digits
-            (four digits, or a masked card number such as ``444444******4448``).
+            recurring payment id), or the start of one followed by ``*`` (``ord-2026*``),
+            or the last four card digits (four digits, or a masked card number such as
+            ``444444******4448``). Exact ids are what typing in a search box should send:
+            they stay instant on any journal size; a broad ``*`` search may take a second.
         commands, environments, outcomes: allowed values.
         since, until: time window, ``since`` included, ``until`` excluded.
     """
@@ -142,8 +144,18 @@ class HistoryFilter:
     since: datetime | None = None
     until: datetime | None = None
 
-    def where(self) -> tuple[str, list[Any]]:
-        """The SQL ``WHERE`` clause (empty or starting with a space) and its parameters."""
+    @property
+    def prefix_search(self) -> bool:
+        """True when the search asks for ids starting with the text (it ends with ``*``)."""
+        return self.search.strip().endswith("*")
+
+    def where(self, *, dense: bool = False) -> tuple[str, list[Any]]:
+        """The SQL ``WHERE`` clause (empty or starting with a space) and its parameters.
+
+        ``dense``: the search matches many rows (a broad ``*``), so the id indexes are
+        switched off (unary ``+``) and SQLite walks the time index newest first, testing
+        each row, instead of collecting every match and sorting it for one page.
+        """
         terms: list[str] = []
         args: list[Any] = []
         for column, values in (
@@ -160,16 +172,20 @@ class HistoryFilter:
         if self.until is not None:
             terms.append("created < ?")
             args.append(self.until.timestamp())
-        search = self.search.strip()
+        search = self.search.strip().rstrip("*")
         if search:
             either: list[str] = []
-            upper = search[:-1] + chr(ord(search[-1]) + 1)
-            for column in _ID_COLUMNS:  # each an index range: SQLite unions them
-                either.append(f"({column} >= ? AND {column} < ?)")
-                args.extend((search, upper))
+            plus = "+" if dense else ""
+            for column in _ID_COLUMNS:  # each an index look-up or range: SQLite unions them
+                if self.prefix_search:
+                    either.append(f"({plus}{column} >= ? AND {plus}{column} < ?)")
+                    args.extend((search, search[:-1] + chr(ord(search[-1]) + 1)))
+                else:
+                    either.append(f"{plus}{column} = ?")
+                    args.append(search)
             last4 = last_four(search)
             if last4:
-                either.append("last4 = ?")
+                either.append(f"{plus}last4 = ?")
                 args.append(last4)
             terms.append("(" + " OR ".join(either) + ")")
         return (" WHERE " + " AND ".join(terms) if terms else ""), args

@@ -63,8 +63,10 @@ def test_newest_first_with_lazy_pages(journal: History) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("po-1", ["po-10", "po-1"]),  # an id, or the start of one
+        ("po-1", ["po-1"]),  # an id
+        ("po-1*", ["po-10", "po-1"]),  # the start of one
         ("po-10", ["po-10"]),
+        ("po-", []),
         ("sn-2", ["po-2"]),  # serial number
         ("1001", ["first-9", "po-1"]),  # gateway order id (and the order a card ref names)
         ("cr-5", ["first-9"]),  # card reference id
@@ -111,7 +113,7 @@ def test_last_four_reading() -> None:
 
 
 def test_export_selection_to_csv(journal: History, tmp_path: Path) -> None:
-    rows = journal.fetch(HistoryFilter(search="po-1"))
+    rows = journal.fetch(HistoryFilter(search="po-1*"))
     out = tmp_path / "selection.csv"
     assert export(journal, out, ids=[r.id for r in rows]) == 2
     with out.open(encoding="utf-8", newline="") as fh:
@@ -140,3 +142,23 @@ def test_csv_cells_never_start_a_formula(rsa_key: rsa.RSAPrivateKey, tmp_path: P
     with out.open(encoding="utf-8", newline="") as fh:
         row = next(csv.DictReader(fh))
     assert row["client_orderid"] == "'=HYPERLINK(1)"
+
+
+def test_broad_searches_page_the_same_way(
+    journal: History, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    narrow = {text: journal.fetch(HistoryFilter(search=text)) for text in ("po*", "1*", "4448*")}
+    assert [len(rows) for rows in narrow.values()] == [4, 3, 2]
+    monkeypatch.setattr("console.core.history._DENSE_AT", 0)  # every search counts as broad
+    journal._counts.clear()
+    for text, rows in narrow.items():
+        assert journal.fetch(HistoryFilter(search=text)) == rows
+        assert journal.fetch(HistoryFilter(search=text), 1, 2) == rows[1:3]
+
+
+def test_counts_follow_writes_from_elsewhere(journal: History, rsa_key: rsa.RSAPrivateKey) -> None:
+    assert journal.count() == 6
+    with History() as other:  # another process (or connection) writes
+        other.journal("acme-sb").before_send(prepared(rsa_key, client_orderid="po-99"))
+    assert journal.count() == 7
+    assert journal.count(HistoryFilter(search="po-99")) == 1
