@@ -88,3 +88,26 @@ def test_standard_validators_accept_the_files(command: list[str]) -> None:
         pytest.skip(f"{command[0]} is not installed (packaging/validate.sh installs it)")
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="needs a POSIX shell")
+def test_install_desktop_puts_entry_icons_and_metainfo_in_place(tmp_path: Path) -> None:
+    app = tmp_path / "Gateway Console" / "gateway-console"  # a folder name with a space
+    app.parent.mkdir()
+    app.write_text("#!/bin/sh\n")
+    env = {"PATH": "/usr/bin:/bin", "PREFIX": str(tmp_path / "prefix"), "HOME": str(tmp_path)}
+    subprocess.run(
+        ["sh", str(ROOT / "packaging" / "install-desktop.sh"), str(app)],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    share = tmp_path / "prefix" / "share"
+    entry = share / "applications" / f"{APP_ID}.desktop"
+    assert f'Exec="{app}"' in entry.read_text(encoding="utf-8").splitlines()
+    for size in (16, 24, 32, 48, 64, 128, 256, 512):
+        assert (share / "icons" / "hicolor" / f"{size}x{size}" / "apps" / f"{APP_ID}.png").is_file()
+    assert (share / "icons" / "hicolor" / "scalable" / "apps" / f"{APP_ID}.svg").is_file()
+    assert (share / "metainfo" / f"{APP_ID}.metainfo.xml").is_file()
+    if shutil.which("desktop-file-validate"):
+        subprocess.run(["desktop-file-validate", str(entry)], check=True)
