@@ -75,6 +75,10 @@ def print_outcome(
         return
     print(f"\nHTTP {response.http_status} ({outcome.elapsed * 1000:.0f} ms)", file=out)
     for name, value in response.fields:
-        print(f"  {name} = {mask_text(value, secrets)}", file=out)
+        print(f"  {name} = {mask_text(value, secrets, card_shaped=False)}", file=out)
     if not response.fields:
-        _section("Raw body", mask_text(response.raw.decode("utf-8", "replace"), secrets), out)
+        _section(
+            "Raw body",
+            mask_text(response.raw.decode("utf-8", "replace"), secrets, card_shaped=False),
+            out,
+        )

@@ -293,7 +293,7 @@ def outcome_json(outcome: Outcome, secrets: list[tuple[str, str]]) -> dict[str, 
         )
         return base
     decoded = outcome.response.to_json()
-    decoded["raw"] = mask_text(str(decoded.get("raw", "")), secrets)
+    decoded["raw"] = mask_text(str(decoded.get("raw", "")), secrets, card_shaped=False)
     return {**decoded, **base}
 
 

@@ -54,12 +54,16 @@ def is_sensitive(name: str) -> bool:
     return name in PAN_FIELDS or name in CVV_FIELDS
 
 
-def mask_text(text: str, secrets: Sequence[tuple[str, str]] = ()) -> str:
+def mask_text(
+    text: str, secrets: Sequence[tuple[str, str]] = (), *, card_shaped: bool = True
+) -> str:
     """Mask card-number-shaped digit runs in free text, and any given sensitive values.
 
     ``secrets`` are (name, value) pairs whose values must not appear; they are replaced
     wherever they occur, also in their percent-encoded forms. Use this for logs and raw
     bodies; structured views should mask parameters with :func:`mask_params` instead.
+    ``card_shaped=False`` masks only the given secrets: for gateway answers, whose 12-19
+    digit ids (recurring payment ids, serial numbers) people need to read in full.
     """
     from urllib.parse import quote, quote_plus
 
@@ -79,4 +83,6 @@ def mask_text(text: str, secrets: Sequence[tuple[str, str]] = ()) -> str:
                     )
             else:
                 text = text.replace(form, masked)
+    if not card_shaped:
+        return text
     return _PAN_IN_TEXT.sub(lambda m: mask_pan(m.group(0)), text)

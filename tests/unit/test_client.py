@@ -178,3 +178,33 @@ def test_timeouts_are_passed(rsa_key: rsa.RSAPrivateKey) -> None:
             _prepare(server.url, rsa_key)
         )
     assert outcome.result is Result.UNKNOWN
+
+
+def test_send_prints_long_ids_from_the_answer_in_full(
+    key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = (
+        b"type=create-card-ref-response\n&status=approved\n&card-ref-id=500001\n"
+        b"&recurring-payment-id=700000000001\n&serial-number=1\n"
+    )
+    args = [
+        "send",
+        "create-card-ref",
+        "--login",
+        "merchant",
+        "--endpoint-id",
+        "1001",
+        "--key-file",
+        str(key_file),
+        "-f",
+        "client_orderid=first-1",
+        "-f",
+        "orderid=9",
+    ]
+    with serve(lambda r: Reply(200, body, FORM)) as server:
+        assert main([*args, "--base-url", server.url]) == 0
+        assert "recurring-payment-id = 700000000001" in capsys.readouterr().out
+        assert main([*args, "--base-url", server.url, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fields"]["recurring-payment-id"] == "700000000001"
+    assert "700000000001" in out["raw"]
