@@ -33,6 +33,7 @@ from enum import StrEnum
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
+from console.core.env_model import Environment
 from console.core.history import History, timestamp_now
 from console.core.masking import mask_params
 
@@ -208,6 +209,14 @@ class CallbackListener:
         self.port = port
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+
+    @classmethod
+    def for_environment(
+        cls, env: Environment, history: History, merchant_control: str | None
+    ) -> CallbackListener:
+        """A listener (not started) on the environment's callback settings."""
+        recorder = CallbackRecorder(history, env.name, merchant_control)
+        return cls(recorder, env.callback.host, env.callback.port)
 
     @property
     def url(self) -> str:

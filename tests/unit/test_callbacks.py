@@ -154,3 +154,14 @@ def test_a_callback_that_cannot_be_recorded_asks_the_gateway_to_retry(journal: H
         journal.close()  # the database went away
         answer = requests.get(listener.url, params=_params(secret=None), timeout=5)
     assert answer.status_code == 500
+
+
+def test_listener_for_the_local_sandbox_takes_any_free_port() -> None:
+    from console.core.environments import local_sandbox
+
+    history = History()
+    listener = CallbackListener.for_environment(local_sandbox(), history, None)
+    with listener:
+        assert listener.port > 0
+        assert requests.get(listener.url, params=_params(secret=None), timeout=5).status_code == 200
+    assert listener.recorder.environment == "local-sandbox"
