@@ -74,6 +74,7 @@ class HistoryFilters(QWidget):
         self._typing.setInterval(250)
         self._typing.timeout.connect(self.changed)
         self.search.textChanged.connect(lambda _t: self._typing.start())
+        self.search.returnPressed.connect(self.apply_now)
         for combo in (self.command, self.environment, self.outcome):
             combo.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.dates.currentIndexChanged.connect(self._dates_changed)
@@ -87,6 +88,11 @@ class HistoryFilters(QWidget):
         self.to_label.setVisible(False)
         lay.addWidget(self.to_label)
         lay.addWidget(self.until)
+
+    def apply_now(self) -> None:
+        """Search at once (Enter), without waiting for typing to stop."""
+        self._typing.stop()
+        self.changed.emit()
 
     def _dates_changed(self) -> None:
         between = self.dates.currentData() == "between"
