@@ -83,6 +83,7 @@ class JournalWiring(QObject):
 
         self._add_actions()
         self._last_order: OrderRef | None = None
+        self._listener_choice: dict[str, bool] = {}  # on/off by the person, this session
         window.sender_.finished.connect(self._sent)
         window.session.changed.connect(self._session_changed)
         window.installEventFilter(self)
@@ -145,11 +146,13 @@ class JournalWiring(QObject):
         for name in list(self.listeners.listeners):
             if name != env.name:
                 self.listeners.stop(name)
+        wanted = self._listener_choice.get(env.name, env.builtin or env.callback.enabled)
+        running = env.name in self.listeners.listeners
         if env.builtin:
             self.secrets.remember_local(env, session.private_key)
-            if env.base_url and env.name not in self.listeners.listeners:
+            if env.base_url and wanted and not running:
                 self.listeners.start_local(env)
-        elif env.callback.enabled and env.name not in self.listeners.listeners:
+        elif wanted and not running:
             self._start_listener(env.name)
         url = self.listeners.url(env.name)
         # Only the local sandbox gets its examples pointed here: a real gateway cannot
@@ -172,13 +175,10 @@ class JournalWiring(QObject):
         env = self.window.session.environment
         if env is None:
             return
+        self._listener_choice[env.name] = on
         if not on:
             self.listeners.stop(env.name)
-        elif env.builtin:
-            self.listeners.start_local(env)
-        else:
-            self._start_listener(env.name)
-        self._session_changed()
+        self._session_changed()  # starts it when on
 
     # -- after a send ----------------------------------------------------------------------
     def _sent(self, outcome: Outcome) -> None:
@@ -214,7 +214,9 @@ class JournalWiring(QObject):
         self.pane.show_message(state, f"Order {order.client_orderid}: {words}")
 
     def _follow_started(self, follow: Follow) -> None:
-        self.window.statusBar().addPermanentWidget(follow.strip)
+        bar = self.window.statusBar()
+        bar.addPermanentWidget(follow.strip)
+        bar.show()
         follow.strip.show()
 
     # -- from the history --------------------------------------------------------------------

@@ -1,0 +1,80 @@
+"""Callbacks from the in-process sandbox reach the window's listener and update history."""
+
+from __future__ import annotations
+
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from console.core.callbacks import control_code
+from console.ui.main_window import MainWindow
+from tests.ui.journal_helpers import pane_of, send_payout, shown_rows
+
+
+def test_local_sandbox_callbacks_arrive_checked_and_update_the_row(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    window = make_window(sandbox_options={"callback_delay": 0.3})
+    wiring = window.journal
+    url = wiring.listeners.url("local-sandbox")
+    assert url is not None
+    assert url.startswith("http://127.0.0.1:")
+    assert url in wiring.callbacks.listener_label.text()
+    pane = pane_of(window)
+    send_payout(qtbot, window, "cb-1")
+    assert window.form.values()["server_callback_url"] == url  # the example points here
+    qtbot.waitUntil(lambda: len(wiring.callbacks.events) == 1, timeout=15_000)
+    event = wiring.callbacks.events[0]
+    assert (event.client_orderid, event.status, str(event.check)) == ("cb-1", "approved", "ok")
+    assert wiring.callbacks.table.item(0, 5).text() == "control ok"
+    qtbot.waitUntil(
+        lambda: shown_rows(qtbot, pane, 1)[0].final_status_source == "callback", timeout=5000
+    )
+    assert shown_rows(qtbot, pane, 1)[0].final_status == "approved"
+
+
+def test_forged_callback_is_flagged_and_changes_nothing(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    window = make_window(sandbox_options={"callback_delay": 60.0})
+    wiring = window.journal
+    pane = pane_of(window)
+    outcome = send_payout(qtbot, window, "cb-2")
+    orderid = outcome.response.get("gateway-order-id")
+    url = wiring.listeners.url("local-sandbox")
+    assert url is not None
+    forged = control_code("approved", orderid, "cb-2", "not-the-secret")
+    query = urlencode(
+        {"status": "approved", "orderid": orderid, "client_orderid": "cb-2", "control": forged}
+    )
+    with urllib.request.urlopen(f"{url}?{query}", timeout=5) as answer:
+        assert answer.status == 200
+    qtbot.waitUntil(lambda: len(wiring.callbacks.events) == 1, timeout=5000)
+    assert "MISMATCH" in wiring.callbacks.table.item(0, 5).text()
+    qtbot.wait(300)
+    assert shown_rows(qtbot, pane, 1)[0].final_status is None
+
+
+def test_listener_can_be_stopped_and_started(qtbot: Any, window: MainWindow) -> None:
+    view = window.journal.callbacks
+    assert view.switch.text() == "Stop listening"
+    view.switch.click()
+    assert window.journal.listeners.url("local-sandbox") is None
+    assert "Not listening" in view.listener_label.text()
+    assert window.example_overrides == {}
+    view.switch.click()
+    assert window.journal.listeners.url("local-sandbox") is not None
+    assert view.copy_url.isEnabled()
+
+
+def test_callbacks_received_earlier_are_listed_after_restart(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    window = make_window(sandbox_options={"callback_delay": 0.2})
+    send_payout(qtbot, window, "cb-3")
+    qtbot.waitUntil(lambda: len(window.journal.callbacks.events) == 1, timeout=15_000)
+    window.close()
+    again = make_window()
+    qtbot.waitUntil(lambda: len(again.journal.callbacks.events) == 1, timeout=5000)
+    assert again.journal.callbacks.events[0].client_orderid == "cb-3"

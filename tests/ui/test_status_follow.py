@@ -1,0 +1,107 @@
+"""Status checks and following an order, against the in-process sandbox."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from console.core.status import Phase, PollPlan
+from console.ui.main_window import MainWindow
+from console.ui.status_follow import OrderRef, describe
+from tests.ui.journal_helpers import pane_of, send_payout, shown_rows
+
+FAST = PollPlan(fast_every=0.2, fast_for=5.0, slow_every=1.0, give_up_after=8.0)
+
+
+@pytest.fixture
+def slow_window(make_window: Callable[..., MainWindow]) -> MainWindow:
+    """Payouts stay "processing" for a second, and no callback is asked for."""
+    return make_window(sandbox_options={"callback_delay": 1.0})
+
+
+def _no_callback(qtbot: Any, window: MainWindow, client_orderid: str) -> Any:
+    return send_payout(qtbot, window, client_orderid, server_callback_url="")
+
+
+def test_check_status_after_a_payout_updates_the_history_row(
+    qtbot: Any, slow_window: MainWindow
+) -> None:
+    window = slow_window
+    pane = pane_of(window)
+    _no_callback(qtbot, window, "status-1")
+    wiring = window.journal
+    assert wiring.check_button.isVisible()
+    assert wiring.follow_button.isVisible()
+    row = shown_rows(qtbot, pane, 1)[0]
+    assert row.final_status is None
+    qtbot.wait(1500)  # the sandbox makes the order final meanwhile
+    wiring.check_button.click()
+    qtbot.waitUntil(lambda: "Status approved (final)" in window.result.text(), timeout=10_000)
+    payout = next(r for r in shown_rows(qtbot, pane, 2) if r.command == "payout-check")
+    assert (payout.final_status, payout.final_status_source) == ("approved", "status")
+    status_rows = [r for r in shown_rows(qtbot, pane, 2) if r.command == "status"]
+    assert len(status_rows) == 1  # the look-up itself is journalled too
+
+
+def test_check_status_from_the_history(qtbot: Any, slow_window: MainWindow) -> None:
+    window = slow_window
+    pane = pane_of(window)
+    _no_callback(qtbot, window, "status-2")
+    shown_rows(qtbot, pane, 1)
+    pane.select_position(0)
+    qtbot.wait(1500)
+    pane.actions_by_name["status"].trigger()
+    qtbot.waitUntil(lambda: "approved" in pane.message.text(), timeout=10_000)
+    payout = next(r for r in shown_rows(qtbot, pane, 2) if r.command == "payout-check")
+    assert payout.final_status == "approved"
+    assert pane.model.data(pane.model.index(pane.model.position_of(payout.id) or 0, 7)) == (
+        "approved"
+    )
+
+
+def test_follow_shows_progress_and_stops_by_itself_at_the_final_status(
+    qtbot: Any, slow_window: MainWindow
+) -> None:
+    window = slow_window
+    window.journal.status.plan = FAST
+    _no_callback(qtbot, window, "follow-1")
+    follow = window.journal.follow_last()
+    assert follow is not None
+    assert follow.strip.isVisible()  # in the status bar
+    qtbot.waitUntil(lambda: follow.done, timeout=15_000)
+    assert follow.state.phase is Phase.FINAL
+    assert follow.state.status == "approved"
+    assert follow.state.checks >= 2  # processing first, then approved
+    assert "final status" in follow.strip.label.text()
+    assert follow.strip.button.text() == "Close"
+    checks = follow.state.checks
+    qtbot.wait(600)
+    assert follow.state.checks == checks  # nothing more is asked
+    follow.strip.button.click()
+    assert follow not in window.journal.status.follows
+
+
+def test_follow_can_be_cancelled(qtbot: Any, make_window: Callable[..., MainWindow]) -> None:
+    window = make_window(sandbox_options={"callback_delay": 60.0})
+    window.journal.status.plan = FAST
+    _no_callback(qtbot, window, "follow-2")
+    follow = window.journal.follow_last()
+    assert follow is not None
+    qtbot.waitUntil(lambda: follow.state.checks >= 1, timeout=10_000)
+    assert describe(follow.state)[1].startswith("processing")
+    follow.strip.button.click()  # Cancel
+    qtbot.waitUntil(lambda: follow.done, timeout=5000)
+    assert follow.state.phase is Phase.CANCELLED
+    checks = follow.state.checks
+    qtbot.wait(800)
+    assert follow.state.checks == checks
+
+
+def test_status_for_an_environment_without_a_key_says_why(qtbot: Any, window: MainWindow) -> None:
+    seen: list[str] = []
+    window.journal.status.checked.connect(lambda _o, _s, words: seen.append(words))
+    window.journal.status.check(OrderRef("nowhere", "x-1"))
+    assert seen
+    assert "nowhere" in seen[0]
