@@ -1,0 +1,95 @@
+"""The environment manager: add and edit with the https rule live, production confirmation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from console.core.env_model import EnvKind
+from console.core.environments import EnvironmentStore
+from console.core.paths import resolve
+from console.core.vault import Vault
+from console.ui.environment_actions import open_environments
+from console.ui.environments_dialog import EnvironmentsDialog
+from console.ui.main_window import MainWindow
+
+
+def _fill(dialog: EnvironmentsDialog, name: str, url: str, kind: EnvKind = EnvKind.SANDBOX) -> None:
+    dialog.new_environment()
+    form = dialog.form
+    form.name.setText(name)
+    form.kind.setCurrentIndex(form.kind.findData(kind))
+    form.base_url.setText(url)
+    form.login.setText("acme")
+    form.endpoint_id.setText("1234")
+
+
+def test_add_with_the_https_rule_shown_while_typing(qtbot: Any, window: MainWindow) -> None:
+    dialog = open_environments(window.journal)
+    qtbot.addWidget(dialog)
+    assert dialog.list.item(0).text().startswith("local-sandbox")
+    assert not dialog.form.isEnabled()  # built in
+    _fill(dialog, "acme-sb", "http://sandbox.gateway.example/paynet")
+    assert "must use https" in dialog.form.url_rule.text()
+    assert not dialog.save()
+    assert "base_url" in dialog.message.text()
+    assert [e.name for e in EnvironmentStore(resolve()).environments()] == ["local-sandbox"]
+    dialog.form.base_url.setText("http://127.0.0.1:8080/paynet")  # loopback may be http
+    assert "must use https" not in dialog.form.url_rule.text()
+    dialog.form.base_url.setText("https://sandbox.gateway.example/paynet")
+    rows = dialog.form.templates
+    payout = next(r for r in range(rows.rowCount()) if rows.item(r, 0).text() == "payout-check")
+    assert rows.item(payout, 2).text() == "/api/v4/payout-check/{endpoint_id}"  # the contract's
+    dialog.form.read_timeout.setValue(45)
+    dialog.form.listen.setChecked(True)
+    dialog.form.control_secret.setText("shared-secret")
+    assert dialog.save()
+    stored = EnvironmentStore(resolve()).get("acme-sb")
+    assert stored.base_url == "https://sandbox.gateway.example/paynet"
+    assert stored.read_timeout == 45
+    assert stored.callback.enabled
+    assert stored.path_templates == {}  # defaults are not copied into the file
+    assert Vault().merchant_control("acme-sb") == "shared-secret"
+    assert "shared-secret" not in resolve().environments_file.read_text(encoding="utf-8")
+
+
+def test_production_address_change_asks_first(qtbot: Any, window: MainWindow) -> None:
+    dialog = open_environments(window.journal)
+    qtbot.addWidget(dialog)
+    _fill(dialog, "acme-live", "https://gateway.example/paynet", EnvKind.PRODUCTION)
+    assert dialog.save()  # adding asks nothing: nothing was pointing anywhere yet
+    asked: list[str] = []
+    dialog.confirm = lambda _w, text: bool(asked.append(text))  # says no
+    dialog.form.base_url.setText("https://other.gateway.example/paynet")
+    assert not dialog.save()
+    assert "real money" in asked[0]
+    assert EnvironmentStore(resolve()).get("acme-live").base_url == "https://gateway.example/paynet"
+    dialog.confirm = lambda _w, _t: True
+    assert dialog.save()
+    assert EnvironmentStore(resolve()).get("acme-live").base_url == (
+        "https://other.gateway.example/paynet"
+    )
+    dialog.form.login.setText("acme2")  # other changes of production ask nothing
+    asked.clear()
+    dialog.confirm = lambda _w, text: bool(asked.append(text))
+    assert dialog.save()
+    assert asked == []
+
+
+def test_use_an_environment_switches_the_window(
+    qtbot: Any, window: MainWindow, rsa_key: Any
+) -> None:
+    dialog = open_environments(window.journal)
+    qtbot.addWidget(dialog)
+    _fill(dialog, "acme-sb", "https://sandbox.gateway.example/paynet")
+    assert dialog.save()
+    dialog.use_button.click()
+    assert window.session.environment.name == "acme-sb"
+    assert not window.session.ready  # no key yet: said, and Send stays off
+    assert "no private key" in window.session.problem.lower()
+    Vault().store_key("acme-sb", rsa_key)
+    dialog.use_button.click()
+    assert window.session.ready
+    dialog.list.setCurrentRow(0)
+    dialog.use_button.click()
+    assert window.session.environment.name == "local-sandbox"
+    assert window.session.ready

@@ -1,0 +1,113 @@
+"""The key dialog: import, generate, export, delete; no keyring -> plain words and a choice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import keyring
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+from keyring.backends import fail
+
+from console.core import keys
+from console.core.env_model import Environment, EnvKind
+from console.core.environments import EnvironmentStore
+from console.core.paths import resolve
+from console.core.vault import Vault
+from console.ui.key_dialog import SESSION_ONLY, KeyDialog
+from console.ui.secrets_access import SecretsAccess
+
+
+@pytest.fixture
+def secrets() -> SecretsAccess:
+    EnvironmentStore(resolve()).add(
+        Environment(
+            name="acme-sb",
+            kind=EnvKind.SANDBOX,
+            base_url="https://sandbox.gateway.example/paynet",
+            login="acme",
+            endpoint_id="1234",
+        )
+    )
+    return SecretsAccess(resolve())
+
+
+def _dialog(qtbot: Any, secrets: SecretsAccess) -> KeyDialog:
+    dialog = KeyDialog(secrets, "acme-sb")
+    qtbot.addWidget(dialog)
+    dialog.confirm = lambda _w, _t: True
+    return dialog
+
+
+def test_import_encrypted_pem_asks_the_passphrase_once(
+    qtbot: Any, secrets: SecretsAccess, rsa_key: rsa.RSAPrivateKey, tmp_path: Path
+) -> None:
+    dialog = _dialog(qtbot, secrets)
+    assert "no private key yet" in dialog.info.text()
+    assert not dialog.export_button.isEnabled()
+    pem_file = tmp_path / "merchant.pem"
+    pem_file.write_bytes(keys.private_key_pem(rsa_key, "s3cret"))
+    asked: list[str] = []
+
+    def passphrase(_w: Any, label: str) -> str:
+        asked.append(label)
+        return "s3cret"
+
+    dialog.ask_passphrase = passphrase
+    changed: list[str] = []
+    dialog.key_changed.connect(changed.append)
+    assert dialog.import_file(pem_file)
+    assert asked == ["merchant.pem"]
+    assert changed == ["acme-sb"]
+    assert "2048-bit RSA" in dialog.info.text()
+    assert keys.fingerprint(rsa_key) in dialog.info.text()
+    assert dialog.public.value() == keys.public_key_pem(rsa_key)
+    assert Vault().key_info("acme-sb").fingerprint == keys.fingerprint(rsa_key)
+
+
+def test_wrong_passphrase_is_said_plainly(
+    qtbot: Any, secrets: SecretsAccess, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    dialog = _dialog(qtbot, secrets)
+    dialog.ask_passphrase = lambda _w, _l: "wrong"
+    assert not dialog.import_pem(keys.private_key_pem(rsa_key, "right"))
+    assert "Not imported" in dialog.message.text()
+    assert not Vault().has_key("acme-sb")
+
+
+def test_generate_export_and_delete(qtbot: Any, secrets: SecretsAccess, tmp_path: Path) -> None:
+    dialog = _dialog(qtbot, secrets)
+    dialog.bits.setCurrentIndex(dialog.bits.findData(3072))
+    dialog.generate_button.click()
+    qtbot.waitUntil(lambda: "Generated" in dialog.message.text(), timeout=60_000)
+    assert "3072-bit RSA" in dialog.info.text()
+    target = tmp_path / "public.pem"
+    assert dialog.export_public(target)
+    exported = target.read_text(encoding="ascii")
+    assert exported.startswith("-----BEGIN PUBLIC KEY-----")
+    assert exported == Vault().public_key_pem("acme-sb")
+    assert "PRIVATE" not in exported
+    assert dialog.delete()
+    assert not Vault().has_key("acme-sb")
+    assert "no private key yet" in dialog.info.text()
+
+
+def test_no_keyring_says_what_to_install_and_offers_session_memory(
+    qtbot: Any, secrets: SecretsAccess, memory_keyring: Any
+) -> None:
+    keyring.set_keyring(fail.Keyring())
+    dialog = _dialog(qtbot, secrets)
+    assert "No OS keyring" in dialog.keyring_note.text()
+    assert "install" in dialog.keyring_note.text().lower()
+    assert dialog.memory_button.isVisibleTo(dialog)
+    assert not dialog.generate_button.isEnabled()  # nothing happens without the choice
+    assert not dialog.import_button.isEnabled()
+    dialog.memory_button.click()
+    assert secrets.session_only
+    assert SESSION_ONLY in dialog.keyring_note.text()
+    dialog.generate(2048)
+    qtbot.waitUntil(lambda: "Generated" in dialog.message.text(), timeout=30_000)
+    assert secrets.vault().has_key("acme-sb")
+    assert memory_keyring.entries == {}  # never written anywhere else
+    assert not list(resolve().config_dir.rglob("*.pem"))
