@@ -12,11 +12,11 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from console import APP_ID, APP_NAME
-from console.core import logs
 from console.core.paths import AppPaths, resolve
 from console.ui.drafts import DraftStore
 from console.ui.main_window import MainWindow
 from console.ui.session import Session
+from console.ui.startup import AfterFirstPaint
 from console.ui.theme import apply_theme
 
 
@@ -77,7 +77,7 @@ def build_window(
         # after the first paint: the window appears at once, the sandbox follows
         window.banner.show_starting()
         options = sandbox_options or {}
-        QTimer.singleShot(0, lambda: window.start_local_sandbox(**options))
+        AfterFirstPaint(window, lambda: window.start_local_sandbox(**options))
     if command:
         window.show_command(command)
     if fill_example:
@@ -98,6 +98,8 @@ def screenshot(window: MainWindow, target: Path) -> bool:
 
 def run_app(args: argparse.Namespace) -> int:
     """Entry point of ``gateway-console gui``; returns the exit status."""
+    from console.core import logs
+
     logs.configure()  # the rotating, redacted log file; also records where resources were found
     shot = getattr(args, "screenshot", None)
     if shot and not os.environ.get("QT_QPA_PLATFORM"):

@@ -36,11 +36,13 @@ from console.ui.inspector.response_tab import headline
 from console.ui.menus import build_menus
 from console.ui.sending import SendController
 from console.ui.session import LaunchedSandbox, Session, launch_sandbox
+from console.ui.startup import AfterFirstPaint
 from console.ui.tasks import TaskRunner
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
     from console.core.client import Outcome, PreparedRequest
+    from console.ui.history.wiring import JournalWiring
 
 COMMAND_ORDER = ("payout-check", "create-card-ref", "create-recurring-payment", "status")
 
@@ -169,12 +171,26 @@ class MainWindow(QMainWindow):
         self._session_changed()
         start = drafts.last_command if drafts.last_command in names else names[0]
         self.show_command(start)
-        # The journal, history and callbacks panes, status checks, environment dialogs.
-        from console.ui.history.wiring import attach_journal
-
-        self.journal = attach_journal(self)
+        # The journal, history and callbacks panes, status checks, environment dialogs: none
+        # of it is in the first picture, so it is attached right after the first paint (or
+        # earlier, by the first use of ``journal``; sending and the sandbox use it first).
+        self._journal: JournalWiring | None = None
+        AfterFirstPaint(self, self.attach_journal)
         self.resize(1400, 900)
         self.resizeDocks([self.inspector], [440], Qt.Orientation.Horizontal)
+
+    @property
+    def journal(self) -> JournalWiring:
+        """The journal wiring (see ``console.ui.history.wiring``), attached on first use."""
+        return self.attach_journal()
+
+    def attach_journal(self) -> JournalWiring:
+        """Attach the journal, panes and dialogs once; later calls return the same wiring."""
+        if self._journal is None:
+            from console.ui.history.wiring import attach_journal
+
+            self._journal = attach_journal(self)
+        return self._journal
 
     # -- commands and forms ----------------------------------------------------------------
     def _build_form(self, name: str) -> CommandForm:
@@ -254,6 +270,7 @@ class MainWindow(QMainWindow):
         """Send the current form (Ctrl+Enter); ignored while errors or a send are pending."""
         if not self.send_button.isEnabled():
             return
+        self.attach_journal()  # every send is journalled: hooks in place before it leaves
         form = self.form
         receiver = form.receiver_summary() if isinstance(form, PayoutForm) else ""
         self.send_button.setEnabled(False)  # before anything else: no double send
@@ -329,6 +346,7 @@ class MainWindow(QMainWindow):
     def start_local_sandbox(self, **options: Any) -> None:
         """Start the built-in sandbox on a worker; the window is usable meanwhile."""
         self.banner.show_starting()
+        self.attach_journal()  # it sets the sandbox's defaults (the listener's control)
         options = {**self.sandbox_defaults, **options}
         self.tasks.run(
             lambda: launch_sandbox(**options),

@@ -5,7 +5,8 @@ measured in the same run and under 1 s; per-keystroke validation plus field-stat
 the payout form p99 under 8 ms; the idle window's memory (printed, next to the bare window's).
 
 Starts are measured in fresh processes (the real first run: the local sandbox starts
-in-process too), alternating real and bare so load on a shared machine hits both alike.
+in-process too), alternating real and bare so load on a shared machine hits both alike, and
+both clocks stop the same way: when the event loop is idle after the window's first paint.
 """
 
 from __future__ import annotations
@@ -26,33 +27,41 @@ START_LIMIT_S = 1.0
 KEYSTROKE_P99_MS = 8.0
 RUNS = 5
 
-_IDLE = """
+# Both scripts stop the clock the same way: at the first moment the event loop is idle after
+# the window's first paint has finished (a zero timer queued from that paint event runs once
+# the paint and everything already posted are done). Measuring at the first zero timer after
+# show() would stop the clock before anything was drawn.
+_FIRST_PAINT = """
 import sys, time
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 def rss_mb():
     for line in open('/proc/self/status'):
         if line.startswith('VmRSS:'):
             return int(line.split()[1]) / 1024
     return 0.0
-def idle():
-    print(f'{time.time():.6f} {rss_mb():.1f}', flush=True)
-    app.quit()
+class FirstPaint(QObject):
+    def __init__(self, window, then):
+        super().__init__()
+        self.then = then
+        window.installEventFilter(self)
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self.then)
+        return False
 """
 
 BARE = (
-    "from PySide6.QtWidgets import QApplication, QMainWindow\n"
-    + _IDLE
-    + "app = QApplication(sys.argv[:1])\nw = QMainWindow()\nw.resize(1400, 900)\nw.show()\n"
-    "QTimer.singleShot(0, idle)\napp.exec()\n"
+    _FIRST_PAINT + "from PySide6.QtWidgets import QApplication, QMainWindow\n"
+    "def idle():\n"
+    "    print(f'{time.time():.6f} {rss_mb():.1f}', flush=True)\n"
+    "    app.quit()\n"
+    "app = QApplication(sys.argv[:1])\nw = QMainWindow()\nw.resize(1400, 900)\n"
+    "painted = FirstPaint(w, idle)\nw.show()\napp.exec()\n"
 )
 REAL = (
-    "from console.ui.app import build_window, make_app\nfrom console.core.paths import resolve\n"
-    "import time\nfrom PySide6.QtCore import QTimer\n"
-    "def rss_mb():\n"
-    "    for line in open('/proc/self/status'):\n"
-    "        if line.startswith('VmRSS:'):\n"
-    "            return int(line.split()[1]) / 1024\n"
-    "    return 0.0\n"
+    _FIRST_PAINT
+    + "from console.ui.app import build_window, make_app\nfrom console.core.paths import resolve\n"
     "def idle():\n"
     "    print(f'{time.time():.6f} {rss_mb():.1f}', flush=True)\n"
     "    poll.start(5)\n"
@@ -60,9 +69,9 @@ REAL = (
     "    if w.session.ready:\n"
     "        print(f'{time.time():.6f}', flush=True)\n"
     "        app.quit()\n"
-    "app = make_app()\nw = build_window(resolve())\nw.show()\n"
+    "app = make_app()\nw = build_window(resolve())\n"
     "poll = QTimer()\npoll.timeout.connect(ready)\n"
-    "QTimer.singleShot(0, idle)\napp.exec()\nw.close()\n"
+    "painted = FirstPaint(w, idle)\nw.show()\napp.exec()\nw.close()\n"
 )
 
 

@@ -1,7 +1,7 @@
 """Checks of particular fields' formats: codes, addresses, card numbers and expiry.
 
 Same shape as the checks in :mod:`.checks`. Reference data (ISO code lists) is loaded once,
-on first use, by :mod:`.iso`.
+on first use, by :mod:`.iso`; the Luhn check's library is imported on first use as well.
 """
 
 from __future__ import annotations
@@ -9,8 +9,6 @@ from __future__ import annotations
 import ipaddress
 import re
 from urllib.parse import urlsplit
-
-from stdnum import luhn
 
 from . import iso
 from .checks import ERROR, WARNING, FieldCheck, problem
@@ -123,6 +121,8 @@ def url_check(*, callback: bool) -> FieldCheck:
 
 def check_luhn(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
     """Card numbers carry a Luhn check digit. A warning only: the gateway decides."""
+    from stdnum import luhn  # on the first card number, not at start-up (stdnum is slow to load)
+
     if not luhn.is_valid(value):
         out.append(
             problem(

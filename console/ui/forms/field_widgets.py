@@ -110,12 +110,13 @@ class FieldRow(QWidget):
         changed.connect(lambda *_: self.edited.emit(self.field.name))
         self._editor.setAccessibleName(field.name)
         self._editor.setAccessibleDescription(field.meaning)
-        self._editor.setToolTip(tooltip_for(field))
+        tip = tooltip_for(field)  # built once: label and editor share it
+        self._editor.setToolTip(tip)
         self._editor.setObjectName(f"field:{field.name}")
 
         mark = " *" if field.necessity is Necessity.REQUIRED else ""
         self.label = QLabel(f"{field.name}{mark}", self)
-        self.label.setToolTip(tooltip_for(field))
+        self.label.setToolTip(tip)
         self.label.setBuddy(self._editor)
         self.label.setFixedWidth(LABEL_WIDTH)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
