@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from console.core.history import History
     from console.ui.callback_listeners import CallbackListeners
 
-HEADINGS = ("Received", "Environment", "Status", "Client order id", "Order id", "Check", "Row")
+HEADINGS = ("Received", "Environment", "Status", "Client order id", "Order id", "Row", "Check")
 CHECK_WORDS = {
     CheckResult.OK: ("fine", "control ok"),
     CheckResult.NOT_CHECKED: ("required", "not checked (no merchant control secret set)"),
@@ -111,7 +111,7 @@ class CallbacksView(QWidget):
         self.copy_url.clicked.connect(self._copy_url)
         self.switch = QPushButton()
         self.switch.clicked.connect(lambda: self._toggle(self.url() is None))
-        self.table: QTableWidget = pairs_table(HEADINGS, stretch_from=len(HEADINGS) - 2)
+        self.table: QTableWidget = pairs_table(HEADINGS)
         self.table.setAccessibleName("Callbacks received")
         self.note = QLabel(
             "Callbacks and their control check follow the field notes, not the contract. "
@@ -182,8 +182,8 @@ class CallbacksView(QWidget):
             event.status or "",
             event.client_orderid or "",
             event.orderid or "",
-            words,
             f"#{event.request_id}" if event.request_id else "no matching request",
+            words,
         )
         row = self.table.rowCount()
         self.table.insertRow(row)
@@ -192,7 +192,7 @@ class CallbacksView(QWidget):
             item = QTableWidgetItem(text)
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
             item.setToolTip(f"{event.method} from {event.remote or '?'}: {params}")
-            if column == 5:
+            if column == len(HEADINGS) - 1:
                 item.setForeground(state_colour(state, self.palette()))
             self.table.setItem(row, column, item)
         self.table.scrollToBottom()

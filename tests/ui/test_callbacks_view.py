@@ -27,7 +27,7 @@ def test_local_sandbox_callbacks_arrive_checked_and_update_the_row(
     qtbot.waitUntil(lambda: len(wiring.callbacks.events) == 1, timeout=15_000)
     event = wiring.callbacks.events[0]
     assert (event.client_orderid, event.status, str(event.check)) == ("cb-1", "approved", "ok")
-    assert wiring.callbacks.table.item(0, 5).text() == "control ok"
+    assert wiring.callbacks.table.item(0, 6).text() == "control ok"
     qtbot.waitUntil(
         lambda: shown_rows(qtbot, pane, 1)[0].final_status_source == "callback", timeout=5000
     )
@@ -51,7 +51,7 @@ def test_forged_callback_is_flagged_and_changes_nothing(
     with urllib.request.urlopen(f"{url}?{query}", timeout=5) as answer:
         assert answer.status == 200
     qtbot.waitUntil(lambda: len(wiring.callbacks.events) == 1, timeout=5000)
-    assert "MISMATCH" in wiring.callbacks.table.item(0, 5).text()
+    assert "MISMATCH" in wiring.callbacks.table.item(0, 6).text()
     qtbot.wait(300)
     assert shown_rows(qtbot, pane, 1)[0].final_status is None
 

@@ -119,6 +119,7 @@ class HistoryPane(QWidget):
         split.addWidget(self.details)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setSizes([320, 220])  # the table gets room for a screenful of rows
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.filters)
