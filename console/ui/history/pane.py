@@ -114,12 +114,13 @@ class HistoryPane(QWidget):
         self.actions_by_name["copy"].setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.table.addAction(self.actions_by_name["copy"])
 
-        split = QSplitter(Qt.Orientation.Vertical)
+        # Side by side: the pane docks at the bottom, where width is plenty and height is not.
+        split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.table)
         split.addWidget(self.details)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        split.setSizes([320, 220])  # the table gets room for a screenful of rows
+        split.setSizes([900, 500])
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.filters)
