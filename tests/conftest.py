@@ -10,11 +10,11 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 
 @pytest.fixture(autouse=True)
-def _isolated_profile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def _isolated_profile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point every config, data and log directory at a fresh temporary folder."""
     home = tmp_path / "profile"
     monkeypatch.setenv("GATEWAY_CONSOLE_HOME", str(home))
-    yield home
+    return home
 
 
 @pytest.fixture(scope="session")

@@ -24,15 +24,18 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every sub-command registered."""
+_GUI_OPTIONS = ("--screenshot", "--command", "--fill-example")
+
+
+def build_parser(modules: Sequence[str] = SUBCOMMAND_MODULES) -> argparse.ArgumentParser:
+    """The argument parser with the sub-commands of ``modules`` (all of them by default)."""
     parser = argparse.ArgumentParser(
         prog="gateway-console",
         description=f"{APP_NAME}: sign, validate and send v4 gateway requests.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMAND_MODULES:
+    for name in modules:
         importlib.import_module(name).register(sub)
     return parser
 
@@ -40,17 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the process exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    if (
-        not args_list
-        or args_list[0].startswith("--screenshot")
-        or args_list[0]
-        in (
-            "--command",
-            "--fill-example",
-        )
-    ):
+    if not args_list or args_list[0].split("=")[0] in _GUI_OPTIONS:
         args_list = ["gui", *args_list]
+    # Opening the window is the common case: skip importing the other commands' modules
+    # (client, sandbox, keyring), which would only delay the first paint.
+    parser = build_parser(("console.cli.gui_cmd",) if args_list[0] == "gui" else SUBCOMMAND_MODULES)
     args = parser.parse_args(args_list)
     func = getattr(args, "func", None)
     if func is None:

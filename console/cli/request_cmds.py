@@ -11,12 +11,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from console.cli.output import print_outcome, print_problems, print_signed
 from console.core.client import Client, LoginInBodyError, Outcome, Result, prepare
+from console.core.history import History
 from console.core.keys import KeyProblem, load_private_key
 from console.core.masking import mask_params, mask_text
 from console.core.spec import COMMANDS, validate
@@ -81,6 +84,9 @@ def register(sub: Any) -> None:
     )
     p_send.add_argument("--ca-bundle", help="CA bundle file for TLS verification")
     p_send.add_argument("--no-validate", action="store_true", help="send even with errors")
+    p_send.add_argument(
+        "--no-history", action="store_true", help="do not write this send to the history journal"
+    )
     p_send.set_defaults(func=run_send)
 
 
@@ -256,16 +262,39 @@ def run_send(args: argparse.Namespace) -> int:
         timeouts=Timeouts(connect=args.connect_timeout or 10.0, read=args.timeout or 60.0),
         verify=args.ca_bundle or True,
     )
+    history = _open_history(args)
+    hooks = None
+    if history is not None:
+        hooks = history.journal(
+            args.env or f"command line ({urlsplit(prepared.url).netloc})",
+            connect_timeout=args.connect_timeout or 10.0,
+            read_timeout=args.timeout or 60.0,
+        )
     try:
-        outcome = Client(transport).send(prepared)
+        outcome = Client(transport, hooks).send(prepared)
     finally:
         transport.close()
+        if history is not None:
+            history.close()
     secrets = [] if args.reveal else list(prepared.params)
     if args.json:
         print(json.dumps(outcome_json(outcome, secrets), indent=2, ensure_ascii=False))
     else:
         print_outcome(outcome, secrets)
     return EXIT_BY_RESULT[outcome.result]
+
+
+def _open_history(args: argparse.Namespace) -> History | None:
+    """The journal every send is written to (pending before it leaves), unless --no-history."""
+    if args.no_history:
+        return None
+    try:
+        return History()
+    except (OSError, sqlite3.Error) as exc:
+        raise UsageError(
+            f"cannot open the history journal ({exc}); nothing was sent. "
+            "Fix the data folder's permissions, or pass --no-history."
+        ) from exc
 
 
 def outcome_json(outcome: Outcome, secrets: list[tuple[str, str]]) -> dict[str, Any]:

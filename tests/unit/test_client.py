@@ -208,3 +208,19 @@ def test_send_prints_long_ids_from_the_answer_in_full(
     out = json.loads(capsys.readouterr().out)
     assert out["fields"]["recurring-payment-id"] == "700000000001"
     assert "700000000001" in out["raw"]
+
+
+def test_every_command_line_send_is_journalled_masked(
+    key_file: Path, capsys: pytest.CaptureFixture[str], _isolated_profile: Path
+) -> None:
+    with serve(lambda r: Reply(200, ASYNC_OK, FORM)) as server:
+        assert main(_send(server.url, key_file)) == 0
+        assert main(_send(server.url, key_file, "--no-history", "-f", "client_orderid=hf-2")) == 0
+    capsys.readouterr()
+    assert main(["history", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["client_orderid"] for r in rows] == ["payout-0001"]
+    assert rows[0]["outcome"] == "accepted"
+    assert rows[0]["gateway_order_id"] == "9001"
+    db = (_isolated_profile / "data" / "history.sqlite3").read_bytes()
+    assert b"4444444444444448" not in db
