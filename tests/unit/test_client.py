@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
 from console.core.client import Client, Outcome, PreparedRequest, Result, prepare
+from console.core.paths import resolve
 from console.core.spec import example_values
 from console.core.transport import Timeouts, Transport
 from tests.helpers.http_server import DROP, Received, Reply, serve
@@ -211,7 +212,7 @@ def test_send_prints_long_ids_from_the_answer_in_full(
 
 
 def test_every_command_line_send_is_journalled_masked(
-    key_file: Path, capsys: pytest.CaptureFixture[str], _isolated_profile: Path
+    key_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with serve(lambda r: Reply(200, ASYNC_OK, FORM)) as server:
         assert main(_send(server.url, key_file)) == 0
@@ -222,5 +223,5 @@ def test_every_command_line_send_is_journalled_masked(
     assert [r["client_orderid"] for r in rows] == ["payout-0001"]
     assert rows[0]["outcome"] == "accepted"
     assert rows[0]["gateway_order_id"] == "9001"
-    db = (_isolated_profile / "data" / "history.sqlite3").read_bytes()
+    db = resolve().history_db.read_bytes()
     assert b"4444444444444448" not in db
