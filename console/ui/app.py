@@ -15,6 +15,7 @@ from console import APP_ID, APP_NAME
 from console.core.paths import AppPaths, resolve
 from console.ui.drafts import DraftStore
 from console.ui.main_window import MainWindow
+from console.ui.qt_messages import install as install_message_filter
 from console.ui.session import Session
 from console.ui.startup import AfterFirstPaint
 from console.ui.theme import apply_theme
@@ -52,6 +53,7 @@ def start_session(paths: AppPaths) -> tuple[Session, bool, str]:
 
 def make_app(argv: list[str] | None = None) -> QApplication:
     """The QApplication (created once), with names, icon and the saved theme."""
+    install_message_filter()
     app = QApplication.instance()
     if not isinstance(app, QApplication):
         app = QApplication(argv if argv is not None else sys.argv[:1])
