@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 
@@ -27,6 +28,20 @@ def rsa_key() -> rsa.RSAPrivateKey:
 def other_rsa_key() -> rsa.RSAPrivateKey:
     """A second key, for "signed with the wrong key" cases."""
     return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+@pytest.fixture
+def key_file(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> Path:
+    """``rsa_key`` as an unencrypted PEM file (PKCS#1, as the contract names it)."""
+    path = tmp_path / "merchant.pem"
+    path.write_bytes(
+        rsa_key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.TraditionalOpenSSL,
+            serialization.NoEncryption(),
+        )
+    )
+    return path
 
 
 @pytest.fixture(autouse=True)

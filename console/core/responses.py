@@ -250,43 +250,46 @@ def _classify(base: DecodedResponse, expected_type: str | None) -> DecodedRespon
     rtype, status = base.get("type"), base.get("status")
     message, code = base.get("error-message"), base.get("error-code")
     base = replace(base, type=rtype, status=status, error_message=message, error_code=code)
-    reason = _reason(message, code)
-    status_l = (status or "").strip().lower()
+    kind, summary = _judge(base, rtype, _reason(message, code), expected_type)
+    return replace(base, kind=kind, summary=summary)
+
+
+def _judge(
+    base: DecodedResponse, rtype: str | None, reason: str, expected_type: str | None
+) -> tuple[Kind, str]:
+    """The kind of a form answer and its summary for the person at the console."""
+    status_l = (base.status or "").strip().lower()
     if rtype == "validation-error":
-        summary = (
+        return Kind.VALIDATION_ERROR, (
             f"The gateway rejected the request as invalid{reason}. The order was not accepted: "
             "correct the field it names and send again."
         )
-        return replace(base, kind=Kind.VALIDATION_ERROR, summary=summary)
     if rtype == "error":
-        summary = (
+        return Kind.ERROR, (
             f"The gateway refused the request with an error{reason}. Check the message; if it "
             "is unclear, quote the serial-number to the gateway's support."
         )
-        return replace(base, kind=Kind.ERROR, summary=summary)
     if rtype is None or (rtype != expected_type and rtype not in SUCCESS_TYPES):
         what = "has no type field" if rtype is None else f'has the unknown type "{rtype}"'
-        return replace(base, summary=_malformed_summary(base, f"it {what}"))
+        return Kind.MALFORMED, _malformed_summary(base, f"it {what}")
     if status_l in DECLINED_STATUSES:
         by = " by the gateway's fraud control" if status_l == "filtered" else ""
-        summary = (
+        return Kind.DECLINED, (
             f"The transaction was declined{by} (status {status_l}){reason}. Check the reason "
             "given; sending the same data again will most likely be declined again."
         )
-        return replace(base, kind=Kind.DECLINED, summary=summary)
     if status_l == "error":
-        summary = (
+        return Kind.ERROR, (
             f"The gateway answered with status error{reason}. Check the order status before "
             "sending again; resend only with the same client_orderid."
         )
-        return replace(base, kind=Kind.ERROR, summary=summary)
     if not 200 <= base.http_status < 300:
         why = f"it is a success answer but came with HTTP {base.http_status}"
-        return replace(base, summary=_malformed_summary(base, why))
+        return Kind.MALFORMED, _malformed_summary(base, why)
     summary = _success_summary(base, rtype)
     if expected_type and rtype != expected_type:
         summary += f' Note: this command normally answers with type "{expected_type}".'
-    return replace(base, kind=Kind.SUCCESS, summary=summary)
+    return Kind.SUCCESS, summary
 
 
 def _success_summary(r: DecodedResponse, rtype: str) -> str:

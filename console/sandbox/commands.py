@@ -22,8 +22,8 @@ from console.sandbox.recurring import Recurring
 from console.sandbox.state import Database
 
 
-class Commands:
-    """The four commands, on the sandbox's state."""
+class Commands(CardCommands):
+    """The four commands, on the sandbox's state: the card commands plus these two."""
 
     def __init__(
         self,
@@ -34,19 +34,14 @@ class Commands:
         recurring: Recurring,
         callback_delay: Callable[[], float],
     ) -> None:
-        self.db = db
-        self.clock = clock
-        self.ids = ids
-        self.lifecycle = lifecycle
-        self.recurring = recurring
+        super().__init__(db, clock, ids, lifecycle, recurring)
         self._delay = callback_delay
-        self.cards = CardCommands(db, clock, ids, lifecycle, recurring)
 
     def run(self, call: Call) -> Pairs:
         handler = {
             "payout-check": self.payout_check,
-            "create-card-ref": self.cards.create_card_ref,
-            "create-recurring-payment": self.cards.create_recurring_payment,
+            "create-card-ref": self.create_card_ref,
+            "create-recurring-payment": self.create_recurring_payment,
             "status": self.status,
         }[call.command]
         return handler(call)

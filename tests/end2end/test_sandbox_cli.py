@@ -156,43 +156,19 @@ def test_a_host_off_this_machine_is_warned_about(capsys: pytest.CaptureFixture[s
     assert "cannot listen on 192.0.2.1" in err
 
 
+def _seed(*args: str) -> int:
+    """Run ``gateway-console sandbox seed`` with ``args``; returns the exit code."""
+    return main(["sandbox", "seed", *args])
+
+
 def test_seed_into_a_state_file_then_use_it(
     tmp_path: Path, rsa_key: rsa.RSAPrivateKey, capsys: pytest.CaptureFixture[str]
 ) -> None:
     state = tmp_path / "sandbox.sqlite3"
-    assert (
-        main(
-            [
-                "sandbox",
-                "seed",
-                "--state",
-                str(state),
-                "--client-orderid",
-                "mine",
-                "--orderid",
-                "777",
-                "--card-number",
-                "5555555555554444",
-            ]
-        )
-        == 0
-    )
+    mine = ["--client-orderid", "mine", "--orderid", "777"]
+    assert _seed("--state", str(state), *mine, "--card-number", "5555555555554444") == 0
     assert "orderid 777" in capsys.readouterr().out
-    assert (
-        main(
-            [
-                "sandbox",
-                "seed",
-                "--state",
-                str(state),
-                "--client-orderid",
-                "bad",
-                "--card-number",
-                "1234",
-            ]
-        )
-        == 2
-    )
+    assert _seed("--state", str(state), "--client-orderid", "bad", "--card-number", "1234") == 2
     assert "Luhn" in capsys.readouterr().err
     with start(rsa_key, state_path=state) as sandbox:
         answer = signed_post(
@@ -205,25 +181,12 @@ def test_seed_a_running_sandbox(
     rsa_key: rsa.RSAPrivateKey, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with start(rsa_key) as sandbox:
-        assert (
-            main(
-                [
-                    "sandbox",
-                    "seed",
-                    "--url",
-                    sandbox.base_url,
-                    "--client-orderid",
-                    "live",
-                    "--status",
-                    "processing",
-                ]
-            )
-            == 0
-        )
+        live = ["--client-orderid", "live", "--status", "processing"]
+        assert _seed("--url", sandbox.base_url, *live) == 0
         orderid = capsys.readouterr().out.split("orderid ")[1].split(",")[0]
         answer = signed_post(
             sandbox, "create-card-ref", {"client_orderid": "live", "orderid": orderid}, key=rsa_key
         )
         assert form_fields(answer)["error-code"] == "204"  # not final yet
-        assert main(["sandbox", "seed", "--url", sandbox.base_url, "--client-orderid", "live"]) == 2
+        assert _seed("--url", sandbox.base_url, "--client-orderid", "live") == 2
         assert "exists already" in capsys.readouterr().err

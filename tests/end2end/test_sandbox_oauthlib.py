@@ -72,22 +72,24 @@ def _header(prepared: requests.PreparedRequest) -> str:
     return value.decode("ascii") if isinstance(value, bytes) else value
 
 
-def change_nonce(prepared: requests.PreparedRequest) -> None:
+def _change_first_character(
+    prepared: requests.PreparedRequest, name: str, first: str, otherwise: str
+) -> None:
+    """Change the first character of the ``name`` value in the Authorization header."""
     header = _header(prepared)
-    match = re.search(r'oauth_nonce="([^"]+)"', header)
+    match = re.search(rf'{name}="([^"]+)"', header)
     assert match is not None
-    nonce = match.group(1)
-    changed = ("1" if nonce[0] != "1" else "2") + nonce[1:]
-    prepared.headers["Authorization"] = header.replace(nonce, changed)
+    value = match.group(1)
+    changed = (first if value[0] != first else otherwise) + value[1:]
+    prepared.headers["Authorization"] = header.replace(value, changed)
+
+
+def change_nonce(prepared: requests.PreparedRequest) -> None:
+    _change_first_character(prepared, "oauth_nonce", "1", "2")
 
 
 def change_signature(prepared: requests.PreparedRequest) -> None:
-    header = _header(prepared)
-    match = re.search(r'oauth_signature="([^"]+)"', header)
-    assert match is not None
-    sig = match.group(1)
-    changed = ("A" if sig[0] != "A" else "B") + sig[1:]
-    prepared.headers["Authorization"] = header.replace(sig, changed)
+    _change_first_character(prepared, "oauth_signature", "A", "B")
 
 
 @pytest.mark.parametrize(

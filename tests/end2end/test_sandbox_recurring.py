@@ -7,13 +7,38 @@ from datetime import date, timedelta
 
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.client import Client, Result, prepare
+from console.core.client import Client, Outcome, Result, prepare
 from console.core.schedule import next_charges
 from console.core.spec import example_values
 from console.core.transport import Transport
 from console.sandbox import SandboxHandle
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.sandbox_client import control, wait_for
+
+
+def _create_profile(
+    sandbox: SandboxHandle,
+    key: rsa.RSAPrivateKey,
+    values: dict[str, str],
+    *,
+    skip_validation: bool,
+) -> Outcome:
+    """Send create-recurring-payment for the demo merchant through the console's client."""
+    transport = Transport()
+    try:
+        return Client(transport).send(
+            prepare(
+                "create-recurring-payment",
+                values,
+                base_url=sandbox.base_url,
+                login=sandbox.demo.login,
+                private_key=key,
+                endpoint_id=sandbox.demo.endpoint_id,
+                skip_validation=skip_validation,
+            )
+        )
+    finally:
+        transport.close()
 
 
 def test_a_year_of_monthly_charges_in_a_second(
@@ -33,21 +58,7 @@ def test_a_year_of_monthly_charges_in_a_second(
     with serve(lambda request: Reply(200, b"OK")) as receiver:
         values.pop("server_callback_url", None)
         values["notify_url"] = receiver.url + "/recurring"
-        transport = Transport()
-        try:
-            outcome = Client(transport).send(
-                prepare(
-                    "create-recurring-payment",
-                    values,
-                    base_url=sandbox.base_url,
-                    login=sandbox.demo.login,
-                    private_key=rsa_key,
-                    endpoint_id=sandbox.demo.endpoint_id,
-                    skip_validation=False,
-                )
-            )
-        finally:
-            transport.close()
+        outcome = _create_profile(sandbox, rsa_key, values, skip_validation=False)
         assert outcome.result is Result.ACCEPTED, outcome.summary
         rpi = int(dict(outcome.response.fields)["recurring-payment-id"])  # type: ignore[union-attr]
         sandbox.advance_clock(days=366)
@@ -70,20 +81,6 @@ def test_start_date_in_the_past_is_refused(
     values = example_values("create-recurring-payment", today=today)
     values["start-date"] = (today - timedelta(days=1)).strftime("%d.%m.%Y")
     values.pop("finish-date", None)
-    transport = Transport()
-    try:
-        outcome = Client(transport).send(
-            prepare(
-                "create-recurring-payment",
-                values,
-                base_url=sandbox.base_url,
-                login=sandbox.demo.login,
-                private_key=rsa_key,
-                endpoint_id=sandbox.demo.endpoint_id,
-                skip_validation=True,
-            )
-        )
-    finally:
-        transport.close()
+    outcome = _create_profile(sandbox, rsa_key, values, skip_validation=True)
     assert outcome.response is not None
     assert outcome.response.type == "validation-error"

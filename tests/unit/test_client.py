@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
@@ -87,19 +86,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-@pytest.fixture
-def key_file(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> Path:
-    path = tmp_path / "k.pem"
-    path.write_bytes(
-        rsa_key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    return path
 
 
 def _send(url: str, key_file: Path, *extra: str) -> list[str]:

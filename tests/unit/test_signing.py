@@ -24,6 +24,7 @@ from console.core.signing import (
     sign,
     signature_base_string,
 )
+from tests.helpers.signed_json import SIGNED_JSON_KEYS
 
 URL = "https://gateway.example/paynet/api/v4/payout-check/123"
 PAN = "4444444444444448"
@@ -479,18 +480,7 @@ def test_repr_shows_no_card_data(rsa_key: rsa.RSAPrivateKey) -> None:
 def test_to_json_has_the_cli_keys(rsa_key: rsa.RSAPrivateKey) -> None:
     signed = _sign(rsa_key, [("amount", "1"), ("amount", "2")])
     data = json.loads(json.dumps(signed.to_json()))
-    assert set(data) >= {
-        "method",
-        "url",
-        "body",
-        "params",
-        "oauth",
-        "normalized_parameters",
-        "base_string",
-        "signature_hex",
-        "signature_base64",
-        "authorization",
-    }
+    assert set(data) >= SIGNED_JSON_KEYS
     assert data["params"] == [["amount", "1"], ["amount", "2"]]
     assert data["oauth"] == signed.oauth
     assert data["signature_base64"] == signed.signature_base64

@@ -75,3 +75,12 @@ def row(
         sensitive=sensitive,
         note=note,
     )
+
+
+def v4_paths(command: str, *, group: bool = True) -> dict[str, str]:
+    """The contract's path templates of ``command``: ``/api/v4/<command>/{endpoint_id}`` and,
+    unless ``group`` is False (the contract has no group form), the ``group/`` form."""
+    paths = {"endpoint": f"/api/v4/{command}/{{endpoint_id}}"}
+    if group:
+        paths["group"] = f"/api/v4/{command}/group/{{endpoint_group_id}}"
+    return paths

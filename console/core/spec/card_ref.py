@@ -7,7 +7,7 @@ login comes from the environment and goes into ``oauth_consumer_key``.
 
 from __future__ import annotations
 
-from .build import row
+from .build import row, v4_paths
 from .model import Command, FieldType, ResponseField
 
 # Necessity, type and length are "not shown" in the contract. Both ids are required because the
@@ -71,9 +71,6 @@ CREATE_CARD_REF = Command(
     fields=FIELDS,
     response_fields=RESPONSE_FIELDS,
     success_type="create-card-ref-response",
-    path_templates={
-        "endpoint": "/api/v4/create-card-ref/{endpoint_id}",
-        "group": "/api/v4/create-card-ref/group/{endpoint_group_id}",
-    },
+    path_templates=v4_paths("create-card-ref"),
     notes=NOTES,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .build import row
+from .build import row, v4_paths
 from .model import Command, FieldType, ResponseField
 
 _S = FieldType.STRING
@@ -303,10 +303,7 @@ PAYOUT_CHECK = Command(
     fields=FIELDS,
     response_fields=RESPONSE_FIELDS,
     success_type="async-response",
-    path_templates={
-        "endpoint": "/api/v4/payout-check/{endpoint_id}",
-        "group": "/api/v4/payout-check/group/{endpoint_group_id}",
-    },
+    path_templates=v4_paths("payout-check"),
     asynchronous=True,
     notes=NOTES,
 )

@@ -9,7 +9,7 @@ only; rows that say nothing have ``card_types=None``. The three date rows are ty
 
 from __future__ import annotations
 
-from .build import SRC_AND_DST, SRC_ONLY, row
+from .build import SRC_AND_DST, SRC_ONLY, row, v4_paths
 from .model import Command, FieldType, ResponseField
 
 _S = FieldType.STRING
@@ -301,6 +301,6 @@ CREATE_RECURRING_PAYMENT = Command(
     response_fields=RESPONSE_FIELDS,
     success_type="create-recurring-payment-response",
     # The contract gives only the endpoint form for this command: no "group" template.
-    path_templates={"endpoint": "/api/v4/create-recurring-payment/{endpoint_id}"},
+    path_templates=v4_paths("create-recurring-payment", group=False),
     notes=NOTES,
 )

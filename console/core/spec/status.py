@@ -5,7 +5,7 @@ the field notes (public v4 documentation of deployed gateways), hence
 
 from __future__ import annotations
 
-from .build import row
+from .build import row, v4_paths
 from .model import Command, FieldType, ResponseField
 
 # Transaction status values seen in deployed gateways (field notes).
@@ -79,10 +79,7 @@ STATUS = Command(
     fields=FIELDS,
     response_fields=RESPONSE_FIELDS,
     success_type="status-response",
-    path_templates={
-        "endpoint": "/api/v4/status/{endpoint_id}",
-        "group": "/api/v4/status/group/{endpoint_group_id}",
-    },
+    path_templates=v4_paths("status"),
     from_field_notes=True,
     notes=NOTES,
 )
