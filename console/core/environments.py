@@ -304,15 +304,20 @@ class Connection:
 
     def prepare_kwargs(self, command: str) -> dict[str, Any]:
         """Keyword arguments for ``console.core.client.prepare`` for ``command``."""
-        env = self.environment
-        return {
-            "base_url": env.base_url,
-            "login": env.login,
-            "private_key": self.private_key,
-            "endpoint_id": env.endpoint_id or None,
-            "endpoint_group_id": env.endpoint_group_id or None,
-            "path_templates": env.templates_for(command),
-        }
+        return prepare_kwargs(self.environment, self.private_key, command)
+
+
+def prepare_kwargs(env: Environment, private_key: RSAPrivateKey, command: str) -> dict[str, Any]:
+    """Keyword arguments for ``console.core.client.prepare``: ``env``'s address, login, ids and
+    path templates for ``command``, signed with ``private_key``."""
+    return {
+        "base_url": env.base_url,
+        "login": env.login,
+        "private_key": private_key,
+        "endpoint_id": env.endpoint_id or None,
+        "endpoint_group_id": env.endpoint_group_id or None,
+        "path_templates": env.templates_for(command),
+    }
 
 
 class EnvironmentNotReadyError(EnvironmentStoreError):

@@ -93,17 +93,12 @@ class Session(QObject):
 
     def prepare_kwargs(self, command: str) -> dict[str, Any]:
         """Connection keyword arguments for ``console.core.client.prepare``."""
+        from console.core.environments import prepare_kwargs
+
         env = self.environment
         if env is None or self.private_key is None:
             raise RuntimeError(self.problem or "No environment with a key is active.")
-        return {
-            "base_url": env.base_url,
-            "login": env.login,
-            "private_key": self.private_key,
-            "endpoint_id": env.endpoint_id or None,
-            "endpoint_group_id": env.endpoint_group_id or None,
-            "path_templates": env.templates_for(command),
-        }
+        return prepare_kwargs(env, self.private_key, command)
 
     def start_local_sandbox(self, **options: Any) -> Environment:
         """Start the built-in sandbox now (blocking) and use it; see :func:`launch_sandbox`."""
