@@ -255,20 +255,27 @@ class MainWindow(QMainWindow):
         form.apply_problems(problems)
         self._draft_timer.start()
         if form is self.form:
-            self.summary.set_problems(problems)
+            self.summary.set_problems(problems, form.is_pending)
             self._update_send()
 
     def _update_send(self) -> None:
-        ok = self.summary.errors == 0 and not self.sender_.sending and self.session.ready
-        self.send_button.setEnabled(ok)
+        can = not self.sender_.sending and self.session.ready
+        self.send_button.setEnabled(can and self.summary.errors == 0)
         action = self.actions_by_name.get("send")
         if action is not None:
-            action.setEnabled(ok)
+            # The shortcut stays live on a blocked form: trying it shows what is missing.
+            action.setEnabled(can)
 
     # -- sending -----------------------------------------------------------------------
     def send(self) -> None:
-        """Send the current form (Ctrl+Enter); ignored while errors or a send are pending."""
+        """Send the current form (Ctrl+Enter); while errors block it, show them in colour."""
         if not self.send_button.isEnabled():
+            if self.summary.errors and not self.sender_.sending:
+                self.form.attempted = True  # what was calmly "required" is now a mistake
+                self._validate()
+                first = next((p for p in self.summary.problems if p.fields), None)
+                if first is not None:
+                    self.focus_field(first.fields[0])
             return
         self.attach_journal()  # every send is journalled: hooks in place before it leaves
         form = self.form

@@ -185,6 +185,8 @@ class FieldRow(QWidget):
         line = QLineEdit(self)
         if limit is not None:
             line.setMaxLength(limit)
+        if field.necessity is Necessity.REQUIRED:
+            line.setPlaceholderText("required")
         if field.sensitive == "cvv":
             line.setEchoMode(QLineEdit.EchoMode.Password)
         if field.type in (FieldType.NUMERIC, FieldType.LONG):

@@ -42,6 +42,8 @@ class CommandForm(QWidget):
         self._hidden: set[str] = set()
         self._disabled: set[str] = set()
         self._loading = False
+        # Until a send is tried, a value nobody has typed yet is asked for calmly, not in red.
+        self.attempted = False
 
         self.content = QWidget()
         self.content_layout = QVBoxLayout(self.content)
@@ -166,6 +168,8 @@ class CommandForm(QWidget):
     def load(self, values: Mapping[str, str], *, clear: bool = False) -> None:
         """Fill rows (and choices, from ``@`` keys) without one signal per field."""
         self._loading = True
+        if clear:
+            self.attempted = False  # a fresh start is calm again
         try:
             choices = self.implied_choices(values)
             choices.update(
@@ -194,6 +198,20 @@ class CommandForm(QWidget):
         return self.rows.get(field.name) if field else None
 
     # -- validation --------------------------------------------------------------------
+    def is_pending(self, problem: Problem) -> bool:
+        """True when ``problem`` only asks for values not typed yet and no send was tried.
+
+        Such a problem still blocks Send, but it is no mistake: it is shown in a neutral tone
+        ("required"); a bad value, a broken either-or rule or a tried send shows it in colour.
+        """
+        if self.attempted or not problem.fields:
+            return False
+        for name in problem.fields:
+            row = self.row_for(name)
+            if row is not None and row.text():
+                return False
+        return True
+
     def apply_problems(self, problems: Sequence[Problem]) -> None:
         """Show each row's state: required, fine, warning or error, with the message."""
         worst: dict[str, Problem] = {}
@@ -216,8 +234,10 @@ class CommandForm(QWidget):
                 filled = bool(row.text())
                 needed = row.field.necessity is Necessity.REQUIRED
                 row.set_state("fine" if filled else ("required" if needed else ""))
-            elif found.code == "required" and not row.text():
+            elif found.code == "required" and not row.text() and not self.attempted:
                 row.set_state("required")  # the mark and the summary say it; less noise
+            elif self.is_pending(found):
+                row.set_state("required", found.message)  # an either-or rule asking for one
             else:
                 row.set_state(str(found.severity), found.message)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
@@ -11,6 +11,15 @@ from console.core.spec.model import Problem, Severity
 from console.ui.theme import state_colour
 
 _GLYPH = {Severity.ERROR: "✕", Severity.WARNING: "!"}
+PENDING_GLYPH = "•"
+
+
+def _never(_problem: Problem) -> bool:
+    return False
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
 
 
 class ProblemSummary(QWidget):
@@ -41,37 +50,56 @@ class ProblemSummary(QWidget):
     def errors(self) -> int:
         return sum(1 for p in self.problems if p.severity is Severity.ERROR)
 
-    def set_problems(self, problems: Sequence[Problem]) -> None:
-        """Show ``problems`` (errors first); unchanged lists are not rebuilt."""
-        ordered = sorted(problems, key=lambda p: p.severity is not Severity.ERROR)
-        key = tuple((str(p.severity), p.message, *p.fields) for p in ordered)
+    def set_problems(
+        self, problems: Sequence[Problem], pending: Callable[[Problem], bool] = _never
+    ) -> None:
+        """Show ``problems`` (mistakes first); unchanged lists are not rebuilt.
+
+        ``pending(problem)`` is True for a value still to be filled in on a form nobody tried
+        to send yet: it keeps Send disabled but is listed calmly, not as a mistake.
+        """
+        calm = [pending(p) for p in problems]
+        rank = sorted(
+            range(len(problems)),
+            key=lambda i: (calm[i], problems[i].severity is not Severity.ERROR),
+        )
+        pairs = [(problems[i], calm[i]) for i in rank]
+        ordered = [p for p, _ in pairs]
+        key = tuple((str(p.severity), str(q), p.message, *p.fields) for p, q in pairs)
         self.problems = tuple(ordered)
         if key == self._key:
             return
         self._key = key
-        errors = self.errors
-        warnings = len(ordered) - errors
-        if not ordered:
-            text, state = "No problems: ready to send.", "fine"
+        to_fill = sum(1 for p, q in pairs if q and p.severity is Severity.ERROR)
+        mistakes = self.errors - to_fill
+        warnings = sum(1 for p, q in pairs if not q and p.severity is not Severity.ERROR)
+        if mistakes:
+            text = f"{_plural(mistakes, 'problem')} to fix (Send is disabled)"
+            if to_fill:
+                text += f", {_plural(to_fill, 'required field')} to fill in"
+            state = "error"
+        elif to_fill:
+            word = "the required field" if to_fill == 1 else f"the {to_fill} required fields"
+            text, state = f"Fill in {word} to send", "required"
         else:
-            words = []
-            if errors:
-                words.append(f"{errors} error{'s' if errors != 1 else ''} (Send is disabled)")
-            if warnings:
-                words.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
-            text, state = (
-                ", ".join(words) + ". Click one to go to the field.",
-                ("error" if errors else "warning"),
-            )
+            text, state = "Ready to send", "fine"
+        if warnings:
+            text += f"; {_plural(warnings, 'warning')}"
+            state = "warning" if state == "fine" else state
+        if ordered:
+            text += ". Click a line to go to its field."
+        else:
+            text += ": no problems found."
         colour = state_colour(state, self.palette()).name()
         self.headline.setText(f"<span style='color:{colour}'><b>{text}</b></span>")
         self.list.clear()
-        for p in ordered:
+        for p, q in pairs:
             named = not p.fields or p.fields[0] in p.message
-            text = p.message if named else f"{', '.join(p.fields)}: {p.message}"
-            item = QListWidgetItem(f"{_GLYPH.get(p.severity, '')}  {text}")
+            line = p.message if named else f"{', '.join(p.fields)}: {p.message}"
+            glyph = PENDING_GLYPH if q else _GLYPH.get(p.severity, "")
+            item = QListWidgetItem(f"{glyph}  {line}")
             item.setData(Qt.ItemDataRole.UserRole, p.fields[0] if p.fields else "")
-            item.setForeground(state_colour(str(p.severity), self.palette()))
+            item.setForeground(state_colour("required" if q else str(p.severity), self.palette()))
             self.list.addItem(item)
         self.list.setVisible(bool(ordered))
 

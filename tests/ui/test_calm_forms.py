@@ -1,0 +1,65 @@
+"""A fresh form asks calmly for what is missing; mistakes and tried sends show in colour."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLineEdit
+
+from console.ui.main_window import MainWindow
+from console.ui.theme import state_colour
+
+
+def _colour(window: MainWindow, state: str) -> str:
+    return state_colour(state, window.summary.palette()).name()
+
+
+def test_fresh_form_is_calm_and_still_blocks_send(window: MainWindow) -> None:
+    window.show_command("create-card-ref")
+    window.clear_form()
+    headline = window.summary.headline.text()
+    assert "Fill in the 2 required fields" in headline
+    assert _colour(window, "required") in headline
+    assert _colour(window, "error") not in headline
+    assert window.form.rows["orderid"].state == "required"
+    assert not window.send_button.isEnabled()
+    editor = window.form.rows["orderid"].editor
+    assert isinstance(editor, QLineEdit)
+    assert editor.placeholderText() == "required"
+
+
+def test_a_bad_value_is_red_at_once(qtbot: Any, window: MainWindow) -> None:
+    window.show_command("payout-check")
+    window.clear_form()
+    amount = window.form.rows["amount"].editor
+    assert isinstance(amount, QLineEdit)
+    qtbot.keyClicks(amount, "ten")
+    headline = window.summary.headline.text()
+    assert "1 problem to fix" in headline
+    assert "required fields to fill in" in headline
+    assert _colour(window, "error") in headline
+    assert window.form.rows["amount"].state == "error"
+    assert window.form.rows["currency"].state == "required"  # untouched: still calm
+
+
+def test_either_or_rule_asking_for_one_is_calm_until_broken(window: MainWindow) -> None:
+    window.show_command("create-recurring-payment")
+    window.clear_form()
+    assert window.form.rows["amount"].state == "required"
+    window.form.load({"@amount-rule": "range", "amount-from": "5.00"})
+    assert window.form.rows["amount-to"].state == "error"  # half a pair: a real mistake
+
+
+def test_trying_to_send_turns_missing_values_into_errors(qtbot: Any, window: MainWindow) -> None:
+    window.show_command("create-card-ref")
+    window.clear_form()
+    qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    headline = window.summary.headline.text()
+    assert "2 problems to fix" in headline
+    assert _colour(window, "error") in headline
+    assert window.form.rows["orderid"].state == "error"
+    assert "required" in window.form.rows["orderid"].message.text()
+    assert window.form.rows["client_orderid"].editor.hasFocus()  # the first one to fill
+    window.clear_form()  # a fresh start is calm again
+    assert window.form.rows["orderid"].state == "required"
