@@ -16,7 +16,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from html import unescape
-from urllib.parse import unquote_plus
+
+from console.core.response_form import (
+    MalformedError,
+    clip,
+    decode_text,
+    lenient_text,
+    media_and_charset,
+    parse_form,
+)
 
 
 class Kind(StrEnum):
@@ -51,9 +59,6 @@ ACCESS_DENIED_SUMMARY = (
 )
 _FALLBACK_SUMMARY = "The answer could not be read. The raw bytes are kept as they came."
 
-_NAME = re.compile(r"[A-Za-z0-9_.\-\[\]]+")
-_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _ERROR_ID = re.compile(r"\[([^\[\]\s]{1,200})\]")
 _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")
@@ -113,16 +118,12 @@ class DecodedResponse:
             "type": self.type,
             "status": self.status,
             "fields": fields,
-            "raw": _lenient_text(self.raw, _content_type(self.headers)[1]),
+            "raw": lenient_text(self.raw, media_and_charset(self.headers)[1]),
             "summary": self.summary,
             "error_message": self.error_message,
             "error_code": self.error_code,
             "error_id": self.error_id,
         }
-
-
-class _MalformedError(Exception):
-    """Internal: the body is not a readable form; the message says why, in plain words."""
 
 
 def decode(
@@ -154,8 +155,8 @@ def decode(
 
 
 def _decode(base: DecodedResponse, expected_type: str | None) -> DecodedResponse:
-    content_type, charset = _content_type(base.headers)
-    text = _text(base.raw, charset)
+    content_type, charset = media_and_charset(base.headers)
+    text = decode_text(base.raw, charset)
     if base.http_status == 403:
         page = _page_text(text or "")
         return replace(
@@ -165,85 +166,13 @@ def _decode(base: DecodedResponse, expected_type: str | None) -> DecodedResponse
         return _server_error(base, _page_text(text or ""))
     try:
         if text is None:
-            raise _MalformedError(f"it is not readable {charset} text")
+            raise MalformedError(f"it is not readable {charset} text")
         if content_type and content_type not in ACCEPTED_CONTENT_TYPES:
-            raise _MalformedError(f'its content type is "{content_type}", not a form body')
-        fields = _parse_form(text, charset)
-    except _MalformedError as why:
+            raise MalformedError(f'its content type is "{content_type}", not a form body')
+        fields = parse_form(text, charset)
+    except MalformedError as why:
         return replace(base, summary=_malformed_summary(base, str(why)))
     return _classify(replace(base, fields=fields), expected_type)
-
-
-def _content_type(headers: Mapping[str, str]) -> tuple[str, str]:
-    """Return (media type in lower case or "", charset name to use)."""
-    value = next((v for k, v in headers.items() if k.lower() == "content-type"), "")
-    media, _, params = value.partition(";")
-    charset = "utf-8"
-    for param in params.split(";"):
-        key, _, val = param.partition("=")
-        if key.strip().lower() == "charset" and val.strip().strip("\"'"):
-            charset = val.strip().strip("\"'").lower()
-    try:
-        b"a".decode(charset)  # not b"": decoding nothing skips the codec lookup
-    except UnicodeError:
-        pass  # a real text encoding that cannot decode a lone "a" (utf-16)
-    except LookupError:  # unknown, or not a text encoding (rot13): the contract's utf-8
-        charset = "utf-8"
-    return media.strip().lower(), charset
-
-
-def _text(raw: bytes, charset: str) -> str | None:
-    try:
-        return raw.decode(charset)
-    except (UnicodeError, LookupError, ValueError):
-        return None
-
-
-def _lenient_text(raw: bytes, charset: str) -> str:
-    """The body as text for showing: the declared charset, else utf-8, bad bytes replaced."""
-    try:
-        return raw.decode(charset, errors="replace")
-    except (UnicodeError, LookupError):  # codecs such as idna refuse "replace"
-        return raw.decode("utf-8", errors="replace")
-
-
-def _parse_form(text: str, charset: str) -> tuple[tuple[str, str], ...]:
-    body = text.strip()
-    if not body:
-        raise _MalformedError("it is empty")
-    if body.startswith("<"):
-        raise _MalformedError("it is an HTML page, not form data")
-    if body.startswith(("{", "[")):
-        raise _MalformedError("it looks like JSON, not the form data the contract specifies")
-    if _CONTROL.search(body):
-        raise _MalformedError("it contains binary data")
-    pairs: list[tuple[str, str]] = []
-    endings: list[bool] = []
-    for piece in text.lstrip().split("&"):
-        if not piece.strip():
-            continue  # a stray "&" or a line feed on its own
-        name, eq, value = piece.partition("=")
-        name = name.strip()
-        if not eq or not _NAME.fullmatch(name):
-            raise _MalformedError(f'it is cut off or damaged near "{_clip(piece)}"')
-        if _BAD_ESCAPE.search(value):
-            raise _MalformedError(f'the value of "{name}" is cut off or badly encoded')
-        # Each value is followed by a line feed (contract section 1); tolerate CRLF too.
-        # Strip it before decoding: an encoded %0D or %0A is part of the value itself.
-        ended = value.endswith("\n")
-        value = value[:-2] if value.endswith("\r\n") else value.removesuffix("\n")
-        try:
-            decoded = unquote_plus(value, encoding=charset, errors="strict")
-        except (UnicodeError, LookupError) as exc:
-            raise _MalformedError(f'the value of "{name}" is not readable {charset} text') from exc
-        if not ended and decoded.endswith("\n"):  # a terminator sent percent-encoded
-            decoded, ended = decoded[:-1], True
-        endings.append(ended)
-        pairs.append((name, decoded))
-    if any(endings) and not endings[-1]:
-        # Values end with a line feed, except the last one: the body was cut short.
-        raise _MalformedError(f'it is cut off after "{_clip(pairs[-1][0])}"')
-    return tuple(pairs)
 
 
 def _classify(base: DecodedResponse, expected_type: str | None) -> DecodedResponse:
@@ -366,8 +295,4 @@ def _reason(message: str | None, code: str | None) -> str:
 
 def _page_text(text: str) -> str:
     """The words of an HTML or plain-text page, on one line, short enough to show."""
-    return _clip(_SPACE.sub(" ", unescape(_TAG.sub(" ", text))).strip(), 500)
-
-
-def _clip(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(_SPACE.sub(" ", unescape(_TAG.sub(" ", text))).strip(), 500)

@@ -149,7 +149,7 @@ def test_broad_searches_page_the_same_way(
 ) -> None:
     narrow = {text: journal.fetch(HistoryFilter(search=text)) for text in ("po*", "1*", "4448*")}
     assert [len(rows) for rows in narrow.values()] == [4, 3, 2]
-    monkeypatch.setattr("console.core.history._DENSE_AT", 0)  # every search counts as broad
+    monkeypatch.setattr("console.core.history_reading._DENSE_AT", 0)  # every search counts as broad
     journal._counts.clear()
     for text, rows in narrow.items():
         assert journal.fetch(HistoryFilter(search=text)) == rows

@@ -1,0 +1,113 @@
+"""Reading the history journal: counts, pages, selections and details for the pane and exports.
+
+:class:`HistoryQueries` is the reading half of :class:`console.core.history.History`, which
+supplies the connection (:meth:`reading`) and forgets remembered counts when it writes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
+from typing import Any
+
+from console.core.history_query import (
+    ORDER_SQL,
+    ROW_SQL,
+    HistoryDetail,
+    HistoryFilter,
+    HistoryRow,
+    distinct_values,
+    query_details,
+)
+
+_DENSE_AT = 5000  # matches above which a search pages along the time index
+
+
+class HistoryQueries:
+    """The journal's queries; mixed into :class:`console.core.history.History`."""
+
+    _counts: dict[HistoryFilter, int]
+    _data_version: int
+
+    def reading(self) -> AbstractContextManager[sqlite3.Connection]:
+        """The connection, for reads, under the journal's lock."""
+        raise NotImplementedError
+
+    def count(self, filter: HistoryFilter | None = None) -> int:
+        """How many rows match (the pane's row count). Remembered until the journal changes,
+        here or in another process (``PRAGMA data_version``)."""
+        f = filter or HistoryFilter()
+        with self.reading() as db:
+            version = db.execute("PRAGMA data_version").fetchone()[0]
+            if version != self._data_version:
+                self._counts.clear()
+                self._data_version = version
+            if f not in self._counts:
+                where, args = f.where()
+                sql = f"SELECT count(*) FROM requests{where}"  # noqa: S608 (placeholders only)
+                self._counts[f] = int(db.execute(sql, args).fetchone()[0])
+            return self._counts[f]
+
+    def _where(self, f: HistoryFilter) -> tuple[str, list[Any]]:
+        # A search matching many rows pages faster along the time index (see where()).
+        return f.where(dense=f.prefix_search and self.count(f) > _DENSE_AT)
+
+    def fetch(
+        self, filter: HistoryFilter | None = None, offset: int = 0, limit: int = 100
+    ) -> list[HistoryRow]:
+        """One page of matching rows, newest first."""
+        where, args = self._where(filter or HistoryFilter())
+        sql = f"{ROW_SQL}{where}{ORDER_SQL} LIMIT ? OFFSET ?"
+        with self.reading() as db:
+            return [HistoryRow.from_sql(r) for r in db.execute(sql, [*args, limit, offset])]
+
+    def fetch_after(
+        self, filter: HistoryFilter | None, after: HistoryRow | None, limit: int = 100
+    ) -> list[HistoryRow]:
+        """The next page after row ``after`` (keyset paging: as fast at row 900,000 as at 0)."""
+        where, args = self._where(filter or HistoryFilter())
+        if after is not None:
+            where += (" AND " if where else " WHERE ") + "(created, id) < (?, ?)"
+            args = [*args, after.created_ts, after.id]
+        sql = f"{ROW_SQL}{where}{ORDER_SQL} LIMIT ?"
+        with self.reading() as db:
+            return [HistoryRow.from_sql(r) for r in db.execute(sql, [*args, limit])]
+
+    def iter_rows(
+        self, filter: HistoryFilter | None = None, batch: int = 1000
+    ) -> Iterator[HistoryRow]:
+        """Every matching row, newest first, read a batch at a time (for exports)."""
+        last: HistoryRow | None = None
+        while page := self.fetch_after(filter, last, batch):
+            yield from page
+            last = page[-1]
+
+    def get(self, row_id: int) -> HistoryRow:
+        """One row by id. Raises KeyError."""
+        rows = self.rows(ids=[row_id])
+        if not rows:
+            raise KeyError(f"No history row {row_id}.")
+        return rows[0]
+
+    def rows(self, ids: Iterable[int]) -> list[HistoryRow]:
+        """The rows with these ids (a selection), newest first."""
+        wanted = sorted(set(ids))
+        found: list[HistoryRow] = []
+        with self.reading() as db:
+            for start in range(0, len(wanted), 500):  # stay under SQLite's variable limit
+                chunk = wanted[start : start + 500]
+                sql = f"{ROW_SQL} WHERE id IN ({', '.join('?' * len(chunk))})"
+                found += [HistoryRow.from_sql(r) for r in db.execute(sql, chunk)]
+        return sorted(found, key=lambda r: (r.created, r.id), reverse=True)
+
+    def details(self, row_id: int) -> HistoryDetail:
+        """The row with its masked request, answer and linked callbacks."""
+        row = self.get(row_id)
+        with self.reading() as db:
+            return HistoryDetail(row, *query_details(db, row_id))
+
+    def distinct(self, column: str) -> list[str]:
+        """Values present in ``environment``, ``command`` or ``outcome`` (for filter menus)."""
+        with self.reading() as db:
+            return distinct_values(db, column)
