@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sqlite3
 import sys
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from console.cli.output import print_outcome, print_problems, print_signed
+from console.cli.request_args import (
+    UsageError,
+    add_connection_options,
+    add_field_options,
+    connection,
+    read_fields,
+)
 from console.core.client import Client, LoginInBodyError, Outcome, Result, prepare
 from console.core.history import History
-from console.core.keys import KeyProblem, load_private_key
 from console.core.masking import mask_params, mask_text
 from console.core.spec import COMMANDS, validate
 from console.core.spec.model import Severity
@@ -45,18 +49,14 @@ _SEND_EPILOG = """exit status:
 """
 
 
-class UsageError(Exception):
-    """A problem with the command line itself, reported with exit status 2."""
-
-
 def register(sub: Any) -> None:
     names = sorted(COMMANDS)
     p_sign = sub.add_parser(
         "sign", help="sign a request and print every intermediate value (sends nothing)"
     )
     p_sign.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))
-    _connection_options(p_sign)
-    _field_options(p_sign)
+    add_connection_options(p_sign)
+    add_field_options(p_sign)
     p_sign.add_argument("--nonce", help="fixed oauth_nonce (for reproducible signatures)")
     p_sign.add_argument("--timestamp", type=int, help="fixed oauth_timestamp (Unix seconds)")
     p_sign.add_argument("--no-validate", action="store_true", help="sign even with errors")
@@ -64,7 +64,7 @@ def register(sub: Any) -> None:
 
     p_val = sub.add_parser("validate", help="check fields against the contract's rules")
     p_val.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))
-    _field_options(p_val)
+    add_field_options(p_val)
     p_val.set_defaults(func=run_validate)
 
     p_send = sub.add_parser(
@@ -74,8 +74,8 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p_send.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))
-    _connection_options(p_send)
-    _field_options(p_send)
+    add_connection_options(p_send)
+    add_field_options(p_send)
     p_send.add_argument(
         "--timeout", type=float, help="read timeout in seconds (default: environment's, or 60)"
     )
@@ -88,118 +88,6 @@ def register(sub: Any) -> None:
         "--no-history", action="store_true", help="do not write this send to the history journal"
     )
     p_send.set_defaults(func=run_send)
-
-
-def _connection_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("connection (--env, or the options below; explicit options win)")
-    g.add_argument("--env", metavar="NAME", help="a saved environment (see `env list`)")
-    g.add_argument("--base-url", help="scheme, host and prefix before /api/v4")
-    g.add_argument("--login", help="your login (sent as oauth_consumer_key)")
-    ids = g.add_mutually_exclusive_group()
-    ids.add_argument("--endpoint-id", help="endpoint id (path /<endpoint_id>)")
-    ids.add_argument("--group-id", help="endpoint group id (path /group/<id>)")
-    g.add_argument("--key-file", type=Path, help="RSA private key PEM (PKCS#1 or PKCS#8)")
-    g.add_argument(
-        "--key-passphrase-env",
-        metavar="VAR",
-        help="name of the environment variable holding the key's passphrase",
-    )
-
-
-def _field_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("fields")
-    g.add_argument(
-        "--field", "-f", action="append", default=[], metavar="NAME=VALUE", help="repeatable"
-    )
-    g.add_argument("--fields-file", type=Path, help="JSON object of name: value")
-    g.add_argument("--json", action="store_true", help="machine-readable output")
-    g.add_argument("--reveal", action="store_true", help="print card data unmasked")
-
-
-def read_fields(args: argparse.Namespace) -> dict[str, str]:
-    """Fields from --fields-file, then --field (later wins)."""
-    values: dict[str, str] = {}
-    if args.fields_file is not None:
-        try:
-            data = json.loads(args.fields_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise UsageError(f"--fields-file {args.fields_file}: cannot read it ({exc})") from exc
-        if not isinstance(data, dict):
-            raise UsageError("--fields-file must hold a JSON object of field name: value")
-        values.update({str(k): "" if v is None else str(v) for k, v in data.items()})
-    for item in args.field:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise UsageError(f"--field {item!r}: write it as NAME=VALUE")
-        values[name] = value
-    return values
-
-
-def _connection(args: argparse.Namespace) -> dict[str, Any]:
-    if args.env:
-        return _env_connection(args)
-    missing = [
-        opt
-        for opt, val in (
-            ("--base-url", args.base_url),
-            ("--login", args.login),
-            ("--key-file", args.key_file),
-        )
-        if not val
-    ]
-    if not (args.endpoint_id or args.group_id):
-        missing.append("--endpoint-id or --group-id")
-    if missing:
-        raise UsageError("missing " + ", ".join(missing))
-    return {
-        "base_url": args.base_url,
-        "login": args.login,
-        "private_key": _load_key(args),
-        "endpoint_id": args.endpoint_id,
-        "endpoint_group_id": args.group_id,
-    }
-
-
-def _env_connection(args: argparse.Namespace) -> dict[str, Any]:
-    """Connection from a saved environment and its key in the keyring."""
-    from console.core.environments import EnvironmentStoreError, connect
-    from console.core.secret_store import VaultError
-
-    try:
-        conn = connect(args.env)
-    except (EnvironmentStoreError, VaultError) as exc:
-        raise UsageError(f"--env {args.env}: {exc}") from exc
-    kwargs = conn.prepare_kwargs(args.api_command)
-    kwargs.update({k: v for k, v in (("base_url", args.base_url), ("login", args.login)) if v})
-    if args.endpoint_id or args.group_id:
-        kwargs["endpoint_id"], kwargs["endpoint_group_id"] = args.endpoint_id, args.group_id
-    if args.key_file:
-        kwargs["private_key"] = _load_key(args)
-    env = conn.environment
-    if hasattr(args, "timeout"):
-        args.connect_timeout = args.connect_timeout or env.connect_timeout
-        args.timeout = args.timeout or env.read_timeout
-        args.ca_bundle = args.ca_bundle or env.ca_bundle or None
-    return kwargs
-
-
-def _load_key(args: argparse.Namespace) -> Any:
-    passphrase = None
-    if args.key_passphrase_env:
-        passphrase = os.environ.get(args.key_passphrase_env)
-        if passphrase is None:
-            raise UsageError(f"environment variable {args.key_passphrase_env} is not set")
-    try:
-        pem = args.key_file.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"--key-file {args.key_file}: {exc.strerror}") from exc
-    try:
-        loaded = load_private_key(pem, passphrase)
-    except KeyProblem as exc:
-        raise UsageError(f"--key-file {args.key_file}: {exc}") from exc
-    for warning in loaded.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    return loaded.private_key
 
 
 def _guarded(func: Any) -> Any:
@@ -233,7 +121,7 @@ def run_sign(args: argparse.Namespace) -> int:
         nonce=args.nonce,
         timestamp=args.timestamp,
         skip_validation=args.no_validate,
-        **_connection(args),
+        **connection(args),
     )
     if prepared.signed is None:
         _report_refusal(args, prepared.problems)
@@ -253,7 +141,7 @@ def run_sign(args: argparse.Namespace) -> int:
 def run_send(args: argparse.Namespace) -> int:
     values = read_fields(args)
     prepared = prepare(
-        args.api_command, values, skip_validation=args.no_validate, **_connection(args)
+        args.api_command, values, skip_validation=args.no_validate, **connection(args)
     )
     if prepared.signed is None:
         _report_refusal(args, prepared.problems)

@@ -10,26 +10,22 @@ import argparse
 import contextlib
 import json
 import logging
-import os
-import shlex
 import signal
 import sys
 import threading
 import urllib.error
 import urllib.request
-from datetime import date
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
-
+from console.cli.sandbox_demo import example_send as example_send
+from console.cli.sandbox_demo import print_banner, reusable_key, write_private
 from console.core import paths
 from console.core.logs import RedactingFilter
 from console.sandbox import SandboxHandle, is_loopback, start_sandbox
 from console.sandbox.faults import parse_faults
-from console.sandbox.seeds import SEEDS, Seed, seed_first_payment
+from console.sandbox.seeds import Seed, seed_first_payment
 from console.sandbox.state import StateError
 
 DEFAULT_PORT = 8085
@@ -139,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             callback_delay=args.callback_delay,
             faults=args.faults,
             merchant_control=args.merchant_control,
-            demo_private_key_pem=_reusable_key(key_file) if key_file else None,
+            demo_private_key_pem=reusable_key(key_file) if key_file else None,
             remote_callbacks=args.remote_callbacks,
         )
     except StateError as exc:
@@ -155,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
                 args.merchant, public_pem or b"", args.endpoint, args.endpoint_group
             )
         elif key_file is not None:
-            _write_private(key_file, handle.demo.private_key_pem)
+            write_private(key_file, handle.demo.private_key_pem)
     except (ValueError, OSError) as exc:
         handle.stop()
         return _fail(str(exc))
@@ -187,7 +183,7 @@ def _serve(handle: SandboxHandle, args: argparse.Namespace, key_file: Path | Non
     # installed before the banner: whoever reads it may stop the sandbox right away
     previous = signal.signal(signal.SIGTERM, on_term)
     try:
-        _print_banner(handle, args, key_file)
+        print_banner(handle, args, key_file)
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:
@@ -198,83 +194,6 @@ def _serve(handle: SandboxHandle, args: argparse.Namespace, key_file: Path | Non
         handle.stop()
     print("Sandbox stopped.", file=sys.stderr)
     return 0
-
-
-def _reusable_key(path: Path) -> bytes | None:
-    """The demo key of an earlier run, so printed commands keep working (None: make one)."""
-    try:
-        pem = path.read_bytes()
-        key = serialization.load_pem_private_key(pem, password=None)
-    except (OSError, ValueError, TypeError):
-        return None
-    return pem if isinstance(key, rsa.RSAPrivateKey) else None
-
-
-def _write_private(path: Path, pem: bytes) -> None:
-    """Write the demo private key readable by this user only (0600)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(pem)
-    os.chmod(path, 0o600)
-
-
-def example_send(handle: SandboxHandle, key_file: Path) -> list[str]:
-    """A ready-to-run ``gateway-console send`` for the demo merchant (CVV2 123: approved)."""
-    fields = {
-        "client_orderid": "payout-1",
-        "amount": "10.00",
-        "currency": "USD",
-        "credit_card_number": "4444444444444448",
-        "card_printed_name": "JOHN SMITH",
-        "expire_month": "12",
-        "expire_year": str(date.today().year + 3),
-        "cvv2": "123",
-    }
-    argv = [
-        "gateway-console",
-        "send",
-        "payout-check",
-        "--base-url",
-        handle.base_url,
-        "--login",
-        handle.demo.login,
-        "--endpoint-id",
-        handle.demo.endpoint_id,
-        "--key-file",
-        str(key_file),
-    ]
-    for name, value in fields.items():
-        argv += ["-f", f"{name}={value}"]
-    return argv
-
-
-def _print_banner(handle: SandboxHandle, args: argparse.Namespace, key_file: Path | None) -> None:
-    out = sys.stdout
-    sandbox = handle.sandbox
-    print(f"Gateway Console sandbox at {handle.base_url}", file=out)
-    print(f"  control paths: {handle.control_url} (GET it for the list)", file=out)
-    print(f"  state: {args.state or 'in memory (gone when stopped)'}", file=out)
-    print(
-        f"  callback delay: {sandbox.callback_delay:g} s; faults: {sandbox.faults.spec or 'none'}",
-        file=out,
-    )
-    print("Merchants:", file=out)
-    for m in sandbox.merchants.all():
-        groups = f", group {', '.join(m.groups)}" if m.groups else ""
-        print(
-            f"  {m.login}: endpoint {', '.join(m.endpoints)}{groups}; key {m.fingerprint}", file=out
-        )
-    print("Seeded first payments (for create-card-ref):", file=out)
-    for seed in SEEDS:
-        print(
-            f"  orderid {seed.orderid}  client_orderid {seed.client_orderid}  {seed.status}",
-            file=out,
-        )
-    if key_file is not None:
-        print(f"Demo merchant's private key (0600): {key_file}", file=out)
-        print("Try:", file=out)
-        print("  " + shlex.join(example_send(handle, key_file)), file=out)
-    print("Press Ctrl+C to stop.", file=out, flush=True)
 
 
 def run_seed(args: argparse.Namespace) -> int:

@@ -1,0 +1,134 @@
+"""Reading the request commands' arguments: the connection options (an environment or
+explicit ones), the key file and the fields. Problems raise :class:`UsageError` (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from console.core.keys import KeyProblem, load_private_key
+
+
+class UsageError(Exception):
+    """A problem with the command line itself, reported with exit status 2."""
+
+
+def add_connection_options(p: argparse.ArgumentParser) -> None:
+    """--env, or --base-url, --login, --endpoint-id / --group-id and the key file."""
+    g = p.add_argument_group("connection (--env, or the options below; explicit options win)")
+    g.add_argument("--env", metavar="NAME", help="a saved environment (see `env list`)")
+    g.add_argument("--base-url", help="scheme, host and prefix before /api/v4")
+    g.add_argument("--login", help="your login (sent as oauth_consumer_key)")
+    ids = g.add_mutually_exclusive_group()
+    ids.add_argument("--endpoint-id", help="endpoint id (path /<endpoint_id>)")
+    ids.add_argument("--group-id", help="endpoint group id (path /group/<id>)")
+    g.add_argument("--key-file", type=Path, help="RSA private key PEM (PKCS#1 or PKCS#8)")
+    g.add_argument(
+        "--key-passphrase-env",
+        metavar="VAR",
+        help="name of the environment variable holding the key's passphrase",
+    )
+
+
+def add_field_options(p: argparse.ArgumentParser) -> None:
+    """--field, --fields-file, --json and --reveal."""
+    g = p.add_argument_group("fields")
+    g.add_argument(
+        "--field", "-f", action="append", default=[], metavar="NAME=VALUE", help="repeatable"
+    )
+    g.add_argument("--fields-file", type=Path, help="JSON object of name: value")
+    g.add_argument("--json", action="store_true", help="machine-readable output")
+    g.add_argument("--reveal", action="store_true", help="print card data unmasked")
+
+
+def read_fields(args: argparse.Namespace) -> dict[str, str]:
+    """Fields from --fields-file, then --field (later wins)."""
+    values: dict[str, str] = {}
+    if args.fields_file is not None:
+        try:
+            data = json.loads(args.fields_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--fields-file {args.fields_file}: cannot read it ({exc})") from exc
+        if not isinstance(data, dict):
+            raise UsageError("--fields-file must hold a JSON object of field name: value")
+        values.update({str(k): "" if v is None else str(v) for k, v in data.items()})
+    for item in args.field:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--field {item!r}: write it as NAME=VALUE")
+        values[name] = value
+    return values
+
+
+def connection(args: argparse.Namespace) -> dict[str, Any]:
+    """Keyword arguments for ``console.core.client.prepare``: from --env, else the options."""
+    if args.env:
+        return _env_connection(args)
+    missing = [
+        opt
+        for opt, val in (
+            ("--base-url", args.base_url),
+            ("--login", args.login),
+            ("--key-file", args.key_file),
+        )
+        if not val
+    ]
+    if not (args.endpoint_id or args.group_id):
+        missing.append("--endpoint-id or --group-id")
+    if missing:
+        raise UsageError("missing " + ", ".join(missing))
+    return {
+        "base_url": args.base_url,
+        "login": args.login,
+        "private_key": load_key(args),
+        "endpoint_id": args.endpoint_id,
+        "endpoint_group_id": args.group_id,
+    }
+
+
+def _env_connection(args: argparse.Namespace) -> dict[str, Any]:
+    """Connection from a saved environment and its key in the keyring."""
+    from console.core.environments import EnvironmentStoreError, connect
+    from console.core.secret_store import VaultError
+
+    try:
+        conn = connect(args.env)
+    except (EnvironmentStoreError, VaultError) as exc:
+        raise UsageError(f"--env {args.env}: {exc}") from exc
+    kwargs = conn.prepare_kwargs(args.api_command)
+    kwargs.update({k: v for k, v in (("base_url", args.base_url), ("login", args.login)) if v})
+    if args.endpoint_id or args.group_id:
+        kwargs["endpoint_id"], kwargs["endpoint_group_id"] = args.endpoint_id, args.group_id
+    if args.key_file:
+        kwargs["private_key"] = load_key(args)
+    env = conn.environment
+    if hasattr(args, "timeout"):
+        args.connect_timeout = args.connect_timeout or env.connect_timeout
+        args.timeout = args.timeout or env.read_timeout
+        args.ca_bundle = args.ca_bundle or env.ca_bundle or None
+    return kwargs
+
+
+def load_key(args: argparse.Namespace) -> Any:
+    """The private key of --key-file (passphrase from --key-passphrase-env); warns on stderr."""
+    passphrase = None
+    if args.key_passphrase_env:
+        passphrase = os.environ.get(args.key_passphrase_env)
+        if passphrase is None:
+            raise UsageError(f"environment variable {args.key_passphrase_env} is not set")
+    try:
+        pem = args.key_file.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"--key-file {args.key_file}: {exc.strerror}") from exc
+    try:
+        loaded = load_private_key(pem, passphrase)
+    except KeyProblem as exc:
+        raise UsageError(f"--key-file {args.key_file}: {exc}") from exc
+    for warning in loaded.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return loaded.private_key
