@@ -47,6 +47,13 @@ if TYPE_CHECKING:
 COMMAND_ORDER = ("payout-check", "create-card-ref", "create-recurring-payment", "status")
 
 
+def request_label(prepared: PreparedRequest) -> str:
+    """Which request a result belongs to: the command and its client order id."""
+    params = dict(prepared.params)
+    order = params.get("client_orderid") or params.get("client-orderid") or ""
+    return f"{prepared.command} {order}".strip()
+
+
 class LazyForms(Mapping[str, CommandForm]):
     """The command forms by name, each built on first access."""
 
@@ -168,6 +175,10 @@ class MainWindow(QMainWindow):
         self.session.changed.connect(self._session_changed)
         self.commands.currentChanged.connect(self._switch)
         self._last_outcome: Outcome | None = None
+        # Each command's last result line: an answer belongs under the form that sent it.
+        self._results: dict[str, tuple[str, str]] = {}
+        self._outcomes: dict[str, Outcome] = {}  # each command's last answer
+        self._sending_command = ""
         self._session_changed()
         start = drafts.last_command if drafts.last_command in names else names[0]
         self.show_command(start)
@@ -233,6 +244,7 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentIndex(row)
         self.drafts.last_command = self.command
         self._validate()
+        self._render_result()
 
     def fill_example(self) -> None:
         """Fill the current form with the contract's realistic example."""
@@ -281,48 +293,70 @@ class MainWindow(QMainWindow):
         form = self.form
         receiver = form.receiver_summary() if isinstance(form, PayoutForm) else ""
         self.send_button.setEnabled(False)  # before anything else: no double send
+        self._sending_command = self.command
         if not self.sender_.send(self.command, form.values(), receiver=receiver, window=self):
             self._update_send()
 
     def _prepared(self, prepared: PreparedRequest) -> None:
         self.inspector.show_prepared(prepared)
+        self.inspector.setWindowTitle(f"Request inspector — {request_label(prepared)}")
         self.inspector.show()
 
     def _set_busy(self, busy: bool) -> None:
         self.busy.setVisible(busy)
         if busy:
-            self._show_result("busy", "Sending… the window stays usable; the answer appears here.")
-            self.use_in_payout_button.setVisible(False)
+            self._show_result(
+                "busy",
+                "Sending… the window stays usable; the answer appears here.",
+                self._sending_command,
+            )
         self._update_send()
 
     def _finished(self, outcome: Outcome) -> None:
         self._last_outcome = outcome
+        self._outcomes[outcome.prepared.command] = outcome
         self._set_busy(False)
         self.inspector.show_outcome(outcome)
         state, words = headline(outcome)
-        self._show_result(state, f"{words}. {outcome.summary}")
-        rpi = outcome.response.get("recurring-payment-id") if outcome.response else None
-        self.use_in_payout_button.setVisible(
-            outcome.prepared.command == "create-card-ref"
-            and outcome.result == "accepted"
-            and bool(rpi)
-        )
+        label = request_label(outcome.prepared)
+        self._show_result(state, f"{label}: {words}. {outcome.summary}", outcome.prepared.command)
 
     def _failed(self, text: str) -> None:
         self._set_busy(False)
-        self._show_result("error", text)
+        self._show_result("error", text, self._sending_command or None)
         if self.inspector.prepared is None or self.inspector.prepared.signed is not None:
             self.inspector.show_failure(text)
 
-    def _show_result(self, state: str, text: str) -> None:
+    def _show_result(self, state: str, text: str, command: str | None = None) -> None:
+        """Set the result line of ``command`` (default: the form shown) and show it."""
+        self._results[command or self.command] = (state, text)
+        self._render_result()
+
+    def _render_result(self) -> None:
+        """The shown form's own result line, and a note while another form's request is out."""
+        state, text = self._results.get(self.command, ("", ""))
+        if self.sender_.sending and self._sending_command != self.command:
+            title = COMMANDS[self._sending_command].title
+            state, text = "busy", f"Sending {title}… its answer appears under its own form."
         colour = state_colour(state or "required", self.palette()).name()
-        self.result.setText(f"<span style='color:{colour}'>{text}</span>")
+        self.result.setText(f"<span style='color:{colour}'>{text}</span>" if text else "")
+        self.use_in_payout_button.setVisible(
+            self.command == "create-card-ref"
+            and bool(self._card_reference())
+            and not (self.sender_.sending and self._sending_command == self.command)
+        )
+
+    def _card_reference(self) -> str:
+        """The recurring payment id of the last accepted create-card-ref, if any."""
+        outcome = self._outcomes.get("create-card-ref")
+        if outcome is None or outcome.response is None or outcome.result != "accepted":
+            return ""
+        return outcome.response.get("recurring-payment-id") or ""
 
     def _use_last_in_payout(self) -> None:
-        outcome = self._last_outcome
-        if outcome is None or outcome.response is None:
-            return
-        self.use_in_payout(outcome.response.get("recurring-payment-id") or "")
+        rpi = self._card_reference()
+        if rpi:
+            self.use_in_payout(rpi)
 
     def use_in_payout(self, recurring_payment_id: str) -> None:
         """Open the payout form with a stored card reference as the receiver."""
