@@ -24,6 +24,15 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
 from console.core import paths as app_paths
+from console.core.env_errors import (
+    BuiltinEnvironmentError,
+    ConfirmationRequiredError,
+    EnvironmentFileError,
+    EnvironmentNotReadyError,
+    EnvironmentStoreError,
+    InvalidEnvironmentError,
+    UnknownEnvironmentError,
+)
 from console.core.env_model import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_READ_TIMEOUT,
@@ -62,49 +71,6 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 1
-
-
-class EnvironmentStoreError(Exception):
-    """Base of the environment store's errors; the message is for people."""
-
-
-class InvalidEnvironmentError(EnvironmentStoreError, ValueError):
-    """Settings that break a rule; ``problems`` names each field and its fix."""
-
-    def __init__(self, found: list[FieldProblem]) -> None:
-        super().__init__("; ".join(f"{p.field}: {p.message}" for p in found))
-        self.problems = found
-
-
-class ConfirmationRequiredError(EnvironmentStoreError):
-    """A production environment would point somewhere new: ask, then pass ``confirm=True``."""
-
-    def __init__(self, name: str, old_url: str, new_url: str, *, becomes_production: bool):
-        if becomes_production:
-            text = (
-                f"Environment {name!r} becomes production: requests with real money will go "
-                f"to {new_url}."
-            )
-        else:
-            text = (
-                f"Environment {name!r} is production: requests with real money would now go "
-                f"to {new_url} instead of {old_url}."
-            )
-        super().__init__(text + " Confirm the change to save it.")
-        self.name, self.old_url, self.new_url = name, old_url, new_url
-        self.becomes_production = becomes_production
-
-
-class UnknownEnvironmentError(EnvironmentStoreError, LookupError):
-    """No environment has that name."""
-
-
-class BuiltinEnvironmentError(EnvironmentStoreError):
-    """The local sandbox is built in: it cannot be edited, renamed or removed."""
-
-
-class EnvironmentFileError(EnvironmentStoreError):
-    """The environments file cannot be read; it is left untouched."""
 
 
 class EnvironmentStore:
@@ -318,10 +284,6 @@ def prepare_kwargs(env: Environment, private_key: RSAPrivateKey, command: str) -
         "endpoint_group_id": env.endpoint_group_id or None,
         "path_templates": env.templates_for(command),
     }
-
-
-class EnvironmentNotReadyError(EnvironmentStoreError):
-    """The environment cannot be used yet (the local sandbox is not running here)."""
 
 
 def connect(
