@@ -29,6 +29,7 @@ from console.ui.drafts import DraftStore
 from console.ui.forms import make_form
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.payout_form import PayoutForm
+from console.ui.forms.sandbox_hints import hint_for
 from console.ui.forms.validation_view import ProblemSummary
 from console.ui.icons import app_icon, icon
 from console.ui.inspector.dock import InspectorDock
@@ -209,6 +210,7 @@ class MainWindow(QMainWindow):
         form = make_form(COMMANDS[name])
         if isinstance(form, PayoutForm):
             form.set_placeholder(self.session.redirect_placeholder)
+        form.set_hint(hint_for(name, self._environment_kind()))
         form.load(self.drafts.get(name))
         form.changed.connect(self._validate)
         index = self.forms.names.index(name)
@@ -374,7 +376,12 @@ class MainWindow(QMainWindow):
         for form in self.forms.built():
             if isinstance(form, PayoutForm):
                 form.set_placeholder(self.session.redirect_placeholder)
+            form.set_hint(hint_for(form.command.name, self._environment_kind()))
         self._update_send()
+
+    def _environment_kind(self) -> str | None:
+        env = self.session.environment
+        return None if env is None else str(env.kind)
 
     def save_drafts(self) -> None:
         """Write every open form's draft (card number and CVV2 are dropped by the store)."""

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -58,6 +59,17 @@ class CommandForm(QWidget):
             )
             note.setWordWrap(True)
             self.content_layout.addWidget(note)
+        self.hint = QLabel()  # test data of a sandbox environment; never on production
+        self.hint.setObjectName("sandbox-hint")
+        self.hint.setWordWrap(True)
+        self.hint.setFrameShape(QFrame.Shape.StyledPanel)  # test data, set apart from the form
+        self.hint.setMargin(6)
+        self.hint.setVisible(False)
+        self.hint.setAccessibleName("Sandbox test data")
+        self.hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.hint.setOpenExternalLinks(False)
+        self.hint.linkActivated.connect(self._hint_link)
+        self.content_layout.addWidget(self.hint)
         self.build_choices(self.content_layout)
         self._build_sections()
         self.content_layout.addStretch(1)
@@ -72,6 +84,17 @@ class CommandForm(QWidget):
         self.outer.addWidget(self.scroller, 3)
 
     # -- building ----------------------------------------------------------------------
+    def set_hint(self, text: str) -> None:
+        """Show the environment's test-data hint (rich text); "" hides it."""
+        self.hint.setText(text)
+        self.hint.setVisible(bool(text))
+
+    def _hint_link(self, link: str) -> None:
+        if link.startswith("seed:"):
+            from console.ui.forms.sandbox_hints import seed_link
+
+            self.load(seed_link(link))
+
     def build_choices(self, layout: QVBoxLayout) -> None:
         """Hook: add choice widgets above the sections."""
 

@@ -1,0 +1,75 @@
+"""Test-data hints for sandbox environments, built from the sandbox's own tables.
+
+The CVV2 outcomes are the field notes' sandbox conventions (public documentation of the
+integration environment), so they show on every sandbox; the seeded first payments and the
+cents rule belong to the built-in local sandbox only. Production never shows a hint.
+"""
+
+from __future__ import annotations
+
+import html
+
+TEST_CARD = "4444 4444 4444 4448"  # the card number of public examples (field notes)
+
+
+def _cvv2_line() -> str:
+    from console.sandbox.outcomes import CVV2_OUTCOMES
+
+    groups: dict[str, list[str]] = {}  # outcome words -> CVV2 values, table order
+    for cvv2, outcome in CVV2_OUTCOMES.items():
+        words = outcome.message.removeprefix("Declined: ") if outcome.message else ""
+        if outcome.status == "declined":
+            words = f"declined ({words})" if words else "declined"
+        elif outcome.status != "approved" or not words:
+            words = outcome.status
+        groups.setdefault(words, []).append(cvv2)
+    parts = [f"{' or '.join(codes)} {html.escape(words)}" for words, codes in groups.items()]
+    return (
+        f"<b>Sandbox test card</b> {TEST_CARD} (any Luhn-valid number works). "
+        f"The CVV2 picks the outcome: {', '.join(parts)}; any other CVV2 declined. "
+        "<i>From the field notes' sandbox conventions.</i>"
+    )
+
+
+def _cents_line() -> str:
+    from console.sandbox.outcomes import AMOUNT_OUTCOMES
+
+    parts = [f".{cents:02d} {html.escape(o.status)}" for cents, o in AMOUNT_OUTCOMES.items()]
+    return (
+        "Without a CVV2 (stored cards, bank accounts, wallets) the local sandbox decides by "
+        f"the amount's cents: {', '.join(parts)}, anything else approved "
+        "<i>(the local sandbox's own rule)</i>."
+    )
+
+
+def _seeds_line() -> str:
+    from console.sandbox.seeds import SEEDS
+
+    parts = [
+        f"<a href='seed:{s.client_orderid}:{s.orderid}'>{html.escape(s.client_orderid)} / "
+        f"{s.orderid}</a> {html.escape(s.status)}"
+        for s in SEEDS
+    ]
+    return (
+        "<b>Seeded first payments</b> in the local sandbox (click one to fill it in): "
+        + "; ".join(parts)
+        + ". <i>From the local sandbox's own seed table.</i>"
+    )
+
+
+def hint_for(command: str, kind: str | None) -> str:
+    """The hint (rich text) for ``command`` on an environment of ``kind``; "" for none."""
+    if kind not in ("sandbox", "local-sandbox"):
+        return ""  # production (or nothing chosen yet): real money, no test data
+    local = kind == "local-sandbox"
+    if command == "payout-check":
+        return _cvv2_line() + ("<br>" + _cents_line() if local else "")
+    if command == "create-card-ref" and local:
+        return _seeds_line()
+    return ""
+
+
+def seed_link(link: str) -> dict[str, str]:
+    """The form values a seed link (``seed:CLIENT_ORDERID:ORDERID``) fills in."""
+    _, client_orderid, orderid = link.split(":", 2)
+    return {"client_orderid": client_orderid, "orderid": orderid}

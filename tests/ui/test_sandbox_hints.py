@@ -1,0 +1,49 @@
+"""Sandbox test data next to the forms: CVV2 outcomes, seeded first payments; not on production."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from console.core.env_model import EnvKind
+from console.ui.main_window import MainWindow
+
+
+def _switch(window: MainWindow, kind: EnvKind) -> None:
+    env = window.session.environment
+    assert env is not None
+    window.session.use(
+        dataclasses.replace(env, name=str(kind), kind=kind), window.session.private_key
+    )
+
+
+def test_payout_hint_gives_test_card_and_cvv2_outcomes(window: MainWindow) -> None:
+    window.show_command("payout-check")
+    hint = window.form.hint
+    assert hint.isVisibleTo(window)
+    text = hint.text()
+    assert "4444 4444 4444 4448" in text
+    assert "116 declined (insufficient funds)" in text
+    assert "field notes" in text
+    assert ".13 declined" in text  # the local sandbox's own rule
+    _switch(window, EnvKind.SANDBOX)
+    assert "116 declined" in window.form.hint.text()
+    assert ".13" not in window.form.hint.text()  # not a rule of other sandboxes
+
+
+def test_card_ref_hint_fills_a_seeded_first_payment(window: MainWindow) -> None:
+    window.show_command("create-card-ref")
+    window.clear_form()
+    hint = window.form.hint
+    assert "first-payment-1" in hint.text()
+    hint.linkActivated.emit("seed:first-payment-1:9000001")
+    assert window.form.values() == {"client_orderid": "first-payment-1", "orderid": "9000001"}
+    assert window.send_button.isEnabled()
+
+
+def test_no_hints_on_production(window: MainWindow) -> None:
+    window.show_command("create-card-ref")
+    _switch(window, EnvKind.PRODUCTION)
+    for name in ("payout-check", "create-card-ref"):
+        window.show_command(name)
+        assert not window.form.hint.isVisibleTo(window)
+        assert window.form.hint.text() == ""
