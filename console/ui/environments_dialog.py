@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QMessageBox,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -29,6 +28,7 @@ from console.core.environments import (
     EnvironmentStoreError,
     InvalidEnvironmentError,
 )
+from console.ui.confirm import ask
 from console.ui.environment_form import EnvironmentForm
 from console.ui.secrets_access import SecretsAccess
 from console.ui.theme import state_colour
@@ -41,16 +41,8 @@ _KIND_WORDS = {
 
 
 def ask_confirmation(parent: QWidget, text: str) -> bool:
-    """A modal question whose default answer is Cancel."""
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Production address")
-    box.setText(text)
-    save = box.addButton("Save the new address", QMessageBox.ButtonRole.AcceptRole)
-    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(cancel)
-    box.exec()
-    return box.clickedButton() is save
+    """Ask before a production environment's address changes; Cancel is the default."""
+    return ask(parent, text, title="Production address", action="Save the new address")
 
 
 class EnvironmentsDialog(QDialog):
@@ -217,12 +209,8 @@ class EnvironmentsDialog(QDialog):
         name = self._editing
         if name is None:
             return
-        answer = QMessageBox.question(
-            self,
-            "Remove environment",
-            f"Remove {name!r} and its key and control secret from this computer?",
-        )
-        if answer != QMessageBox.StandardButton.Yes:
+        question = f"Remove {name!r} and its key and control secret from this computer?"
+        if not ask(self, question, title="Remove environment", action="Remove"):
             return
         self.remove(name)
 

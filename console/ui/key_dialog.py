@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
-    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from console.core.keys import KeyProblem
 from console.core.vault import KEY_SIZES, KeyInfo, KeyringUnavailableError, VaultError
+from console.ui.confirm import ask
 from console.ui.inspector.widgets import CopyBlock
 from console.ui.secrets_access import SecretsAccess
 from console.ui.tasks import TaskRunner
@@ -51,8 +51,8 @@ def ask_passphrase(parent: QWidget, name: str) -> str | None:
 
 
 def ask_yes(parent: QWidget, text: str) -> bool:
-    answer = QMessageBox.question(parent, "Keys", text)
-    return answer == QMessageBox.StandardButton.Yes
+    """Ask before replacing or deleting a key; Cancel is the default answer."""
+    return ask(parent, text, title="Keys", action="Yes")
 
 
 class KeyDialog(QDialog):

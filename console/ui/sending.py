@@ -7,8 +7,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QWidget
 
+from console.ui.confirm import ask
 from console.ui.session import Session
 from console.ui.tasks import TaskRunner
 
@@ -35,18 +36,14 @@ def production_question(command: str, values: Mapping[str, str], receiver: str) 
 
 
 def ask_production(parent: QWidget, text: str) -> bool:
-    """A modal question whose default answer is Cancel."""
-    box = QMessageBox(parent)
-    box.setObjectName("production-confirmation")
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Production: confirm sending")
-    box.setText(text)
-    send = box.addButton("Send to production", QMessageBox.ButtonRole.AcceptRole)
-    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(cancel)
-    box.setEscapeButton(cancel)
-    box.exec()
-    return box.clickedButton() is send
+    """Ask before a production send; Cancel is the default answer."""
+    return ask(
+        parent,
+        text,
+        title="Production: confirm sending",
+        action="Send to production",
+        name="production-confirmation",
+    )
 
 
 class SendController(QObject):
