@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QDockWidget, QTabWidget, QWidget
+from PySide6.QtWidgets import QDockWidget, QTabWidget, QVBoxLayout, QWidget
 
 from console.core.spec import get_command
 from console.ui.inspector.request_tab import RequestTab
@@ -13,13 +13,23 @@ from console.ui.inspector.signature_tab import SignatureTab
 
 if TYPE_CHECKING:
     from console.core.client import Outcome, PreparedRequest
+    from console.core.signing import SignedRequest
+
+
+def _fill(page: QWidget, content: QWidget) -> None:
+    """Put a tab's real widget into the empty page that held its place."""
+    lay = QVBoxLayout(page)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.addWidget(content)
 
 
 class InspectorDock(QDockWidget):
     """Shows the prepared request before sending, then the answer.
 
     The full request lives only in memory while it is shown; "reveal" applies to the
-    request on screen and resets with the next one.
+    request on screen and resets with the next one. The Signature and Response tabs are
+    built when first shown or used (a few dozen widgets the first picture of the window
+    does not need); :attr:`signature` and :attr:`response` build them on access.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -27,15 +37,44 @@ class InspectorDock(QDockWidget):
         self.setObjectName("inspector")
         self.tabs = QTabWidget()
         self.request = RequestTab()
-        self.signature = SignatureTab()
-        self.response = ResponseTab()
+        self._signature: SignatureTab | None = None
+        self._response: ResponseTab | None = None
+        self._response_note: str | None = None  # what the Response tab says once built
+        self._signature_page = QWidget()  # filled when first shown
+        self._response_page = QWidget()
         self.tabs.addTab(self.request, "Request")
-        self.tabs.addTab(self.signature, "Signature")
-        self.tabs.addTab(self.response, "Response")
+        self.tabs.addTab(self._signature_page, "Signature")
+        self.tabs.addTab(self._response_page, "Response")
+        self.tabs.currentChanged.connect(self._tab_shown)
         self.setWidget(self.tabs)
         self.prepared: PreparedRequest | None = None
         self.request.reveal_toggled.connect(lambda _on: self._render())
-        self.signature.show_signed(None)
+
+    @property
+    def signature(self) -> SignatureTab:
+        """The Signature tab, showing the request on screen (built on first use)."""
+        if self._signature is None:
+            self._signature = SignatureTab()
+            self._signature.show_signed(self._shown())
+            _fill(self._signature_page, self._signature)
+        return self._signature
+
+    @property
+    def response(self) -> ResponseTab:
+        """The Response tab (built on first use)."""
+        if self._response is None:
+            self._response = ResponseTab()
+            if self._response_note is not None:
+                self._response.clear(self._response_note)
+            _fill(self._response_page, self._response)
+        return self._response
+
+    def _tab_shown(self, index: int) -> None:
+        page = self.tabs.widget(index)
+        if page is self._signature_page:
+            self.signature  # noqa: B018 (builds the tab)
+        elif page is self._response_page:
+            self.response  # noqa: B018 (builds the tab)
 
     @property
     def revealed(self) -> bool:
@@ -47,25 +86,36 @@ class InspectorDock(QDockWidget):
         self.request.reveal.blockSignals(True)
         self.request.reveal.setChecked(False)
         self.request.reveal.blockSignals(False)
-        self.response.clear("Waiting for the answer…")
+        self._clear_response("Waiting for the answer…")
         self._render()
         self.tabs.setCurrentWidget(self.request)
+
+    def _shown(self) -> SignedRequest | None:
+        """The signed request as it is shown: masked unless revealed."""
+        signed = self.prepared.signed if self.prepared is not None else None
+        return signed if (signed is None or self.revealed) else signed.masked()
 
     def _render(self) -> None:
         prepared = self.prepared
         if prepared is None:
             return
-        signed = prepared.signed
-        shown = signed if (signed is None or self.revealed) else signed.masked()
+        shown = self._shown()
         self.request.show_request(shown, prepared.url, revealed=self.revealed)
-        self.signature.show_signed(shown)
+        if self._signature is not None:  # else it renders the request when first built
+            self._signature.show_signed(shown)
+
+    def _clear_response(self, text: str) -> None:
+        if self._response is None:
+            self._response_note = text
+        else:
+            self._response.clear(text)
 
     def show_outcome(self, outcome: Outcome) -> None:
         """The answer (or transport failure) to the request on screen."""
         self.response.show_outcome(outcome, get_command(outcome.prepared.command))
-        self.tabs.setCurrentWidget(self.response)
+        self.tabs.setCurrentWidget(self._response_page)
 
     def show_failure(self, text: str) -> None:
         """Something went wrong before an answer existed (no key, bad URL ...)."""
         self.response.clear(text)
-        self.tabs.setCurrentWidget(self.response)
+        self.tabs.setCurrentWidget(self._response_page)
