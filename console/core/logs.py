@@ -29,7 +29,7 @@ from io import TextIOWrapper
 from pathlib import Path
 from urllib.parse import unquote
 
-from console import APP_NAME, __version__
+from console import APP_NAME
 from console.core import masking, paths, resources
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -166,12 +166,17 @@ def unconfigure() -> None:
 
 
 def _log_startup(app_paths: paths.AppPaths) -> None:
+    from console import __version__  # on demand: importlib.metadata is slow to import
+
+    # Not platform.platform(): on Linux it runs ``uname -p`` in a subprocess and reads the
+    # interpreter binary for the libc version, several ms of the window's start-up.
+    system = f"{platform.system()} {platform.release()} {platform.machine()}"
     _log.info(
         "%s %s starting: Python %s on %s; log file %s",
         APP_NAME,
         __version__,
         platform.python_version(),
-        platform.platform(),
+        system,
         app_paths.log_file,
     )
     found = resources.check()

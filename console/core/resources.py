@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources as importlib_resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -49,6 +50,7 @@ class ResourcesNotFoundError(FileNotFoundError):
     """The resources folder is missing: the installation is incomplete."""
 
 
+@cache  # asked for every icon at start-up; the installation does not move while running
 def root() -> Traversable:
     """The folder holding the icons (see the module docstring for where that is)."""
     packaged = importlib_resources.files("console") / "resources"
