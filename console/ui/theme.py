@@ -36,58 +36,56 @@ def state_colour(state: str, palette: QPalette | None = None) -> QColor:
     return QColor(dark if is_dark(pal) else light)
 
 
-def _dark_palette() -> QPalette:
-    pal = QPalette()
-    roles = QPalette.ColorRole
-    for role, colour in (
-        (roles.Window, "#202124"),
-        (roles.WindowText, "#e8eaed"),
-        (roles.Base, "#17181a"),
-        (roles.AlternateBase, "#2a2b2e"),
-        (roles.ToolTipBase, "#2a2b2e"),
-        (roles.ToolTipText, "#e8eaed"),
-        (roles.PlaceholderText, "#9aa0a6"),
-        (roles.Text, "#e8eaed"),
-        (roles.Button, "#2d2e31"),
-        (roles.ButtonText, "#e8eaed"),
-        (roles.BrightText, "#ffffff"),
-        (roles.Highlight, "#8ab4f8"),
-        (roles.HighlightedText, "#202124"),
-        (roles.Link, "#8ab4f8"),
-        (roles.Mid, "#3c4043"),
-        (roles.Dark, "#111213"),
-        (roles.Light, "#3c4043"),
-    ):
-        pal.setColor(role, QColor(colour))
-    disabled = QPalette.ColorGroup.Disabled
-    for role in (roles.Text, roles.WindowText, roles.ButtonText):
-        pal.setColor(disabled, role, QColor("#6f7378"))
-    return pal
+# Palette colours by role name; "disabled" is the text colour of disabled widgets.
+_DARK = {
+    "Window": "#202124",
+    "WindowText": "#e8eaed",
+    "Base": "#17181a",
+    "AlternateBase": "#2a2b2e",
+    "ToolTipBase": "#2a2b2e",
+    "ToolTipText": "#e8eaed",
+    "PlaceholderText": "#9aa0a6",
+    "Text": "#e8eaed",
+    "Button": "#2d2e31",
+    "ButtonText": "#e8eaed",
+    "BrightText": "#ffffff",
+    "Highlight": "#8ab4f8",
+    "HighlightedText": "#202124",
+    "Link": "#8ab4f8",
+    "Mid": "#3c4043",
+    "Dark": "#111213",
+    "Light": "#3c4043",
+    "disabled": "#6f7378",
+}
+_LIGHT = {
+    "Window": "#f6f7f9",
+    "WindowText": "#1f1f1f",
+    "Base": "#ffffff",
+    "AlternateBase": "#eef0f3",
+    "ToolTipBase": "#ffffff",
+    "ToolTipText": "#1f1f1f",
+    "PlaceholderText": "#80868b",
+    "Text": "#1f1f1f",
+    "Button": "#eceef1",
+    "ButtonText": "#1f1f1f",
+    "Highlight": "#0b57d0",
+    "HighlightedText": "#ffffff",
+    "Link": "#0b57d0",
+    "Mid": "#c4c7c5",
+    "disabled": "#9aa0a6",
+}
 
 
-def _light_palette() -> QPalette:
+def _palette(colours: dict[str, str]) -> QPalette:
+    """A palette from role names to colours (see :data:`_DARK`)."""
     pal = QPalette()
     roles = QPalette.ColorRole
-    for role, colour in (
-        (roles.Window, "#f6f7f9"),
-        (roles.WindowText, "#1f1f1f"),
-        (roles.Base, "#ffffff"),
-        (roles.AlternateBase, "#eef0f3"),
-        (roles.ToolTipBase, "#ffffff"),
-        (roles.ToolTipText, "#1f1f1f"),
-        (roles.PlaceholderText, "#80868b"),
-        (roles.Text, "#1f1f1f"),
-        (roles.Button, "#eceef1"),
-        (roles.ButtonText, "#1f1f1f"),
-        (roles.Highlight, "#0b57d0"),
-        (roles.HighlightedText, "#ffffff"),
-        (roles.Link, "#0b57d0"),
-        (roles.Mid, "#c4c7c5"),
-    ):
-        pal.setColor(role, QColor(colour))
+    for name, colour in colours.items():
+        if name != "disabled":
+            pal.setColor(getattr(roles, name), QColor(colour))
     disabled = QPalette.ColorGroup.Disabled
     for role in (roles.Text, roles.WindowText, roles.ButtonText):
-        pal.setColor(disabled, role, QColor("#9aa0a6"))
+        pal.setColor(disabled, role, QColor(colours["disabled"]))
     return pal
 
 
@@ -99,12 +97,12 @@ def apply_theme(app: QApplication, name: str) -> str:
     hints = app.styleHints()
     if name == "dark":
         hints.setColorScheme(Qt.ColorScheme.Dark)
-        app.setPalette(_dark_palette())
+        app.setPalette(_palette(_DARK))
     elif name == "light":
         hints.setColorScheme(Qt.ColorScheme.Light)
-        app.setPalette(_light_palette())
+        app.setPalette(_palette(_LIGHT))
     else:
         hints.unsetColorScheme()
         scheme = hints.colorScheme()
-        app.setPalette(_dark_palette() if scheme == Qt.ColorScheme.Dark else _light_palette())
+        app.setPalette(_palette(_DARK if scheme == Qt.ColorScheme.Dark else _LIGHT))
     return name

@@ -25,8 +25,8 @@ def new_client_orderid() -> str:
     return f"gc-{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
 
 
-class Choice(QWidget):
-    """A labelled combo box of (key, text) options with a help line under it."""
+class _Options(QWidget):
+    """A row label and a set of (key, text) options; ``chosen(key)`` on every change."""
 
     chosen = Signal(str)
 
@@ -39,13 +39,24 @@ class Choice(QWidget):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self.label = QLabel(label, self)
+        self.label.setFixedWidth(LABEL_WIDTH)  # lines up with the field labels below
+        self.build(label, options, name)
+
+    def build(self, label: str, options: Sequence[tuple[str, str]], name: str) -> None:
+        """Create the option widgets beside :attr:`label`."""
+        raise NotImplementedError
+
+
+class Choice(_Options):
+    """A labelled combo box of (key, text) options with a help line under it."""
+
+    def build(self, label: str, options: Sequence[tuple[str, str]], name: str) -> None:
         self.combo = QComboBox(self)
         for key, text in options:
             self.combo.addItem(text, key)
         self.combo.setAccessibleName(label)
         self.combo.setObjectName(f"choice:{name}")
-        self.label = QLabel(label, self)
-        self.label.setFixedWidth(LABEL_WIDTH)
         self.label.setBuddy(self.combo)
         self.help = QLabel(self)
         self.help.setWordWrap(True)
@@ -76,27 +87,15 @@ class Choice(QWidget):
         self.help.setVisible(bool(text))
 
 
-class Switch(QWidget):
+class Switch(_Options):
     """Radio buttons for a two- or three-way switch (SRC / DST)."""
 
-    chosen = Signal(str)
-
-    def __init__(
-        self,
-        label: str,
-        options: Sequence[tuple[str, str]],
-        *,
-        name: str,
-        parent: QWidget | None = None,
-    ) -> None:
-        super().__init__(parent)
+    def build(self, label: str, options: Sequence[tuple[str, str]], name: str) -> None:
         self.group = QButtonGroup(self)
         self.buttons: dict[str, QRadioButton] = {}
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        title = QLabel(label, self)
-        title.setFixedWidth(LABEL_WIDTH)
-        lay.addWidget(title)
+        lay.addWidget(self.label)
         for key, text in options:
             button = QRadioButton(text, self)
             button.setObjectName(f"switch:{name}:{key}")
