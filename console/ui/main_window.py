@@ -46,6 +46,8 @@ if TYPE_CHECKING:
     from console.ui.history.wiring import JournalWiring
 
 COMMAND_ORDER = ("payout-check", "create-card-ref", "create-recurring-payment", "status")
+# Commands whose client order id names a new order (elsewhere it names an existing one).
+NEW_ORDER_COMMANDS = frozenset({"payout-check", "create-recurring-payment"})
 
 
 def request_label(prepared: PreparedRequest) -> str:
@@ -252,6 +254,13 @@ class MainWindow(QMainWindow):
         """Fill the current form with the contract's realistic example."""
         values = example_values(self.command)
         values.update({k: v for k, v in self.example_overrides.items() if k in values})
+        if self.command in NEW_ORDER_COMMANDS:
+            # the example's fixed order id works once; a second send would be refused (202)
+            from console.ui.forms.choices import new_client_orderid
+
+            for name in ("client_orderid", "client-orderid"):
+                if name in values:
+                    values[name] = new_client_orderid()
         self.form.load(values, clear=True)
 
     def clear_form(self) -> None:

@@ -39,3 +39,16 @@ def test_use_in_payout_only_under_the_card_reference_form(qtbot: Any, window: Ma
     assert not window.use_in_payout_button.isVisible()
     window.show_command("create-card-ref")
     assert window.use_in_payout_button.isVisible()
+
+
+def test_example_twice_gives_two_order_ids(window: MainWindow) -> None:
+    window.show_command("payout-check")
+    window.fill_example()
+    first = window.form.values()["client_orderid"]
+    window.fill_example()
+    assert window.form.values()["client_orderid"] != first  # a resend would be refused (202)
+    window.show_command("create-card-ref")
+    window.fill_example()  # here the id names an existing first payment: kept as given
+    kept = window.form.values()["client_orderid"]
+    window.fill_example()
+    assert window.form.values()["client_orderid"] == kept

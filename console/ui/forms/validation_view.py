@@ -33,7 +33,6 @@ class ProblemSummary(QWidget):
         self.headline.setAccessibleName("Validation summary")
         self.list = QListWidget()
         self.list.setAccessibleName("Problems")
-        self.list.setMaximumHeight(110)
         self.list.setWordWrap(True)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.itemActivated.connect(self._activated)
@@ -102,6 +101,9 @@ class ProblemSummary(QWidget):
             item.setForeground(state_colour("required" if q else str(p.severity), self.palette()))
             self.list.addItem(item)
         self.list.setVisible(bool(ordered))
+        # as tall as its lines (up to about six), so a short list leaves room for the form
+        rows = sum(self.list.sizeHintForRow(i) for i in range(min(self.list.count(), 6)))
+        self.list.setFixedHeight(min(rows + 2 * self.list.frameWidth() + 4, 110))
 
     def _activated(self, item: QListWidgetItem) -> None:
         name = item.data(Qt.ItemDataRole.UserRole)
