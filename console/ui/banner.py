@@ -27,6 +27,7 @@ class EnvironmentBanner(QFrame):
         self.kind_label = QLabel(self)
         self.detail = QLabel(self)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setWordWrap(True)  # a long address wraps instead of widening the window
         lay = QHBoxLayout(self)
         lay.setContentsMargins(10, 4, 10, 4)
         lay.addWidget(self.kind_label)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -190,8 +190,32 @@ class MainWindow(QMainWindow):
         # earlier, by the first use of ``journal``; sending and the sandbox use it first).
         self._journal: JournalWiring | None = None
         AfterFirstPaint(self, self.attach_journal)
-        self.resize(1400, 900)
-        self.resizeDocks([self.inspector], [440], Qt.Orientation.Horizontal)
+        self._fit_to_screen()
+
+    def _fit_to_screen(self) -> None:
+        """Start at 1400x900, or smaller to fit the screen; the inspector gets about 30%."""
+        width, height = 1400, 900
+        screen = self.screen()
+        # the offscreen platform's made-up 800x800 screen says nothing about a real one
+        if screen is not None and QGuiApplication.platformName() != "offscreen":
+            free = screen.availableGeometry()
+            width = min(width, free.width())
+            height = min(height, free.height() - 32)  # room for the title bar
+        self.resize(width, height)
+        inspector = max(260, min(440, width * 3 // 10))
+        self.resizeDocks([self.inspector], [inspector], Qt.Orientation.Horizontal)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        # a low window keeps its height for the form: three problem lines, then scrolling
+        self.summary.set_max_lines(3 if event.size().height() < 800 else 6)
+        # A window made narrower takes the room from the form first (Qt's way); keep the
+        # inspector to about a third so the form stays usable on a small screen.
+        width = event.size().width()
+        if width < event.oldSize().width() and self.inspector.isVisible():
+            cap = max(260, width * 3 // 10)
+            if self.inspector.width() > cap:
+                self.resizeDocks([self.inspector], [cap], Qt.Orientation.Horizontal)
 
     @property
     def journal(self) -> JournalWiring:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QBoxLayout,
     QHeaderView,
     QLabel,
     QSizePolicy,
@@ -145,12 +146,29 @@ class SchedulePreview(QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 8, 8, 8)
-        for w in (title, self.summary, self.strip, self.notes):
-            lay.addWidget(w)
-        lay.addWidget(self.table, 1)
-        self.setMinimumWidth(300)
-        self.setMaximumWidth(380)
+        lay.addWidget(title)
+        lay.addWidget(self.summary)
+        drawing = QVBoxLayout()
+        drawing.addWidget(self.strip)
+        drawing.addWidget(self.notes)
+        drawing.addStretch(1)
+        self.body = QBoxLayout(QBoxLayout.Direction.TopToBottom)
+        self.body.addLayout(drawing)
+        self.body.addWidget(self.table, 1)
+        lay.addLayout(self.body, 1)
         self.current = Preview()
+        self.set_below(False)
+
+    def set_below(self, below: bool) -> None:
+        """Beside the form: a narrow column. Below it: wide and short, the table beside
+        the timeline, so the fields above keep most of the height."""
+        self.setMinimumWidth(0 if below else 300)
+        self.setMaximumWidth(16_777_215 if below else 380)
+        self.body.setDirection(
+            QBoxLayout.Direction.LeftToRight if below else QBoxLayout.Direction.TopToBottom
+        )
+        self.body.setStretch(0, 3 if below else 0)
+        self.body.setStretch(1, 2 if below else 1)
 
     def show_preview(self, preview: Preview) -> None:
         """Redraw for a new preview."""

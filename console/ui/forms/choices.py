@@ -57,6 +57,7 @@ class Choice(_Options):
             self.combo.addItem(text, key)
         self.combo.setAccessibleName(label)
         self.combo.setObjectName(f"choice:{name}")
+        self.combo.setMinimumWidth(160)  # long option texts must not widen a narrow form
         self.label.setBuddy(self.combo)
         self.help = QLabel(self)
         self.help.setWordWrap(True)

@@ -78,7 +78,8 @@ class CommandForm(QWidget):
         self.scroller.setWidgetResizable(True)
         self.scroller.setWidget(self.content)
         self.scroller.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.content.setMinimumWidth(520)
+        # narrower than this the editors get too short; the scroll area scrolls sideways then
+        self.content.setMinimumWidth(400)
         self.outer = QHBoxLayout(self)
         self.outer.setContentsMargins(0, 0, 0, 0)
         self.outer.addWidget(self.scroller, 3)

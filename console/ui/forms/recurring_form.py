@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from console.core.schedule import preview
 from console.core.spec.model import CardType, Command
@@ -26,20 +28,49 @@ AMOUNT_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 SCHEDULE_FIELDS = ("period", "interval")
 CARD_TYPE_FIELD = "rp_card_type"
+# Below this form width the preview moves under the fields: side by side it would cut the
+# fields off on a 1024 px screen with the inspector open.
+SIDE_BY_SIDE_WIDTH = 760
 
 
 class RecurringForm(CommandForm):
-    """The create-recurring-payment form with its schedule preview beside it."""
+    """The create-recurring-payment form with its schedule preview beside it (or below it,
+    in a splitter the person can drag, when the form is narrow)."""
 
     SECTION_ORDER = ("profile", "card", "amount", "schedule", "payer")
 
     def __init__(self, command: Command, parent: QWidget | None = None) -> None:
         super().__init__(command, parent)
         self.preview = SchedulePreview(self)
-        self.outer.addWidget(self.preview, 2)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.setObjectName("schedule-split")
+        self.split.setChildrenCollapsible(False)
+        self.outer.removeWidget(self.scroller)
+        self.split.addWidget(self.scroller)
+        self.split.addWidget(self.preview)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.outer.addWidget(self.split)
         self.set_hidden([CARD_TYPE_FIELD], True)  # the switch above stands for it
         self.changed.connect(self._update_preview)
         self._refresh()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        size = event.size()
+        self._arrange(size.width(), size.height())
+
+    def _arrange(self, width: int, height: int) -> None:
+        """Preview beside the fields when there is room, else below them."""
+        below = width < SIDE_BY_SIDE_WIDTH
+        wanted = Qt.Orientation.Vertical if below else Qt.Orientation.Horizontal
+        if self.split.orientation() == wanted:
+            return
+        self.split.setOrientation(wanted)
+        self.preview.set_below(below)
+        # the fields stay the main thing: most of the room, the preview the rest
+        total, share = (height, 68) if below else (width, 60)
+        self.split.setSizes([total * share // 100, total - total * share // 100])
 
     def build_choices(self, layout: QVBoxLayout) -> None:
         self.card_type = Switch(

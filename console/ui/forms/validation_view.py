@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from console.core.spec.model import Problem, Severity
@@ -31,6 +32,7 @@ class ProblemSummary(QWidget):
         super().__init__(parent)
         self.headline = QLabel()
         self.headline.setAccessibleName("Validation summary")
+        self.headline.setWordWrap(True)  # a long headline must not widen the window
         self.list = QListWidget()
         self.list.setAccessibleName("Problems")
         self.list.setWordWrap(True)
@@ -44,6 +46,24 @@ class ProblemSummary(QWidget):
         lay.addWidget(self.list)
         self.problems: tuple[Problem, ...] = ()
         self._key: tuple[tuple[str, ...], ...] = ()
+        self.max_lines = 6
+
+    def set_max_lines(self, lines: int) -> None:
+        """Show at most ``lines`` problems before scrolling (fewer on a low window)."""
+        if lines != self.max_lines:
+            self.max_lines = lines
+            self._fit_height()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit_height()  # wrapped lines take more or fewer rows at the new width
+
+    def _fit_height(self) -> None:
+        # as tall as its lines (up to max_lines), so a short list leaves room for the form
+        count = min(self.list.count(), self.max_lines)
+        rows = sum(self.list.sizeHintForRow(i) for i in range(count))
+        self.list.setFixedHeight(min(rows + 2 * self.list.frameWidth() + 4, 110))
 
     @property
     def errors(self) -> int:
@@ -101,9 +121,7 @@ class ProblemSummary(QWidget):
             item.setForeground(state_colour("required" if q else str(p.severity), self.palette()))
             self.list.addItem(item)
         self.list.setVisible(bool(ordered))
-        # as tall as its lines (up to about six), so a short list leaves room for the form
-        rows = sum(self.list.sizeHintForRow(i) for i in range(min(self.list.count(), 6)))
-        self.list.setFixedHeight(min(rows + 2 * self.list.frameWidth() + 4, 110))
+        self._fit_height()
 
     def _activated(self, item: QListWidgetItem) -> None:
         name = item.data(Qt.ItemDataRole.UserRole)

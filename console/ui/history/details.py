@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from console.core.spec import COMMANDS
 from console.ui.history.model import local_time
@@ -48,6 +48,15 @@ def summary_rows(row: HistoryRow) -> list[tuple[str, str]]:
     return [(name, value) for name, value in pairs if value]
 
 
+def _scrolled(page: QWidget) -> QScrollArea:
+    """``page`` in a frameless scroll area that lets it be lower than its contents."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setWidget(page)
+    return area
+
+
 class HistoryDetailsView(QWidget):
     """Summary, Request, Response and Callbacks tabs for one journal row."""
 
@@ -82,8 +91,9 @@ class HistoryDetailsView(QWidget):
         alay.addWidget(self.fields, 2)
         alay.addWidget(self.raw)
         self.tabs.addTab(self.summary, "Summary")
-        self.tabs.addTab(request, "Request")
-        self.tabs.addTab(response, "Response")
+        # scrolled, so a low history dock can still show every block of a request
+        self.tabs.addTab(_scrolled(request), "Request")
+        self.tabs.addTab(_scrolled(response), "Response")
         self.tabs.addTab(self.callbacks, "Callbacks")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)

@@ -1,0 +1,87 @@
+"""The window on small laptop screens: it fits, and the form and Send stay reachable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QApplication, QSplitter, QWidget
+
+from console.ui.forms.recurring_form import RecurringForm
+from console.ui.main_window import MainWindow
+
+SMALL_SCREENS = [(1024, 700), (1366, 768)]
+
+
+def fully_shown(widget: QWidget, window: MainWindow) -> bool:
+    """Shown, not clipped by a scroll area or a splitter, and inside the window."""
+    if not widget.isVisible() or widget.visibleRegion().boundingRect() != widget.rect():
+        return False
+    top_left = widget.mapTo(window, QPoint(0, 0))
+    return window.rect().contains(top_left) and window.rect().contains(
+        top_left + QPoint(widget.width() - 1, widget.height() - 1)
+    )
+
+
+def first_field(window: MainWindow) -> QWidget:
+    """The editor of the topmost row the form shows."""
+    form = window.form
+    rows = [r for r in form.rows.values() if r.isVisibleTo(form.content)]
+    top = min(rows, key=lambda r: r.mapTo(form.content, QPoint(0, 0)).y())
+    return top.editor
+
+
+def _settle(qtbot: Any, window: MainWindow, size: tuple[int, int]) -> None:
+    window.resize(*size)
+    for _ in range(3):  # layouts, the splitter's turn and the dock separators follow
+        QApplication.sendPostedEvents()
+        qtbot.wait(30)
+
+
+@pytest.mark.parametrize("size", SMALL_SCREENS)
+def test_every_form_fits_a_small_screen_with_send_and_first_field_visible(
+    qtbot: Any, window: MainWindow, size: tuple[int, int]
+) -> None:
+    for command in window.forms:
+        window.show_command(command)
+        window.fill_example()
+        _settle(qtbot, window, size)
+        assert window.width() <= size[0], command
+        assert window.height() <= size[1], command
+        assert window.inspector.isVisible()
+        assert fully_shown(window.send_button, window), command
+        assert fully_shown(first_field(window), window), command
+
+
+def test_recurring_preview_moves_below_the_fields_when_narrow(
+    qtbot: Any, window: MainWindow
+) -> None:
+    window.show_command("create-recurring-payment")
+    form = window.form
+    assert isinstance(form, RecurringForm)
+    _settle(qtbot, window, (1024, 700))
+    split = form.findChild(QSplitter, "schedule-split")
+    assert split is not None
+    preview_top = form.preview.mapTo(form, QPoint(0, 0))
+    fields_top = form.scroller.mapTo(form, QPoint(0, 0))
+    assert preview_top.y() > fields_top.y()  # below, not beside
+    assert form.preview.width() >= form.scroller.width() - 20  # the form's whole width
+    # the fields are not cut off sideways: no horizontal scroll bar is needed
+    qtbot.waitUntil(lambda: form.scroller.horizontalScrollBar().maximum() == 0, timeout=2000)
+    assert form.scroller.viewport().height() >= 250  # the fields keep the larger part
+    assert fully_shown(form.preview.strip, window)
+    _settle(qtbot, window, (1600, 1000))
+    beside = form.preview.mapTo(form, QPoint(0, 0))
+    assert beside.x() > form.scroller.mapTo(form, QPoint(0, 0)).x()
+
+
+def test_the_history_dock_open_still_fits_a_small_screen(qtbot: Any, window: MainWindow) -> None:
+    journal = window.journal
+    journal.history_dock.show()
+    _settle(qtbot, window, (1024, 700))
+    assert window.width() <= 1024
+    assert window.height() <= 700
+    assert fully_shown(window.send_button, window)
+    assert fully_shown(journal.pane.table, window)
+    assert window.inspector.width() <= 1024 * 35 // 100  # the form keeps most of the width
