@@ -10,8 +10,9 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from console import APP_NAME, __version__
+from console import APP_NAME
 
 # Modules that register sub-commands, in the order ``--help`` lists them.
 SUBCOMMAND_MODULES: tuple[str, ...] = (
@@ -24,6 +25,18 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class _VersionAction(argparse.Action):
+    """``--version``, reading the installed version only when asked (it is slow to read)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from console import __version__
+
+        parser.exit(message=f"{parser.prog} {__version__}\n")
+
+
 _GUI_OPTIONS = ("--screenshot", "--command", "--fill-example")
 
 
@@ -33,7 +46,7 @@ def build_parser(modules: Sequence[str] = SUBCOMMAND_MODULES) -> argparse.Argume
         prog="gateway-console",
         description=f"{APP_NAME}: sign, validate and send v4 gateway requests.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in modules:
         importlib.import_module(name).register(sub)

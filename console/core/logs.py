@@ -124,8 +124,12 @@ def configure(
     level: int = logging.INFO,
     max_bytes: int = MAX_BYTES,
     backup_count: int = BACKUP_COUNT,
+    startup_line: bool = True,
 ) -> Path | None:
     """Send log records to the rotating log file and write a start-up line.
+
+    The window passes ``startup_line=False`` and calls :func:`log_startup` after its first
+    paint: reading the version and checking the resources need not delay it.
 
     Calling it again replaces the earlier set-up (no duplicate lines). When the log folder
     cannot be written, the console still starts: a warning goes to stderr and ``None`` is
@@ -152,7 +156,8 @@ def configure(
     if root.level == logging.NOTSET or root.level > level:
         root.setLevel(level)
     _handler = handler
-    _log_startup(app_paths)
+    if startup_line:
+        log_startup(app_paths)
     return app_paths.log_file
 
 
@@ -165,11 +170,13 @@ def unconfigure() -> None:
         _handler = None
 
 
-def _log_startup(app_paths: paths.AppPaths) -> None:
+def log_startup(app_paths: paths.AppPaths | None = None) -> None:
+    """Log the version, platform, log file and whether every resource file was found."""
     from console import __version__  # on demand: importlib.metadata is slow to import
 
     # Not platform.platform(): on Linux it runs ``uname -p`` in a subprocess and reads the
     # interpreter binary for the libc version, several ms of the window's start-up.
+    app_paths = app_paths or paths.resolve()
     system = f"{platform.system()} {platform.release()} {platform.machine()}"
     _log.info(
         "%s %s starting: Python %s on %s; log file %s",

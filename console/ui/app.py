@@ -102,7 +102,7 @@ def run_app(args: argparse.Namespace) -> int:
     """Entry point of ``gateway-console gui``; returns the exit status."""
     from console.core import logs
 
-    logs.configure()  # the rotating, redacted log file; also records where resources were found
+    logs.configure(startup_line=False)  # the rotating, redacted log file
     shot = getattr(args, "screenshot", None)
     if shot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # render without a display
@@ -118,6 +118,7 @@ def run_app(args: argparse.Namespace) -> int:
     )
     window.show()
     if shot:
+        logs.log_startup()
         window.persist_drafts = False
         window.wait_ready(15_000)  # the banner should show the running sandbox
         ok = screenshot(window, Path(shot))
@@ -130,4 +131,6 @@ def run_app(args: argparse.Namespace) -> int:
         return 0
     app.aboutToQuit.connect(window.session.stop_sandbox)
     QTimer.singleShot(0, window.form.setFocus)
+    # The start-up line (version, resources found) is written once the window is up.
+    QTimer.singleShot(0, logs.log_startup)
     return int(app.exec())

@@ -61,6 +61,10 @@ BARE = (
 )
 REAL = (
     _FIRST_PAINT
+    # the same start path as ``gateway-console``: the command line, the log file, the window
+    + "from console.cli import build_parser\nfrom console.core import logs\n"
+    "build_parser(('console.cli.gui_cmd',)).parse_args(['gui'])\n"
+    "logs.configure(startup_line=False)\n"
     + "from console.ui.app import build_window, make_app\nfrom console.core.paths import resolve\n"
     "def idle():\n"
     "    print(f'{time.time():.6f} {rss_mb():.1f}', flush=True)\n"
