@@ -52,3 +52,23 @@ def test_example_twice_gives_two_order_ids(window: MainWindow) -> None:
     kept = window.form.values()["client_orderid"]
     window.fill_example()
     assert window.form.values()["client_orderid"] == kept
+
+
+def test_check_status_and_follow_only_beside_the_payouts_own_result(
+    qtbot: Any, window: MainWindow
+) -> None:
+    window.show_command("payout-check")
+    window.fill_example()
+    _send_and_wait(qtbot, window)
+    wiring = window.journal
+    buttons = (wiring.check_button, wiring.follow_button)
+    assert all(b.isVisible() for b in buttons)
+    for other in ("create-card-ref", "create-recurring-payment", "status"):
+        window.show_command(other)
+        assert not any(b.isVisible() for b in buttons), other
+    window.show_command("create-card-ref")  # another form's answer: still not about the payout
+    window.form.load({"client_orderid": "first-payment-1", "orderid": "9000001"})
+    _send_and_wait(qtbot, window)
+    assert not any(b.isVisible() for b in buttons)
+    window.show_command("payout-check")
+    assert all(b.isVisible() for b in buttons)  # the payout's line and its buttons are back

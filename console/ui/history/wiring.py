@@ -8,7 +8,8 @@ What it does to the window (all through its public hooks):
 * the history pane docks at the bottom (View menu, Ctrl+H), the callbacks list beside it
   (Ctrl+Shift+H);
 * the Environment menu gets the environment manager and the key dialog;
-* after an accepted payout, "Check status" and "Follow this order" appear next to the result;
+* after a payout, "Check status" and "Follow this order" appear next to its result, under
+  the payout form only (another form's result line is not about that order);
 * the local sandbox calls back into a listener of this window, with a control secret of its
   own, and its example payouts point their callback address there.
 """
@@ -85,6 +86,10 @@ class JournalWiring(QObject):
         self._last_order: OrderRef | None = None
         self._listener_choice: dict[str, bool] = {}  # on/off by the person, this session
         window.sender_.finished.connect(self._sent)
+        window.sender_.started.connect(self._show_order_buttons)
+        window.sender_.failed.connect(lambda _text: self._payout_result_replaced())
+        window.sender_.cancelled.connect(self._payout_result_replaced)
+        window.commands.currentChanged.connect(lambda _i: self._show_order_buttons())
         window.session.changed.connect(self._session_changed)
         window.installEventFilter(self)
         self._session_changed()
@@ -198,9 +203,26 @@ class JournalWiring(QObject):
             client_orderid = outcome.prepared.value("client_orderid")
             if client_orderid and str(outcome.result) == "unknown":
                 order = OrderRef(env.name, client_orderid)
-        self._last_order = order
+        if outcome.prepared.command == "payout-check":
+            self._last_order = order
+        self._show_order_buttons()
+
+    def _payout_result_replaced(self) -> None:
+        """A failed or cancelled payout's line no longer speaks of the last order."""
+        if self.window.command == "payout-check":
+            self._last_order = None
+        self._show_order_buttons()
+
+    def _show_order_buttons(self) -> None:
+        """The buttons stand beside the payout's own result: payout form, no payout going."""
+        w = self.window
+        shown = (
+            self._last_order is not None
+            and w.command == "payout-check"
+            and not (w.sender_.sending and w._sending_command == "payout-check")
+        )
         for button in (self.check_button, self.follow_button):
-            button.setVisible(order is not None)
+            button.setVisible(shown)
 
     def check_last(self) -> None:
         if self._last_order is not None:
