@@ -1,7 +1,8 @@
 """Form drafts: what was typed survives command switches and restarts.
 
-Stored as JSON in the config directory. Card numbers and CVV2 are never written (PCI DSS):
-they are dropped by name here, whatever the caller passes.
+Stored as JSON in the config directory, with the window's layout (where the docks are and
+how big, as Qt's own base64 text). Card numbers and CVV2 are never written (PCI DSS): they
+are dropped by name here, whatever the caller passes.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ def _clean(values: Mapping[str, str]) -> dict[str, str]:
 
 
 class DraftStore:
-    """Per-command drafts (field values and form choices) plus the last command shown."""
+    """Per-command drafts (field values and form choices), the last command shown, and
+    :attr:`layout`: named layout texts (``"window"``: the docks; ``"history-columns"``)."""
 
     def __init__(self, config_dir: Path) -> None:
         self.path = config_dir / DRAFTS_NAME
         self._forms: dict[str, dict[str, str]] = {}
         self.last_command: str = ""
+        self.layout: dict[str, str] = {}
         self._load()
 
     def _load(self) -> None:
@@ -43,6 +46,9 @@ class DraftStore:
                 if isinstance(values, dict):
                     self._forms[str(name)] = _clean({str(k): str(v) for k, v in values.items()})
         self.last_command = str(data.get("last_command", ""))
+        layout = data.get("layout", {})
+        if isinstance(layout, dict):
+            self.layout = {str(k): str(v) for k, v in layout.items()}
 
     def get(self, command: str) -> dict[str, str]:
         """The saved values of one form (empty when none)."""
@@ -56,6 +62,11 @@ class DraftStore:
         """Write every draft atomically (a crash never leaves half a file)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
-        payload = {"version": _VERSION, "last_command": self.last_command, "forms": self._forms}
+        payload = {
+            "version": _VERSION,
+            "last_command": self.last_command,
+            "forms": self._forms,
+            "layout": self.layout,
+        }
         tmp.write_text(json.dumps(payload, indent=1, sort_keys=True), encoding="utf-8")
         os.replace(tmp, self.path)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
+from PySide6.QtCore import QByteArray, QCoreApplication, QEventLoop, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -191,6 +191,7 @@ class MainWindow(QMainWindow):
         self._journal: JournalWiring | None = None
         AfterFirstPaint(self, self.attach_journal)
         self._fit_to_screen()
+        self.restore_layout()
 
     def _fit_to_screen(self) -> None:
         """Start at 1400x900, or smaller to fit the screen; the inspector gets about 30%."""
@@ -417,11 +418,13 @@ class MainWindow(QMainWindow):
         return None if env is None else str(env.kind)
 
     def save_drafts(self) -> None:
-        """Write every open form's draft (card number and CVV2 are dropped by the store)."""
+        """Write every open form's draft (card number and CVV2 are dropped by the store) and
+        where the docks are and how big."""
         if not self.persist_drafts:
             return
         for form in self.forms.built():
             self.drafts.put(form.command.name, form.draft())
+        self.drafts.layout["window"] = bytes(self.saveState().toBase64().data()).decode("ascii")
         self.drafts.save()
 
     def start_local_sandbox(self, **options: Any) -> None:
@@ -466,6 +469,18 @@ class MainWindow(QMainWindow):
             action.setShortcut(QKeySequence(shortcut))
         self.view_menu.addAction(action)
         return dock
+
+    def restore_layout(self, panes: Sequence[QDockWidget] = ()) -> bool:
+        """Put the docks where the person left them (saved with the drafts).
+
+        Docks made after start-up (``panes``) are placed only when the saved layout knows
+        them all; False means they were not, and their defaults apply.
+        """
+        saved = self.drafts.layout.get("window", "")
+        if not saved or not all([self.restoreDockWidget(d) for d in panes]):
+            return False
+        # once more, whole: a dock added late gets its place above but not its visibility
+        return self.restoreState(QByteArray.fromBase64(saved.encode("ascii")))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._closed = True

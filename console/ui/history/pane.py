@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from console.core.history_query import HistoryRow
+from console.core.history_query import COLUMNS, HistoryRow
 from console.ui.history.details import HistoryDetailsView
 from console.ui.history.filters import HistoryFilters
 from console.ui.history.model import HistoryModel
@@ -40,6 +40,44 @@ ID_ATTRIBUTES = (
     ("card_ref_id", "card reference id"),
     ("recurring_payment_id", "recurring payment id"),
 )
+
+
+# Columns a person reads first, in this order; the others follow, sideways if need be.
+FIRST_COLUMNS = (
+    "created",
+    "command",
+    "client_orderid",
+    "amount_text",
+    "outcome_text",
+    "final_status",
+)
+# A typical longest value per column: widths follow the font, not fixed pixels.
+COLUMN_SAMPLES = {
+    "created": "2026-11-22 14:45:54",
+    "environment": "local-sandbox",
+    "command": "create-recurring-payment",
+    "client_orderid": "gc-20261122-144554-80e815",
+    "amount_text": "10000.00 EUR",
+    "receiver": "444444******4448",
+    "outcome_text": "outcome unknown",
+    "final_status": "processing",
+    "gateway_order_id": "10000001",
+    "serial_number": "a1b2c3d4-e5f6-4789-a012-b3c4d5e6f789",
+}
+
+
+def arrange_columns(table: QTableView) -> None:
+    """Put :data:`FIRST_COLUMNS` first and size every column to its sample text."""
+    header = table.horizontalHeader()
+    metrics = table.fontMetrics()
+    bold = header.fontMetrics()
+    names = [name for name, _title in COLUMNS]
+    for position, name in enumerate(FIRST_COLUMNS):
+        header.moveSection(header.visualIndex(names.index(name)), position)
+    for column, (name, title) in enumerate(COLUMNS):
+        text = metrics.horizontalAdvance(COLUMN_SAMPLES.get(name, title))
+        heading = bold.horizontalAdvance(title) + 12  # room for the sort mark
+        table.setColumnWidth(column, max(text, heading) + 14)
 
 
 class HistoryPane(QWidget):
@@ -68,6 +106,7 @@ class HistoryPane(QWidget):
         self.count_label.setAccessibleName("Number of requests shown")
         self.message = QLabel()
         self.message.setWordWrap(True)
+        self.message.setVisible(False)  # no empty line above the table
         self.table = QTableView()
         self.table.setObjectName("history-table")
         self.table.setAccessibleName("History of requests")
@@ -82,8 +121,7 @@ class HistoryPane(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
-        for column, width in enumerate((150, 110, 160, 200, 100, 170, 120, 90, 120, 110)):
-            self.table.setColumnWidth(column, width)
+        arrange_columns(self.table)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.details = HistoryDetailsView()
@@ -118,9 +156,9 @@ class HistoryPane(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.table)
         split.addWidget(self.details)
-        split.setStretchFactor(0, 3)
+        split.setStretchFactor(0, 5)
         split.setStretchFactor(1, 2)
-        split.setSizes([900, 500])
+        split.setSizes([1000, 400])  # the table first: its main columns fit at 1366 px
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.filters)
@@ -159,6 +197,7 @@ class HistoryPane(QWidget):
     def show_message(self, state: str, text: str) -> None:
         colour = state_colour(state or "required", self.palette()).name()
         self.message.setText(f"<span style='color:{colour}'>{text}</span>" if text else "")
+        self.message.setVisible(bool(text))
 
     # -- selection and details -------------------------------------------------------------
     def selected_rows(self) -> list[HistoryRow]:

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QDockWidget, QPushButton
 
 from console.core.history import History
 from console.core.paths import AppPaths, resolve
@@ -64,10 +64,15 @@ class JournalWiring(QObject):
         self.callbacks_dock = window.add_pane(
             self.callbacks, "Callbacks", Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+Shift+H"
         )
-        window.tabifyDockWidget(self.history_dock, self.callbacks_dock)
-        self.history_dock.raise_()
-        for dock in (self.history_dock, self.callbacks_dock):
-            dock.hide()  # the form keeps the room until the person asks for the history
+        docks = (self.history_dock, self.callbacks_dock)
+        if not window.restore_layout(docks):
+            window.tabifyDockWidget(self.history_dock, self.callbacks_dock)
+            self.history_dock.raise_()
+            for dock in docks:
+                dock.hide()  # the form keeps the room until the person asks for the history
+            self._sized = False
+            for dock in docks:
+                dock.visibilityChanged.connect(lambda on, d=dock: self._first_shown(d, on))
         self.status = StatusController(self.history, self.secrets.connection, self)
 
         self.bridge.row_added.connect(self.pane.row_added)
@@ -122,6 +127,18 @@ class JournalWiring(QObject):
         for button in (self.check_button, self.follow_button):
             button.setVisible(False)
             w.result_bar.insertWidget(1, button)
+
+    def _first_shown(self, dock: QDockWidget, visible: bool) -> None:
+        """The first time ever: about a third of the window's height (then it is the
+        person's to drag, and remembered with the window's layout)."""
+        if visible and not self._sized:
+            self._sized = True
+            # once the dock has its place (shown, not yet laid out, when this is called)
+            QTimer.singleShot(0, lambda: self._size_dock(dock))
+
+    def _size_dock(self, dock: QDockWidget) -> None:
+        w = self.window
+        w.resizeDocks([dock], [w.height() * 35 // 100], Qt.Orientation.Vertical)
 
     def _active_name(self) -> str | None:
         env = self.window.session.environment
