@@ -276,7 +276,11 @@ class MainWindow(QMainWindow):
         self._render_result()
 
     def fill_example(self) -> None:
-        """Fill the current form with the contract's realistic example."""
+        """Fill the current form with the contract's realistic example (the status form:
+        with the last payout of this environment, an order the gateway knows)."""
+        if self.command == "status":
+            self._fill_status_example()
+            return
         values = example_values(self.command)
         values.update({k: v for k, v in self.example_overrides.items() if k in values})
         if self.command in NEW_ORDER_COMMANDS:
@@ -287,6 +291,19 @@ class MainWindow(QMainWindow):
                 if name in values:
                     values[name] = new_client_orderid()
         self.form.load(values, clear=True)
+
+    def _fill_status_example(self) -> None:
+        from console.ui.history.examples import SEND_A_PAYOUT_FIRST, last_payout, status_example
+
+        env = self.session.environment
+        row = None if env is None else last_payout(self.journal.history, env.name)
+        if row is None:
+            self.form.load(example_values("status"), clear=True)
+            self._show_result("", SEND_A_PAYOUT_FIRST, "status")
+            return
+        values, words = status_example(row)
+        self.form.load(values, clear=True)
+        self._show_result("", words, "status")
 
     def clear_form(self) -> None:
         self.form.load({}, clear=True)
