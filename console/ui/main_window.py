@@ -6,8 +6,8 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QEventLoop, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QResizeEvent
+from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from console import APP_NAME
 from console.core.spec import COMMANDS, example_values, validate
+from console.ui import window_layout
 from console.ui.banner import EnvironmentBanner
 from console.ui.drafts import DraftStore
 from console.ui.forms import make_form
@@ -190,33 +191,12 @@ class MainWindow(QMainWindow):
         # earlier, by the first use of ``journal``; sending and the sandbox use it first).
         self._journal: JournalWiring | None = None
         AfterFirstPaint(self, self.attach_journal)
-        self._fit_to_screen()
+        window_layout.fit_to_screen(self)
         self.restore_layout()
-
-    def _fit_to_screen(self) -> None:
-        """Start at 1400x900, or smaller to fit the screen; the inspector gets about 30%."""
-        width, height = 1400, 900
-        screen = self.screen()
-        # the offscreen platform's made-up 800x800 screen says nothing about a real one
-        if screen is not None and QGuiApplication.platformName() != "offscreen":
-            free = screen.availableGeometry()
-            width = min(width, free.width())
-            height = min(height, free.height() - 32)  # room for the title bar
-        self.resize(width, height)
-        inspector = max(260, min(440, width * 3 // 10))
-        self.resizeDocks([self.inspector], [inspector], Qt.Orientation.Horizontal)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        # a low window keeps its height for the form: three problem lines, then scrolling
-        self.summary.set_max_lines(3 if event.size().height() < 800 else 6)
-        # A window made narrower takes the room from the form first (Qt's way); keep the
-        # inspector to about a third so the form stays usable on a small screen.
-        width = event.size().width()
-        if width < event.oldSize().width() and self.inspector.isVisible():
-            cap = max(260, width * 3 // 10)
-            if self.inspector.width() > cap:
-                self.resizeDocks([self.inspector], [cap], Qt.Orientation.Horizontal)
+        window_layout.follow_resize(self, event)
 
     @property
     def journal(self) -> JournalWiring:
@@ -441,7 +421,7 @@ class MainWindow(QMainWindow):
             return
         for form in self.forms.built():
             self.drafts.put(form.command.name, form.draft())
-        self.drafts.layout["window"] = bytes(self.saveState().toBase64().data()).decode("ascii")
+        self.drafts.layout["window"] = window_layout.state_text(self)
         self.drafts.save()
 
     def start_local_sandbox(self, **options: Any) -> None:
@@ -488,16 +468,8 @@ class MainWindow(QMainWindow):
         return dock
 
     def restore_layout(self, panes: Sequence[QDockWidget] = ()) -> bool:
-        """Put the docks where the person left them (saved with the drafts).
-
-        Docks made after start-up (``panes``) are placed only when the saved layout knows
-        them all; False means they were not, and their defaults apply.
-        """
-        saved = self.drafts.layout.get("window", "")
-        if not saved or not all([self.restoreDockWidget(d) for d in panes]):
-            return False
-        # once more, whole: a dock added late gets its place above but not its visibility
-        return self.restoreState(QByteArray.fromBase64(saved.encode("ascii")))
+        """Put the docks where the person left them; see ``window_layout.restore``."""
+        return window_layout.restore(self, self.drafts.layout.get("window", ""), panes)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._closed = True

@@ -75,3 +75,12 @@ def bulk_rows(db_path: Path, count: int, environment: str = "bulk") -> None:
             " 'card 444444******4448', '4448', 'accepted')",
             ((now + i * 0.001, environment, f"bulk-{i:06d}") for i in range(count)),
         )
+
+
+def settle(qtbot: Any) -> None:
+    """Let layouts, splitters and dock separators follow a resize or a dock shown."""
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(3):
+        QApplication.sendPostedEvents()
+        qtbot.wait(30)

@@ -7,18 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
 
 from console.core.history_query import COLUMNS
 from console.ui.history.pane import FIRST_COLUMNS
 from console.ui.main_window import MainWindow
-from tests.ui.journal_helpers import send_payout, shown_rows
-
-
-def _settle(qtbot: Any) -> None:
-    for _ in range(3):
-        QApplication.sendPostedEvents()
-        qtbot.wait(30)
+from tests.ui.journal_helpers import send_payout, settle, shown_rows
 
 
 def test_history_opens_at_about_a_third_of_the_window(qtbot: Any, window: MainWindow) -> None:
@@ -26,7 +19,7 @@ def test_history_opens_at_about_a_third_of_the_window(qtbot: Any, window: MainWi
     dock = window.journal.history_dock
     assert not dock.isVisible()  # the form has the room until the history is asked for
     dock.toggleViewAction().trigger()
-    _settle(qtbot)
+    settle(qtbot)
     assert dock.isVisible()
     assert 0.28 * window.height() <= dock.height() <= 0.42 * window.height()
     assert window.form.scroller.viewport().height() >= 200  # the form is not squeezed away
@@ -38,7 +31,7 @@ def test_main_columns_fit_without_scrolling_sideways(qtbot: Any, window: MainWin
     pane = window.journal.pane
     window.journal.history_dock.show()
     shown_rows(qtbot, pane, 1)
-    _settle(qtbot)
+    settle(qtbot)
     header = pane.table.horizontalHeader()
     names = [name for name, _title in COLUMNS]
     room = pane.table.viewport().width()
@@ -59,17 +52,17 @@ def test_dock_sizes_are_remembered_across_restarts(
     first.resize(1366, 768)
     dock = first.journal.history_dock
     dock.show()
-    _settle(qtbot)
+    settle(qtbot)
     first.resizeDocks([dock], [330], Qt.Orientation.Vertical)
     first.resizeDocks([first.inspector], [380], Qt.Orientation.Horizontal)
-    _settle(qtbot)
+    settle(qtbot)
     left = (dock.height(), first.inspector.width())
     first.close()  # the layout is written with the drafts
 
     again = make_window()
     again.resize(1366, 768)
     history = again.journal.history_dock
-    _settle(qtbot)
+    settle(qtbot)
     assert history.isVisible()  # open again without asking
     assert abs(history.height() - left[0]) <= 12
     assert abs(again.inspector.width() - left[1]) <= 12

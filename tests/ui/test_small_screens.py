@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QApplication, QSplitter, QWidget
+from PySide6.QtWidgets import QSplitter, QWidget
 
 from console.ui.forms.recurring_form import RecurringForm
 from console.ui.main_window import MainWindow
+from tests.ui.journal_helpers import settle
 
 SMALL_SCREENS = [(1024, 700), (1366, 768)]
 
@@ -34,9 +35,7 @@ def first_field(window: MainWindow) -> QWidget:
 
 def _settle(qtbot: Any, window: MainWindow, size: tuple[int, int]) -> None:
     window.resize(*size)
-    for _ in range(3):  # layouts, the splitter's turn and the dock separators follow
-        QApplication.sendPostedEvents()
-        qtbot.wait(30)
+    settle(qtbot)
 
 
 @pytest.mark.parametrize("size", SMALL_SCREENS)
