@@ -113,11 +113,13 @@ def answer_columns(outcome: Outcome) -> tuple[dict[str, Any], dict[str, Any]]:
         "finished": round(outcome.started_at + outcome.elapsed, 6) if outcome.started_at else None,
         "outcome": str(outcome.result),
         "elapsed": outcome.elapsed,
-        "summary": mask_text(outcome.summary, secrets),
+        # masked like the fields: the request's own card data only, so that ids with long
+        # digit runs (client order ids, recurring payment ids) stay readable
+        "summary": _mask_field(outcome.summary, secrets),
     }
     if outcome.response is None:
         error = outcome.error
-        message = mask_text(error.message if error else "", secrets)
+        message = _mask_field(error.message if error else "", secrets)
         return columns, {"error": message, "error_class": type(error).__name__}
     response = outcome.response
     fields = [(n, _mask_field(v, secrets)) for n, v in mask_params(response.fields)]

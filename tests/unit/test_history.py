@@ -297,3 +297,24 @@ def test_export_json_holds_masked_details(rsa_key: rsa.RSAPrivateKey, tmp_path: 
     assert item["client_orderid"] == "x-1"
     assert item["response"]["fields"]["gateway-order-id"] == "5"
     assert "4444444444444448" not in out.read_text(encoding="utf-8")
+
+
+def test_ids_with_long_digit_runs_stay_readable_while_card_data_is_masked(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    history = History()
+    order = "gc-20261122-144859-db1b0a"  # 14 digits and a dash: card-number shaped
+    req = prepared(rsa_key, client_orderid=order)
+    hooks = history.journal("acme-sb")
+    row_id = hooks.before_send(req)
+    hooks.after_answer(
+        row_id,
+        answered(req, f"type=async-response&merchant-order-id={order}&gateway-order-id=55"),
+    )
+    detail = history.details(row_id)
+    assert order in detail.row.summary
+    assert detail.response["fields"]["merchant-order-id"] == order
+    stored = (
+        history.path.read_bytes() + history.path.with_name(history.path.name + "-wal").read_bytes()
+    )
+    assert b"4444444444444448" not in stored

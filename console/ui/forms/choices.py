@@ -22,7 +22,8 @@ from console.ui.forms.field_widgets import LABEL_WIDTH
 
 def new_client_orderid() -> str:
     """A fresh order id: readable date plus random hex, well under the 128-character limit."""
-    return f"gc-{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+    # No run of 12+ digits: card-number masking in logs must never mistake it for a card.
+    return f"gc-{datetime.now():%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"
 
 
 class _Options(QWidget):

@@ -56,7 +56,7 @@ COLUMN_SAMPLES = {
     "created": "2026-11-22 14:45:54",
     "environment": "local-sandbox",
     "command": "create-recurring-payment",
-    "client_orderid": "gc-20261122-144554-80e815",
+    "client_orderid": "gc-20261122T144554-80e815",
     "amount_text": "10000.00 EUR",
     "receiver": "444444******4448",
     "outcome_text": "outcome unknown",
