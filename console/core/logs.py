@@ -71,6 +71,10 @@ def redact(text: str) -> str:
 def _replace_value(match: re.Match[str], mask: Callable[[str], str]) -> str:
     quote = match.group(2) or ""
     value = match.group(3) if quote else match.group(4)
+    if not quote and match.group(1).rstrip()[-1] in ",:" and not value[:1].isdigit():
+        # Plain words ("credit_card_number, card_printed_name and ..."): a bare word after a
+        # comma or colon that does not start with a digit is the next word of a sentence.
+        return match.group(0)
     return f"{match.group(1)}{quote}{mask(value)}{quote}"
 
 
