@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
+from console.core.masking import PAN_FIELDS, mask_pan
 from console.ui.confirm import ask
 from console.ui.session import Session
 from console.ui.tasks import TaskRunner
@@ -28,6 +29,10 @@ def production_question(command: str, values: Mapping[str, str], receiver: str) 
         "Real money may move. Nothing is sent unless you confirm.",
         f"Amount: <b>{html.escape(amount or '(none)')} {html.escape(currency)}</b>",
     ]
+    if not receiver:
+        # A recurring profile has no receiver choice; the card it charges is what to check.
+        card = next((values[n] for n in sorted(PAN_FIELDS) if values.get(n)), "")
+        receiver = f"card {mask_pan(card)}" if card else ""
     if receiver:
         lines.append(f"Receiver: <b>{html.escape(receiver)}</b>")
     order_id = values.get("client_orderid") or values.get("client-orderid") or ""
