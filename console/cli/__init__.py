@@ -66,7 +66,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 2
+    code: int | None = None
     try:
-        return int(func(args))
+        code = int(func(args))
+        sys.stdout.flush()  # here, where a closed pipe can still be handled
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader left early (``| head -1``): stop writing, keep the status if it is known.
+        _silence_stdout()
+        return 141 if code is None else code  # 141: what a shell reports for SIGPIPE
+    return code
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device so the exit's flush does not fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass  # not a real file (tests capture it): nothing is flushed at exit anyway
