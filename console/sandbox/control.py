@@ -240,7 +240,13 @@ class Control:
         return {"spec": self.sandbox.faults.spec}
 
     def set_faults(self, args: dict[str, str], groups: list[str]) -> object:
-        return {"spec": self.sandbox.set_faults(args.get("spec", "")).spec}
+        if "spec" not in args:
+            # A misspelt key must not quietly clear the faults: DELETE (or spec="") clears.
+            raise ControlError(
+                'Give the faults as "spec" (for example {"spec": "payout-check:500"}); '
+                f"DELETE {PREFIX}/faults clears them."
+            )
+        return {"spec": self.sandbox.set_faults(args["spec"]).spec}
 
     def clear_faults(self, args: dict[str, str], groups: list[str]) -> object:
         return {"spec": self.sandbox.set_faults(None).spec}

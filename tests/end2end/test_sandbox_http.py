@@ -234,3 +234,16 @@ def test_control_merchants_faults_delay_and_refused_updates(
     with pytest.raises(ControlRefusedError) as early:
         control(sandbox, "POST", f"/orders/{orderid}/chargeback")
     assert "only approved orders" in early.value.message
+
+
+def test_setting_faults_without_a_spec_is_refused_and_keeps_the_faults(
+    sandbox: SandboxHandle,
+) -> None:
+    control(sandbox, "POST", "/faults", {"spec": "payout-check:500"})
+    # a misspelt key (or JSON sent as a form body) must not quietly clear the faults
+    with pytest.raises(ControlRefusedError) as missing:
+        control(sandbox, "POST", "/faults", {"fault": "500"})
+    assert missing.value.status == 400
+    assert "spec" in missing.value.message
+    assert control(sandbox, "GET", "/faults")["spec"] == "payout-check:500"
+    assert control(sandbox, "POST", "/faults", {"spec": ""})["spec"] == ""  # explicit clear
