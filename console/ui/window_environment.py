@@ -1,0 +1,62 @@
+"""The main window and the active environment: banner and title, the forms' hints, and the
+built-in local sandbox started on a worker."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication, QEventLoop
+
+from console import APP_NAME
+from console.ui import window_forms, window_sending
+from console.ui.session import LaunchedSandbox, launch_sandbox
+
+if TYPE_CHECKING:
+    from console.ui.main_window import MainWindow
+
+
+def session_changed(w: MainWindow) -> None:
+    """Show the active environment: banner, title (PRODUCTION loud), hints, Send."""
+    env = w.session.environment
+    w.banner.show_environment(env, w.session.problem)
+    title = APP_NAME if env is None else f"{APP_NAME} — {env.name}"
+    w.setWindowTitle(title + (" — PRODUCTION" if w.session.is_production else ""))
+    window_forms.refresh_environment(w)
+    window_sending.update_send(w)
+
+
+def environment_kind(w: MainWindow) -> str | None:
+    """The active environment's kind as text ("local-sandbox", ...), or None."""
+    env = w.session.environment
+    return None if env is None else str(env.kind)
+
+
+def start_local_sandbox(w: MainWindow, **options: Any) -> None:
+    """Start the built-in sandbox on a worker; the window is usable meanwhile."""
+    w.banner.show_starting()
+    w.attach_journal()  # it sets the sandbox's defaults (the listener's control)
+    options = {**w.sandbox_defaults, **options}
+    w.tasks.run(
+        lambda: launch_sandbox(**options),
+        lambda launched: _sandbox_started(w, launched),
+        lambda exc, _tb: w._show_result("warning", f"The local sandbox could not start: {exc}"),
+    )
+
+
+def _sandbox_started(w: MainWindow, launched: object) -> None:
+    assert isinstance(launched, LaunchedSandbox)
+    if w._closed:  # closed while it was starting: do not leave it running
+        launched.handle.stop()
+        return
+    w.session.adopt_sandbox(launched)
+
+
+def wait_ready(w: MainWindow, msecs: int) -> bool:
+    """Process events until an environment with a key is active (screenshots, tests)."""
+    deadline = time.monotonic() + msecs / 1000
+    app = QCoreApplication.instance()
+    while not w.session.ready and time.monotonic() < deadline and app is not None:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        time.sleep(0.005)
+    return w.session.ready

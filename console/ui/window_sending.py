@@ -1,0 +1,167 @@
+"""The main window's Send and result line: the row under the form (result, Use in payout,
+busy bar, Send) and what the send controller's signals do to it. Each form keeps its own
+last result line: an answer stays under the form that sent it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton
+
+from console.core.spec import COMMANDS
+from console.ui.forms.payout_form import PayoutForm
+from console.ui.icons import icon
+from console.ui.inspector.response_tab import headline
+from console.ui.theme import state_colour
+
+if TYPE_CHECKING:
+    from console.core.client import Outcome, PreparedRequest
+    from console.ui.main_window import MainWindow
+
+
+def request_label(prepared: PreparedRequest) -> str:
+    """Which request a result belongs to: the command and its client order id."""
+    params = dict(prepared.params)
+    order = params.get("client_orderid") or params.get("client-orderid") or ""
+    return f"{prepared.command} {order}".strip()
+
+
+def build_result_bar(w: MainWindow) -> QHBoxLayout:
+    """The row under the form; other parts add their buttons to it (``w.result_bar``)."""
+    w.result = QLabel()
+    w.result.setWordWrap(True)
+    w.result.setAccessibleName("Last outcome")
+    w.use_in_payout_button = QPushButton("Use in payout")
+    w.use_in_payout_button.setToolTip(
+        "Open the payout form with this stored card reference filled in"
+    )
+    w.use_in_payout_button.setVisible(False)
+    w.use_in_payout_button.clicked.connect(lambda: _use_last_in_payout(w))
+    w.busy = QProgressBar()
+    w.busy.setRange(0, 0)
+    w.busy.setMaximumWidth(120)
+    w.busy.setVisible(False)
+    w.busy.setAccessibleName("Sending")
+    w.send_button = QPushButton(icon("send"), "Send")
+    w.send_button.setObjectName("send")
+    w.send_button.setToolTip("Send this request (Ctrl+Enter)")
+    w.send_button.setDefault(True)
+    w.send_button.setMinimumWidth(120)
+    w.send_button.clicked.connect(w.send)
+
+    bar = QHBoxLayout()
+    bar.addWidget(w.result, 1)
+    bar.addWidget(w.use_in_payout_button)
+    bar.addWidget(w.busy)
+    bar.addWidget(w.send_button)
+    return bar
+
+
+def connect_sender(w: MainWindow) -> None:
+    """Follow the send controller: inspector, busy bar, result lines."""
+    sender = w.sender_
+    sender.prepared.connect(lambda prepared: _prepared(w, prepared))
+    sender.started.connect(lambda: set_busy(w, True))
+    sender.finished.connect(lambda outcome: _finished(w, outcome))
+    sender.failed.connect(lambda text: _failed(w, text))
+    sender.cancelled.connect(lambda: show_result(w, "", "Cancelled: nothing sent."))
+
+
+def update_send(w: MainWindow) -> None:
+    """Send is enabled with a ready environment, no send going, and no error on the form."""
+    can = not w.sender_.sending and w.session.ready
+    w.send_button.setEnabled(can and w.summary.errors == 0)
+    action = w.actions_by_name.get("send")
+    if action is not None:
+        # The shortcut stays live on a blocked form: trying it shows what is missing.
+        action.setEnabled(can)
+
+
+def send(w: MainWindow) -> None:
+    """Send the current form; while errors block it, show them in colour."""
+    if not w.send_button.isEnabled():
+        if w.summary.errors and not w.sender_.sending:
+            w.form.attempted = True  # what was calmly "required" is now a mistake
+            w._validate()
+            first = next((p for p in w.summary.problems if p.fields), None)
+            if first is not None:
+                w.focus_field(first.fields[0])
+        return
+    w.attach_journal()  # every send is journalled: hooks in place before it leaves
+    form = w.form
+    receiver = form.receiver_summary() if isinstance(form, PayoutForm) else ""
+    w.send_button.setEnabled(False)  # before anything else: no double send
+    w._sending_command = w.command
+    if not w.sender_.send(w.command, form.values(), receiver=receiver, window=w):
+        update_send(w)
+
+
+def _prepared(w: MainWindow, prepared: PreparedRequest) -> None:
+    w.inspector.show_prepared(prepared)
+    w.inspector.setWindowTitle(f"Request inspector — {request_label(prepared)}")
+    w.inspector.show()
+
+
+def set_busy(w: MainWindow, busy: bool) -> None:
+    """Show or hide the busy bar; while sending, the sending form's line says so."""
+    w.busy.setVisible(busy)
+    if busy:
+        show_result(
+            w,
+            "busy",
+            "Sending… the window stays usable; the answer appears here.",
+            w._sending_command,
+        )
+    update_send(w)
+
+
+def _finished(w: MainWindow, outcome: Outcome) -> None:
+    w._last_outcome = outcome
+    w._outcomes[outcome.prepared.command] = outcome
+    set_busy(w, False)
+    w.inspector.show_outcome(outcome)
+    state, words = headline(outcome)
+    label = request_label(outcome.prepared)
+    show_result(w, state, f"{label}: {words}. {outcome.summary}", outcome.prepared.command)
+
+
+def _failed(w: MainWindow, text: str) -> None:
+    set_busy(w, False)
+    show_result(w, "error", text, w._sending_command or None)
+    if w.inspector.prepared is None or w.inspector.prepared.signed is not None:
+        w.inspector.show_failure(text)
+
+
+def show_result(w: MainWindow, state: str, text: str, command: str | None = None) -> None:
+    """Set the result line of ``command`` (default: the form shown) and show it."""
+    w._results[command or w.command] = (state, text)
+    render_result(w)
+
+
+def render_result(w: MainWindow) -> None:
+    """The shown form's own result line, and a note while another form's request is out."""
+    state, text = w._results.get(w.command, ("", ""))
+    if w.sender_.sending and w._sending_command != w.command:
+        title = COMMANDS[w._sending_command].title
+        state, text = "busy", f"Sending {title}… its answer appears under its own form."
+    colour = state_colour(state or "required", w.palette()).name()
+    w.result.setText(f"<span style='color:{colour}'>{text}</span>" if text else "")
+    w.use_in_payout_button.setVisible(
+        w.command == "create-card-ref"
+        and bool(card_reference(w))
+        and not (w.sender_.sending and w._sending_command == w.command)
+    )
+
+
+def card_reference(w: MainWindow) -> str:
+    """The recurring payment id of the last accepted create-card-ref, if any."""
+    outcome = w._outcomes.get("create-card-ref")
+    if outcome is None or outcome.response is None or outcome.result != "accepted":
+        return ""
+    return outcome.response.get("recurring-payment-id") or ""
+
+
+def _use_last_in_payout(w: MainWindow) -> None:
+    rpi = card_reference(w)
+    if rpi:
+        w.use_in_payout(rpi)
