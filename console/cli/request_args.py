@@ -107,6 +107,7 @@ def _env_connection(args: argparse.Namespace) -> dict[str, Any]:
     if args.key_file:
         kwargs["private_key"] = load_key(args)
     env = conn.environment
+    args.env_production = env.kind == "production"
     if hasattr(args, "timeout"):
         args.connect_timeout = args.connect_timeout or env.connect_timeout
         args.timeout = args.timeout or env.read_timeout
@@ -128,7 +129,11 @@ def load_key(args: argparse.Namespace) -> Any:
     try:
         loaded = load_private_key(pem, passphrase)
     except KeyProblem as exc:
-        raise UsageError(f"--key-file {args.key_file}: {exc}") from exc
+        hint = ""
+        if exc.kind == "passphrase-needed" and not args.key_passphrase_env:
+            hint = " Put the passphrase in an environment variable and name it with "
+            hint += "--key-passphrase-env VAR."
+        raise UsageError(f"--key-file {args.key_file}: {exc}{hint}") from exc
     for warning in loaded.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return loaded.private_key

@@ -23,8 +23,16 @@ from console.cli.request_args import (
     connection,
     read_fields,
 )
-from console.core.client import Client, LoginInBodyError, Outcome, Result, prepare
+from console.core.client import (
+    Client,
+    LoginInBodyError,
+    Outcome,
+    PreparedRequest,
+    Result,
+    prepare,
+)
 from console.core.history import History
+from console.core.history_rows import amount, receiver
 from console.core.masking import mask_params, mask_text
 from console.core.spec import COMMANDS, validate
 from console.core.spec.model import Severity
@@ -84,6 +92,9 @@ def register(sub: Any) -> None:
     )
     p_send.add_argument("--ca-bundle", help="CA bundle file for TLS verification")
     p_send.add_argument("--no-validate", action="store_true", help="send even with errors")
+    p_send.add_argument(
+        "--yes", action="store_true", help="send to a production environment without asking"
+    )
     p_send.add_argument(
         "--no-history", action="store_true", help="do not write this send to the history journal"
     )
@@ -146,20 +157,26 @@ def run_send(args: argparse.Namespace) -> int:
     if prepared.signed is None:
         _report_refusal(args, prepared.problems)
         return EXIT_INVALID
+    if getattr(args, "env_production", False) and not _confirm_production(args, prepared):
+        print("Nothing was sent.", file=sys.stderr)
+        return EXIT_USAGE
     transport = Transport(
         timeouts=Timeouts(connect=args.connect_timeout or 10.0, read=args.timeout or 60.0),
         verify=args.ca_bundle or True,
     )
     history = _open_history(args)
+    environment = args.env or f"command line ({urlsplit(prepared.url).netloc})"
     hooks = None
     if history is not None:
         hooks = history.journal(
-            args.env or f"command line ({urlsplit(prepared.url).netloc})",
+            environment,
             connect_timeout=args.connect_timeout or 10.0,
             read_timeout=args.timeout or 60.0,
         )
     try:
         outcome = Client(transport, hooks).send(prepared)
+        if history is not None:
+            _record_status(history, environment, outcome)
     finally:
         transport.close()
         if history is not None:
@@ -170,6 +187,47 @@ def run_send(args: argparse.Namespace) -> int:
     else:
         print_outcome(outcome, secrets)
     return EXIT_BY_RESULT[outcome.result]
+
+
+def _confirm_production(args: argparse.Namespace, prepared: PreparedRequest) -> bool:
+    """Production sends move real money: say so, and ask unless --yes was given."""
+    who, _ = receiver(prepared.params)
+    order = prepared.value("client_orderid") or prepared.value("client-orderid")
+    what = " ".join(
+        part
+        for part in (
+            prepared.command,
+            amount(prepared.params) or "",
+            prepared.value("currency") or "",
+            f"to {who}" if who else "",
+            f"client_orderid {order}",
+        )
+        if part
+    )
+    print(f"PRODUCTION environment {args.env} (real money): {what}", file=sys.stderr)
+    if args.yes:
+        return True
+    if not sys.stdin.isatty():
+        raise UsageError("this is a production environment: add --yes to send without asking")
+    answer = input("Send it? [y/N] ")
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _record_status(history: History, environment: str, outcome: Outcome) -> None:
+    """A status answer sets the final status of the order's own rows in the history."""
+    response = outcome.response
+    prepared = outcome.prepared
+    if prepared.command != "status" or response is None or outcome.result is not Result.ACCEPTED:
+        return
+    client_orderid, status = prepared.value("client_orderid"), response.status
+    if client_orderid and status:
+        history.set_final_status(
+            environment,
+            client_orderid,
+            status,
+            orderid=response.get("gateway-order-id") or prepared.value("orderid"),
+            source="status",
+        )
 
 
 def _open_history(args: argparse.Namespace) -> History | None:
