@@ -89,11 +89,15 @@ def _palette(colours: dict[str, str]) -> QPalette:
     return pal
 
 
-def apply_theme(app: QApplication, name: str) -> str:
-    """Apply "system", "light" or "dark" (unknown names mean "system"); return the name used."""
+def apply_theme(app: QApplication, name: str, *, set_style: bool = True) -> str:
+    """Apply "system", "light" or "dark" (unknown names mean "system"); return the name used.
+
+    ``set_style=False`` when the application was created with ``-style Fusion`` already.
+    """
     if name not in THEMES:
         name = "system"
-    app.setStyle("Fusion")
+    if set_style:
+        app.setStyle("Fusion")
     hints = app.styleHints()
     if name == "dark":
         hints.setColorScheme(Qt.ColorScheme.Dark)
