@@ -22,6 +22,21 @@ from console.core.history_query import (
 )
 
 _DENSE_AT = 5000  # matches above which a search pages along the time index
+# One order id's sends, found through the client_orderid index so that it stays instant at any
+# size: the unary + keeps SQLite from preferring the command index, which would walk every
+# payout ever sent.
+_SENT_BEFORE_SQL = (
+    f"{ROW_SQL} WHERE client_orderid = ? AND +environment = ? AND +command = ?{ORDER_SQL}"
+)
+
+
+def sent_before(
+    db: sqlite3.Connection, environment: str, command: str, client_orderid: str
+) -> list[HistoryRow]:
+    """Every journalled send of ``command`` with ``client_orderid`` in ``environment``,
+    newest first (on any connection to the journal, e.g. a read-only one of the window)."""
+    args = (client_orderid.strip(), environment, command)
+    return [HistoryRow.from_sql(r) for r in db.execute(_SENT_BEFORE_SQL, args)]
 
 
 class HistoryQueries:
@@ -106,6 +121,11 @@ class HistoryQueries:
         row = self.get(row_id)
         with self.reading() as db:
             return HistoryDetail(row, *query_details(db, row_id))
+
+    def sent_before(self, environment: str, command: str, client_orderid: str) -> list[HistoryRow]:
+        """The earlier sends of this order id (see :func:`sent_before`), newest first."""
+        with self.reading() as db:
+            return sent_before(db, environment, command, client_orderid)
 
     def distinct(self, column: str) -> list[str]:
         """Values present in ``environment``, ``command`` or ``outcome`` (for filter menus)."""

@@ -162,3 +162,36 @@ def test_counts_follow_writes_from_elsewhere(journal: History, rsa_key: rsa.RSAP
         other.journal("acme-sb").before_send(prepared(rsa_key, client_orderid="po-99"))
     assert journal.count() == 7
     assert journal.count(HistoryFilter(search="po-99")) == 1
+
+
+def test_sent_before_finds_one_order_id_in_one_environment_and_command(
+    journal: History, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    assert [r.outcome for r in journal.sent_before("acme-sb", "payout-check", "po-1")] == [
+        "accepted"
+    ]
+    assert journal.sent_before("acme-sb", "payout-check", " po-1 ")[0].gateway_order_id == "1001"
+    # the same id elsewhere, or under another command, is another order
+    assert journal.sent_before("acme-live", "payout-check", "po-1") == []
+    assert journal.sent_before("acme-sb", "create-card-ref", "po-1") == []
+    assert journal.sent_before("acme-sb", "payout-check", "po-") == []  # exact, not a prefix
+    assert journal.sent_before("acme-live", "payout-check", "po-3")[0].outcome == "unknown"
+    # the recurring command spells it client-orderid; the journal keeps one column
+    profile = journal.sent_before("acme-live", "create-recurring-payment", "sub-1")
+    assert [r.client_orderid for r in profile] == ["sub-1"]
+    # a resend adds a row; the newest comes first
+    hooks = journal.journal("acme-sb")
+    req = prepared(rsa_key, client_orderid="po-2")
+    row_id = hooks.before_send(req)
+    rows = journal.sent_before("acme-sb", "payout-check", "po-2")
+    assert [r.outcome for r in rows] == ["pending", "rejected"]
+    assert rows[0].id == row_id
+
+
+def test_sent_before_uses_the_client_orderid_index(journal: History) -> None:
+    from console.core.history_reading import _SENT_BEFORE_SQL
+
+    with journal.reading() as db:
+        plan = db.execute(f"EXPLAIN QUERY PLAN {_SENT_BEFORE_SQL}", ("po-1", "acme-sb", "x"))
+        details = " ".join(str(row[-1]) for row in plan)
+    assert "ix_requests_client_orderid" in details
