@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 
-def ask(parent: QWidget | None, text: str, *, title: str, action: str, name: str = "") -> bool:
-    """A modal warning whose default and Escape answer is Cancel; True only for ``action``.
+def choose(
+    parent: QWidget | None,
+    text: str,
+    *,
+    title: str,
+    action: str,
+    others: Sequence[str] = (),
+    name: str = "",
+) -> str:
+    """A modal warning whose default and Escape answer is Cancel.
 
     Args:
         parent: the window the question belongs to.
         text: the question (rich text allowed); it should say what happens on ``action``.
         title: the window title.
         action: the words on the button that goes ahead ("Send to production").
+        others: more ways out that do not go ahead ("Check status"), as buttons.
         name: an object name, so tests and accessibility tools can find the box.
+
+    Returns:
+        The words of the button pressed; "" for Cancel, Escape or a closed box.
     """
     box = QMessageBox(parent)
     if name:
@@ -21,9 +35,17 @@ def ask(parent: QWidget | None, text: str, *, title: str, action: str, name: str
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle(title)
     box.setText(text)
-    go = box.addButton(action, QMessageBox.ButtonRole.AcceptRole)
+    buttons = [(box.addButton(action, QMessageBox.ButtonRole.AcceptRole), action)]
+    buttons += [(box.addButton(w, QMessageBox.ButtonRole.ActionRole), w) for w in others]
     cancel = box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(cancel)
     box.setEscapeButton(cancel)
     box.exec()
-    return box.clickedButton() is go
+    clicked = box.clickedButton()
+    return next((words for button, words in buttons if button is clicked), "")
+
+
+def ask(parent: QWidget | None, text: str, *, title: str, action: str, name: str = "") -> bool:
+    """A modal warning whose default and Escape answer is Cancel; True only for ``action``
+    (see :func:`choose` for the arguments)."""
+    return choose(parent, text, title=title, action=action, name=name) == action

@@ -45,6 +45,7 @@ from console.ui.tasks import TaskRunner
 if TYPE_CHECKING:
     from console.core.client import Outcome
     from console.ui.history.wiring import JournalWiring
+    from console.ui.send_guard import SendGuard
 
 
 class MainWindow(QMainWindow):
@@ -56,6 +57,9 @@ class MainWindow(QMainWindow):
     use_in_payout_button: QPushButton
     busy: QProgressBar
     send_button: QPushButton
+    send_note: QLabel  # why Send is off, and new_id_button beside it (window_guard.build)
+    new_id_button: QPushButton
+    send_guard: SendGuard
 
     def __init__(self, session: Session, drafts: DraftStore, parent: QWidget | None = None):
         super().__init__(parent)

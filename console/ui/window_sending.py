@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton
 
 from console.core.spec import COMMANDS
+from console.ui import window_guard
 from console.ui.forms.payout_form import PayoutForm
 from console.ui.icons import icon
 from console.ui.inspector.response_tab import headline
+from console.ui.startup import AfterFirstPaint
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
@@ -48,11 +50,14 @@ def build_result_bar(w: MainWindow) -> QHBoxLayout:
     w.send_button.setDefault(True)
     w.send_button.setMinimumWidth(120)
     w.send_button.clicked.connect(w.send)
+    note, new_id = window_guard.build(w, lambda: update_send(w))
 
     bar = QHBoxLayout()
     bar.addWidget(w.result, 1)
     bar.addWidget(w.use_in_payout_button)
     bar.addWidget(w.busy)
+    bar.addWidget(note, 1)
+    bar.addWidget(new_id)
     bar.addWidget(w.send_button)
     return bar
 
@@ -64,13 +69,28 @@ def connect_sender(w: MainWindow) -> None:
     sender.started.connect(lambda: set_busy(w, True))
     sender.finished.connect(lambda outcome: _finished(w, outcome))
     sender.failed.connect(lambda text: _failed(w, text))
-    sender.cancelled.connect(lambda: show_result(w, "", "Cancelled: nothing sent."))
+    sender.cancelled.connect(lambda: _cancelled(w))
+    # once the journal is attached (right after the first paint), an id already accepted
+    # (a draft kept across a restart) turns Send off before anyone presses it
+    AfterFirstPaint(w, lambda: _journal_attached(w))
+
+
+def _journal_attached(w: MainWindow) -> None:
+    w.attach_journal()
+    update_send(w)
+
+
+def _cancelled(w: MainWindow) -> None:
+    window_guard.answered(w, None)
+    show_result(w, "", "Cancelled: nothing sent.")
 
 
 def update_send(w: MainWindow) -> None:
-    """Send is enabled with a ready environment, no send going, and no error on the form."""
+    """Send is enabled with a ready environment, no send going, no error on the form, and a
+    client_orderid the gateway has not accepted before (see ``window_guard``)."""
     can = not w.sender_.sending and w.session.ready
-    w.send_button.setEnabled(can and w.summary.errors == 0)
+    blocked = window_guard.show_block(w, window_guard.verdict(w))
+    w.send_button.setEnabled(can and w.summary.errors == 0 and not blocked)
     action = w.actions_by_name.get("send")
     if action is not None:
         # The shortcut stays live on a blocked form: trying it shows what is missing.
@@ -80,7 +100,8 @@ def update_send(w: MainWindow) -> None:
 def send(w: MainWindow) -> None:
     """Send the current form; while errors block it, show them in colour."""
     if not w.send_button.isEnabled():
-        if w.summary.errors and not w.sender_.sending:
+        # an id accepted before: the note beside Send says why and offers a new id
+        if w.summary.errors and not w.sender_.sending and not w.send_note.isVisible():
             w.form.attempted = True  # what was calmly "required" is now a mistake
             w._validate()
             first = next((p for p in w.summary.problems if p.fields), None)
@@ -91,8 +112,12 @@ def send(w: MainWindow) -> None:
     form = w.form
     receiver = form.receiver_summary() if isinstance(form, PayoutForm) else ""
     w.send_button.setEnabled(False)  # before anything else: no double send
+    if not window_guard.before_send(w):  # accepted before, or the person chose not to
+        update_send(w)
+        return
     w._sending_command = w.command
     if not w.sender_.send(w.command, form.values(), receiver=receiver, window=w):
+        window_guard.answered(w, None)
         update_send(w)
 
 
@@ -118,14 +143,17 @@ def set_busy(w: MainWindow, busy: bool) -> None:
 def _finished(w: MainWindow, outcome: Outcome) -> None:
     w._last_outcome = outcome
     w._outcomes[outcome.prepared.command] = outcome
+    note = window_guard.answered(w, outcome)  # before Send is enabled again
     set_busy(w, False)
     w.inspector.show_outcome(outcome)
     state, words = headline(outcome)
     label = request_label(outcome.prepared)
-    show_result(w, state, f"{label}: {words}. {outcome.summary}", outcome.prepared.command)
+    text = f"{label}: {words}. {outcome.summary}" + (f" {note}" if note else "")
+    show_result(w, state, text, outcome.prepared.command)
 
 
 def _failed(w: MainWindow, text: str) -> None:
+    window_guard.answered(w, None)
     set_busy(w, False)
     show_result(w, "error", text, w._sending_command or None)
     if w.inspector.prepared is None or w.inspector.prepared.signed is not None:

@@ -69,6 +69,7 @@ def test_payout_sent_decoded_and_masked_in_the_inspector(qtbot: Any, window: Mai
     assert PAN in window.inspector.request.curl.value()
     window.inspector.request.curl.copy()
     assert PAN in QApplication.clipboard().text()
+    window.form.rows["client_orderid"].set_text("ui-payout-2")  # ui-payout-1 was accepted
     _send_and_wait(qtbot, window)
     assert not window.inspector.revealed
     assert _param_rows(window)["credit_card_number"] == MASKED
@@ -194,6 +195,9 @@ def test_slow_answer_keeps_window_responsive_and_sends_once(qtbot: Any, window: 
     assert max(gaps) < 0.5  # the event loop never stalled while waiting
     assert _requests(window) == before + 1
     assert not window.busy.isVisibleTo(window)
+    # accepted: Send stays off for this client_orderid, on again for a new one
+    assert not window.send_button.isEnabled()
+    window.actions_by_name["generate"].trigger()
     assert window.send_button.isEnabled()
 
 
