@@ -1,0 +1,273 @@
+"""No accidental double payout: the window refuses a client_orderid the gateway accepted, asks
+before resending one whose outcome is unknown, and says when it resends a rejected one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import requests
+from cryptography.hazmat.primitives.asymmetric import rsa
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from console.core.client import Outcome
+from console.core.history import History
+from console.core.transport import NotSentError
+from console.ui.main_window import MainWindow
+from console.ui.send_guard import Seen, judge, resend_note
+from tests.helpers.history_data import answered, lost, prepared
+
+ACCEPTED_NOTE = "Already sent and accepted at"
+
+
+def _requests(window: MainWindow) -> int:
+    return int(window.session.sandbox.sandbox.stats.requests)
+
+
+def _orders(window: MainWindow, client_orderid: str) -> int:
+    """Orders the sandbox holds for this id, through its control path."""
+    handle = window.session.sandbox
+    found = requests.get(f"{handle.control_url}/orders", timeout=10).json()
+    return sum(1 for o in found if o["client_orderid"] == client_orderid)
+
+
+def _send_and_wait(qtbot: Any, window: MainWindow) -> Any:
+    window._last_outcome = None
+    window.send_button.click()
+    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
+    return window._last_outcome
+
+
+def _payout(window: MainWindow, client_orderid: str) -> None:
+    window.show_command("payout-check")
+    window.fill_example()
+    window.form.rows["client_orderid"].set_text(client_orderid)
+
+
+def _try_every_way(qtbot: Any, window: MainWindow) -> None:
+    """Button, Ctrl+Enter, the Send action and a direct call; then time for anything to go."""
+    window._last_outcome = None
+    window.send_button.click()
+    qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    window.actions_by_name["send"].trigger()
+    window.send()
+    qtbot.wait(400)
+    assert window._last_outcome is None
+    assert not window.sender_.sending
+
+
+def _answer(accept: str | None, seen: list[QMessageBox]) -> None:
+    """Press the button with these words (None: Cancel) on the next question."""
+
+    def run() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, run)
+            return
+        seen.append(box)
+        if accept is None:
+            box.button(QMessageBox.StandardButton.Cancel).click()
+        else:
+            next(b for b in box.buttons() if b.text() == accept).click()
+
+    QTimer.singleShot(20, run)
+
+
+def test_an_accepted_payout_is_not_sent_again_until_the_id_changes(
+    qtbot: Any, window: MainWindow
+) -> None:
+    _payout(window, "double-1")
+    first = _send_and_wait(qtbot, window)
+    assert str(first.result) == "accepted"
+    gateway_id = first.response.get("gateway-order-id")
+    assert not window.send_button.isEnabled()
+    assert window.send_note.isVisible()
+    note = window.send_note.text()
+    assert ACCEPTED_NOTE in note
+    assert f"(gateway order {gateway_id})" in note
+    assert "generate a new client_orderid (Ctrl+G)" in note
+    assert window.new_id_button.isVisible()
+
+    before = _requests(window)
+    _try_every_way(qtbot, window)
+    assert _requests(window) == before  # nothing reached the sandbox
+    assert _orders(window, "double-1") == 1
+    assert ACCEPTED_NOTE in window.send_note.text()
+
+    # another id typed by hand: sendable; the accepted one typed again: off again
+    row = window.form.rows["client_orderid"]
+    row.set_text("double-2")
+    assert window.send_button.isEnabled()
+    assert not window.send_note.isVisible()
+    row.set_text("double-1")
+    assert not window.send_button.isEnabled()
+    assert window.send_note.isVisible()
+
+    # the one-click way out
+    window.new_id_button.click()
+    fresh = window.form.values()["client_orderid"]
+    assert fresh != "double-1"
+    assert window.send_button.isEnabled()
+    assert not window.new_id_button.isVisible()
+    assert str(_send_and_wait(qtbot, window).result) == "accepted"
+    assert _requests(window) == before + 1
+    assert _orders(window, fresh) == 1
+
+
+def test_an_accepted_recurring_profile_is_not_created_twice(qtbot: Any, window: MainWindow) -> None:
+    window.show_command("create-recurring-payment")
+    window.fill_example()
+    window.form.rows["client-orderid"].set_text("profile-once")
+    assert str(_send_and_wait(qtbot, window).result) == "accepted"
+    before = _requests(window)
+    _try_every_way(qtbot, window)
+    assert _requests(window) == before
+    assert "For another recurring profile" in window.send_note.text()
+    window.actions_by_name["generate"].trigger()  # Ctrl+G
+    assert window.send_button.isEnabled()
+
+
+def test_an_unknown_outcome_asks_and_cancel_sends_nothing(qtbot: Any, window: MainWindow) -> None:
+    window.session.sandbox.set_faults("payout-check:drop")  # processed, the answer is lost
+    _payout(window, "lost-1")
+    assert str(_send_and_wait(qtbot, window).result) == "unknown"
+    window.session.sandbox.set_faults(None)
+    assert window.send_button.isEnabled()  # allowed, but not without a question
+
+    before = _requests(window)
+    seen: list[QMessageBox] = []
+    _answer(None, seen)
+    window.send()
+    assert seen, "no question was asked"
+    text = seen[0].text()
+    assert "The last send of lost-1 has an unknown outcome. Check its status first" in text
+    assert "same client_orderid so the gateway can refuse a duplicate" in text
+    assert "Check status" in [b.text() for b in seen[0].buttons()]
+    assert seen[0].defaultButton() is seen[0].button(QMessageBox.StandardButton.Cancel)
+    qtbot.wait(300)
+    assert _requests(window) == before
+    assert "Cancelled: nothing sent." in window.result.text()
+
+    _answer("Resend with the same client_orderid", seen)
+    outcome = _send_and_wait(qtbot, window)
+    assert len(seen) == 2
+    assert _requests(window) == before + 1  # once
+    assert outcome.prepared.value("client_orderid") == "lost-1"
+    assert _orders(window, "lost-1") == 1  # the gateway refused the duplicate
+    assert "after an unknown outcome" in window.result.text()
+
+
+def test_check_status_from_the_question_sends_no_payout_and_learns_the_outcome(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    window = make_window(sandbox_options={"callback_delay": 0})  # final at once
+    window.session.sandbox.set_faults("payout-check:drop")
+    _payout(window, "lost-2")
+    window.form.load({"server_callback_url": ""})  # the status check must be what tells
+    assert str(_send_and_wait(qtbot, window).result) == "unknown"
+    window.session.sandbox.set_faults(None)
+    seen: list[QMessageBox] = []
+    _answer("Check status", seen)
+    window.send()
+    assert seen
+    # the status answer (approved) reaches the journal: the id counts as accepted now
+    qtbot.waitUntil(lambda: not window.send_button.isEnabled(), timeout=15_000)
+    assert ACCEPTED_NOTE in window.send_note.text()
+    assert _orders(window, "lost-2") == 1
+
+
+def test_a_rejected_id_is_resent_without_a_question_and_the_result_says_so(
+    qtbot: Any, window: MainWindow, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    env = window.session.environment
+    assert env is not None
+    hooks = window.journal.history.journal(env.name)
+    req = prepared(rsa_key, client_orderid="was-rejected")
+    hooks.after_answer(
+        hooks.before_send(req),
+        answered(req, "type=validation-error&serial-number=s-1&error-message=bad&error-code=2"),
+    )
+    _payout(window, "was-rejected")
+    assert window.send_button.isEnabled()
+    outcome = _send_and_wait(qtbot, window)  # no question: a dialog here would hang the test
+    assert str(outcome.result) == "accepted"
+    assert "Sent again: the gateway rejected was-rejected at" in window.result.text()
+
+
+def test_after_a_restart_the_accepted_id_is_still_refused(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    first = make_window()
+    _payout(first, "restart-1")
+    assert str(_send_and_wait(qtbot, first).result) == "accepted"
+    first.close()
+
+    window = make_window()  # same profile: same journal, drafts and environment
+    window.show_command("payout-check")
+    # the draft keeps the id: refused as soon as the journal is read, before any press
+    qtbot.waitUntil(window.send_note.isVisible, timeout=10_000)
+    assert ACCEPTED_NOTE in window.send_note.text()
+    _payout(window, "restart-1")  # card data typed again (it is never kept)
+    assert not window.send_button.isEnabled()
+    before = _requests(window)
+    _try_every_way(qtbot, window)
+    assert _requests(window) == before
+
+
+# -- the rules, over real journal rows ----------------------------------------------------
+
+
+@pytest.fixture
+def history() -> History:
+    return History()
+
+
+def _rows(history: History, key: rsa.RSAPrivateKey, *outcomes: Callable[..., Outcome]) -> Any:
+    hooks = history.journal("sb")
+    for make in outcomes:
+        req = prepared(key, client_orderid="po-9")
+        hooks.after_answer(hooks.before_send(req), make(req))
+    return history.sent_before("sb", "payout-check", "po-9")
+
+
+def _accepted(req: Any) -> Outcome:
+    return answered(req, "type=async-response&serial-number=s&gateway-order-id=77")
+
+
+def _rejected(req: Any) -> Outcome:
+    return answered(req, "type=validation-error&serial-number=s&error-message=x&error-code=1")
+
+
+def _not_sent(req: Any) -> Outcome:
+    return Outcome(req, None, NotSentError("Connection refused.", req.url), 0.1)
+
+
+def test_judge_accepted_wins_over_everything(history: History, rsa_key: Any) -> None:
+    verdict = judge("po-9", _rows(history, rsa_key, _rejected, _accepted, lost, _not_sent))
+    assert verdict.seen is Seen.ACCEPTED
+    assert verdict.gateway_order_id == "77"
+    assert verdict.blocks
+
+
+def test_judge_unknown_asks_rejected_and_not_sent_go(history: History, rsa_key: Any) -> None:
+    assert judge("po-9", []).seen is Seen.NEW
+    assert judge("po-9", _rows(history, rsa_key, _not_sent)).seen is Seen.NOT_SENT
+    rejected = judge("po-9", _rows(history, rsa_key, _rejected))
+    assert rejected.seen is Seen.REJECTED
+    assert not rejected.blocks
+    assert not rejected.asks
+    assert "rejected po-9" in resend_note(rejected)
+    unknown = judge("po-9", _rows(history, rsa_key, lost))
+    assert unknown.seen is Seen.UNKNOWN
+    assert unknown.asks
+
+
+def test_judge_follows_the_status_learnt_later(history: History, rsa_key: Any) -> None:
+    rows = _rows(history, rsa_key, lost)
+    assert judge("po-9", rows).seen is Seen.UNKNOWN
+    history.set_final_status("sb", "po-9", "declined", source="status")
+    assert judge("po-9", history.sent_before("sb", "payout-check", "po-9")).seen is Seen.REJECTED
+    history.set_final_status("sb", "po-9", "approved", source="callback")
+    assert judge("po-9", history.sent_before("sb", "payout-check", "po-9")).seen is Seen.ACCEPTED
