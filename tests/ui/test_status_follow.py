@@ -13,6 +13,7 @@ from console.ui.status_follow import OrderRef, describe
 from tests.ui.journal_helpers import pane_of, send_payout, shown_rows
 
 FAST = PollPlan(fast_every=0.2, fast_for=5.0, slow_every=1.0, give_up_after=8.0)
+PATIENT = PollPlan(fast_every=0.2, fast_for=120.0, slow_every=1.0, give_up_after=120.0)
 
 
 @pytest.fixture
@@ -61,23 +62,40 @@ def test_check_status_from_the_history(qtbot: Any, slow_window: MainWindow) -> N
     )
 
 
+def _finish_now(window: MainWindow, gateway_order_id: str) -> None:
+    """Let the sandbox order reach its final status at its next look-up."""
+    from console.sandbox.records import Order
+
+    db = window.session.sandbox.sandbox.db
+    order = db.get(Order, int(gateway_order_id))
+    assert order is not None
+    order.due_at = 0.0
+    db.update(order, "due_at")
+
+
 def test_follow_shows_progress_and_stops_by_itself_at_the_final_status(
-    qtbot: Any, slow_window: MainWindow
+    qtbot: Any, make_window: Callable[..., MainWindow]
 ) -> None:
-    window = slow_window
-    window.journal.status.plan = FAST
-    _no_callback(qtbot, window, "follow-1")
+    # The order stays "processing" until the test lets it finish, and the plan does not give
+    # up within the test's waits: what is seen does not depend on how busy the machine is.
+    window = make_window(sandbox_options={"callback_delay": 600.0})
+    window.journal.status.plan = PATIENT
+    outcome = _no_callback(qtbot, window, "follow-1")
     follow = window.journal.follow_last()
     assert follow is not None
     assert follow.strip.isVisible()  # in the status bar
-    qtbot.waitUntil(lambda: follow.done, timeout=15_000)
+    qtbot.waitUntil(lambda: follow.state.checks >= 1, timeout=15_000)
+    assert "processing" in follow.strip.label.text()  # progress, while it is not final
+    assert not follow.done
+    _finish_now(window, outcome.response.get("gateway-order-id"))
+    qtbot.waitUntil(lambda: follow.done, timeout=30_000)
     assert follow.state.phase is Phase.FINAL
     assert follow.state.status == "approved"
     assert follow.state.checks >= 2  # processing first, then approved
     assert "final status" in follow.strip.label.text()
     assert follow.strip.button.text() == "Close"
     checks = follow.state.checks
-    qtbot.wait(600)
+    qtbot.wait(600)  # three polling intervals
     assert follow.state.checks == checks  # nothing more is asked
     follow.strip.button.click()
     assert follow not in window.journal.status.follows
