@@ -23,12 +23,18 @@ from PySide6.QtWidgets import (
 from console.core.spec.commands import SECTION_TITLES
 from console.core.spec.model import Command, Necessity, Problem, Severity
 from console.ui.forms.field_widgets import FieldRow
+from console.ui.forms.lazy_rows import LazyRows
 
 CHOICE_PREFIX = "@"  # draft keys for form choices, never a wire name
 
 
 class CommandForm(QWidget):
-    """The generic form: one :class:`FieldRow` per field, grouped in sections."""
+    """The generic form: one :class:`FieldRow` per field, grouped in sections.
+
+    Rows that the choices hide at first (:meth:`initially_hidden`) are built when first shown
+    or asked for (``rows[name]``); until then what was loaded into them waits in the form, so
+    drafts, values and validation are as if every row existed.
+    """
 
     changed = Signal()
 
@@ -38,8 +44,14 @@ class CommandForm(QWidget):
     def __init__(self, command: Command, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.command = command
-        self.rows: dict[str, FieldRow] = {}
+        self._fields = {f.name: f for f in command.fields}
+        self._position = {f.name: i for i, f in enumerate(command.fields)}
+        self.rows = LazyRows([f.name for f in command.fields], self._build_row)
         self.sections: dict[str, QWidget] = {}
+        self._section_rows: dict[str, tuple[str, ...]] = {}
+        self._section_layouts: dict[str, QVBoxLayout] = {}
+        self._pending: dict[str, str] = {}  # text for rows not built yet
+        self._placing = False  # rows built after the form must be put in the tab order
         self._hidden: set[str] = set()
         self._disabled: set[str] = set()
         self._loading = False
@@ -102,14 +114,18 @@ class CommandForm(QWidget):
     def section_title(self, key: str) -> str:
         return SECTION_TITLES.get(key, key.replace("-", " ").capitalize())
 
+    def initially_hidden(self) -> set[str]:
+        """Hook: the rows the choices hide at first (built when first shown)."""
+        return set()
+
     def _build_sections(self) -> None:
         order = list(self.SECTION_ORDER)
         for f in self.command.fields:
             if f.section not in order:
                 order.append(f.section)
-        layouts: dict[str, QVBoxLayout] = {}
         for key in order:
-            if not any(f.section == key for f in self.command.fields):
+            names = tuple(f.name for f in self.command.fields if f.section == key)
+            if not names:
                 continue
             # a bold heading over a frame: a bold group box title would make every child bold
             section = QWidget()
@@ -123,14 +139,43 @@ class CommandForm(QWidget):
             lay = QVBoxLayout(box)
             lay.setSpacing(2)
             self.sections[key] = section
-            layouts[key] = lay
+            self._section_rows[key] = names
+            self._section_layouts[key] = lay
             self.content_layout.addWidget(section)
+        deferred = self.initially_hidden() & self._fields.keys()
+        self._hidden |= deferred
         for f in self.command.fields:
-            row = FieldRow(f)
-            row.edited.connect(self._edited)
-            self.rows[f.name] = row
-            layouts[f.section].addWidget(row)
-            self.decorate_row(row)
+            if f.name not in deferred:
+                self._build_row(f.name)
+        self._placing = True
+
+    def _build_row(self, name: str) -> FieldRow:
+        """Create one row in its place: section position, tab order, state, loaded text."""
+        field = self._fields[name]
+        row = FieldRow(field)
+        row.edited.connect(self._edited)
+        if name in self._hidden:
+            row.setVisible(False)  # before it joins the shown form: no flash
+        if name in self._disabled:
+            row.setEnabled(False)
+        before = [
+            n
+            for n in self._section_rows[field.section]
+            if self._position[n] < self._position[name] and self.rows.is_built(n)
+        ]
+        self._section_layouts[field.section].insertWidget(len(before), row)
+        self.rows.add(name, row)
+        self.decorate_row(row)
+        if self._placing:
+            self.rows.place_in_tab_order(name)
+        text = self._pending.pop(name, "")
+        if text:
+            loading, self._loading = self._loading, True
+            try:
+                row.set_text(text)
+            finally:
+                self._loading = loading
+        return row
 
     def decorate_row(self, row: FieldRow) -> None:
         """Hook: add buttons next to a row's editor (generate id, reveal, ...)."""
@@ -142,29 +187,41 @@ class CommandForm(QWidget):
     # -- visibility --------------------------------------------------------------------
     def set_hidden(self, names: Iterable[str], hidden: bool) -> None:
         """Hide rows that do not apply; a section with no visible row is hidden too."""
-        for name in names:
-            if name in self.rows:
-                (self._hidden.add if hidden else self._hidden.discard)(name)
-                self.rows[name].setVisible(not hidden)
+        for name in sorted(names, key=lambda n: self._position.get(n, -1)):  # contract order
+            if name not in self._fields:
+                continue
+            if hidden:
+                self._hidden.add(name)
+                if self.rows.is_built(name):
+                    self.rows[name].setVisible(False)
+            else:
+                self._hidden.discard(name)
+                self.rows[name].setVisible(True)  # built now if it never was
         for key, box in self.sections.items():
-            box.setVisible(
-                any(f.name not in self._hidden for f in self.command.fields if f.section == key)
-            )
+            box.setVisible(any(n not in self._hidden for n in self._section_rows[key]))
 
     def set_disabled(self, names: Iterable[str], disabled: bool) -> None:
         """Disable rows that the current choice does not support (they are not sent)."""
         for name in names:
-            if name in self.rows:
+            if name in self._fields:
                 (self._disabled.add if disabled else self._disabled.discard)(name)
-                self.rows[name].setEnabled(not disabled)
+                if self.rows.is_built(name):
+                    self.rows[name].setEnabled(not disabled)
 
     def is_active(self, name: str) -> bool:
         return name not in self._hidden and name not in self._disabled
 
     # -- values ------------------------------------------------------------------------
+    def text_of(self, name: str) -> str:
+        """A row's text by wire name, without building a row that is not built yet."""
+        if self.rows.is_built(name):
+            return self.rows[name].text()
+        return self._pending.get(name, "")
+
     def values(self) -> dict[str, str]:
         """What would be sent: active rows with text, plus :meth:`extra_values`."""
-        out = {n: r.text() for n, r in self.rows.items() if self.is_active(n) and r.text()}
+        # a row not built yet is hidden, so never active: only built rows can be sent
+        out = {n: r.text() for n, r in self.rows.built().items() if self.is_active(n) and r.text()}
         out.update(self.extra_values())
         return out
 
@@ -185,7 +242,7 @@ class CommandForm(QWidget):
 
     def draft(self) -> dict[str, str]:
         """Everything typed (hidden rows too) and the choices."""
-        out = {n: r.text() for n, r in self.rows.items() if r.text()}
+        out = {n: text for n in self.rows.names if (text := self.text_of(n))}
         out.update({CHOICE_PREFIX + k: v for k, v in self.choices().items()})
         return out
 
@@ -205,13 +262,17 @@ class CommandForm(QWidget):
             )
             if choices:
                 self.set_choices(choices)
-            for name, row in self.rows.items():
-                field = row.field
+            for name, field in self._fields.items():
                 text = values.get(name, values.get(field.alias or "", None))
-                if text is not None:
-                    row.set_text(text)
-                elif clear:
-                    row.set_text("")
+                if self.rows.is_built(name):
+                    if text is not None:
+                        self.rows[name].set_text(text)
+                    elif clear:
+                        self.rows[name].set_text("")
+                elif text:
+                    self._pending[name] = text  # put in the row when it is built
+                elif text is not None or clear:
+                    self._pending.pop(name, None)
         finally:
             self._loading = False
         self.changed.emit()
@@ -231,8 +292,8 @@ class CommandForm(QWidget):
         if self.attempted or not problem.fields:
             return False
         for name in problem.fields:
-            row = self.row_for(name)
-            if row is not None and row.text():
+            field = self.command.field(name)
+            if field is not None and self.text_of(field.name):
                 return False
         return True
 
@@ -241,16 +302,16 @@ class CommandForm(QWidget):
         worst: dict[str, Problem] = {}
         for p in problems:
             for name in p.fields:
-                row = self.row_for(name)
-                if row is None:
+                field = self.command.field(name)
+                if field is None:
                     continue
-                key = row.field.name
+                key = field.name
                 have = worst.get(key)
                 if have is None or (
                     have.severity is Severity.WARNING and p.severity is Severity.ERROR
                 ):
                     worst[key] = p
-        for name, row in self.rows.items():
+        for name, row in self.rows.built().items():  # a row not built yet is hidden: no state
             found = worst.get(name)
             if not self.is_active(name):
                 row.set_state("")
@@ -267,9 +328,10 @@ class CommandForm(QWidget):
 
     def focus_field(self, name: str) -> bool:
         """Scroll to a field and put the cursor in it; False when it is not shown."""
-        row = self.row_for(name)
-        if row is None or not self.is_active(row.field.name):
+        field = self.command.field(name)
+        if field is None or not self.is_active(field.name):
             return False
+        row = self.rows[field.name]
         self.scroller.ensureWidgetVisible(row)
         row.editor.setFocus()
         return True

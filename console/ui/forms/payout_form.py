@@ -81,17 +81,24 @@ class PayoutForm(CommandForm):
                 names.add(item)
         return names
 
-    def _refresh(self, _key: str = "") -> None:
-        chosen = self.receiver.key()
+    def _hidden_by_choices(self) -> tuple[set[str], set[str]]:
+        """(rows the current choices hide, rows they show)."""
         every = set().union(*(self._receiver_fields(k) for k in RECEIVERS))
-        shown = self._receiver_fields(chosen)
-        self.set_hidden(every - shown, True)
+        shown = self._receiver_fields(self.receiver.key())
+        hidden = (every - shown) | set(self.callback.hidden_fields())
+        shown.add(self.callback.key())
+        redirect = _REDIRECT_SHOWN[self.redirect.key()]
+        return hidden | (set(REDIRECT_FIELDS) - set(redirect)), shown | set(redirect)
+
+    def initially_hidden(self) -> set[str]:
+        # Start-up builds only what the default choices show; the rest on first showing.
+        return self._hidden_by_choices()[0]
+
+    def _refresh(self, _key: str = "") -> None:
+        hidden, shown = self._hidden_by_choices()
+        self.set_hidden(hidden, True)
         self.set_hidden(shown, False)
-        self.set_hidden(self.callback.hidden_fields(), True)
-        self.set_hidden([self.callback.key()], False)
         redirect = self.redirect.key()
-        self.set_hidden(REDIRECT_FIELDS, True)
-        self.set_hidden(_REDIRECT_SHOWN[redirect], False)
         self.redirect.set_help(
             PLACEHOLDER_HELP.format(url=self.placeholder or "(not set)")
             if redirect == "none"
