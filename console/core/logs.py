@@ -1,7 +1,9 @@
 """The log file: size-bounded and rotated in the platform's log folder, with card data masked
 and secrets removed before anything is written.
 
-Nothing happens at import. The front end calls :func:`configure` once at start-up (the paths
+Nothing happens at import, and importing is cheap: ``logging.handlers`` (which brings
+``socket``, ``pickle`` and ``queue``) and ``platform`` load only when a log file is set up or
+the start-up line is written. The front end calls :func:`configure` once at start-up (the paths
 may have been pointed elsewhere by then, e.g. by ``GATEWAY_CONSOLE_HOME``).
 
 What the redaction guarantees for every record written through :func:`configure`'s handler,
@@ -19,18 +21,21 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import logging.handlers
 import os
-import platform
 import re
 import sys
 from collections.abc import Callable
+from functools import cache
 from io import TextIOWrapper
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from console import APP_NAME
 from console.core import masking, paths, resources
+
+if TYPE_CHECKING:
+    from logging.handlers import RotatingFileHandler
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 MAX_BYTES = 1_000_000
@@ -112,14 +117,22 @@ class RedactingFilter(logging.Filter):
         return True
 
 
-class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
-    """A rotating file handler whose files only their owner can read."""
+@cache
+def private_rotating_handler() -> type[RotatingFileHandler]:
+    """The rotating file handler class whose files only their owner can read.
 
-    def _open(self) -> TextIOWrapper:
-        stream = super()._open()
-        with contextlib.suppress(OSError):  # e.g. a file system without Unix permissions
-            os.chmod(self.baseFilename, 0o600)
-        return stream
+    Made on first use so that importing this module does not import ``logging.handlers``.
+    """
+    from logging.handlers import RotatingFileHandler
+
+    class PrivateRotatingFileHandler(RotatingFileHandler):
+        def _open(self) -> TextIOWrapper:
+            stream = super()._open()
+            with contextlib.suppress(OSError):  # e.g. a file system without Unix permissions
+                os.chmod(self.baseFilename, 0o600)
+            return stream
+
+    return PrivateRotatingFileHandler
 
 
 def configure(
@@ -147,7 +160,7 @@ def configure(
     app_paths = app_paths or paths.resolve()
     try:
         app_paths.ensure()
-        handler: logging.Handler = PrivateRotatingFileHandler(
+        handler: logging.Handler = private_rotating_handler()(
             app_paths.log_file, maxBytes=max_bytes, backupCount=backup_count, encoding="utf-8"
         )
     except OSError as exc:
@@ -176,6 +189,8 @@ def unconfigure() -> None:
 
 def log_startup(app_paths: paths.AppPaths | None = None) -> None:
     """Log the version, platform, log file and whether every resource file was found."""
+    import platform  # on demand, like the version: only this line needs it
+
     from console import __version__  # on demand: importlib.metadata is slow to import
 
     # Not platform.platform(): on Linux it runs ``uname -p`` in a subprocess and reads the
