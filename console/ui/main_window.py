@@ -57,7 +57,8 @@ class MainWindow(QMainWindow):
     use_in_payout_button: QPushButton
     busy: QProgressBar
     send_button: QPushButton
-    send_note: QLabel  # why Send is off, and new_id_button beside it (window_guard.build)
+    send_blocked_row: QWidget  # above Send: why it is off (send_note), new_id_button
+    send_note: QLabel
     new_id_button: QPushButton
     send_guard: SendGuard
 
@@ -106,6 +107,7 @@ class MainWindow(QMainWindow):
         rlay.setContentsMargins(0, 0, 0, 0)
         rlay.addWidget(self.stack, 1)
         rlay.addWidget(self.summary)
+        rlay.addWidget(self.send_blocked_row)
         rlay.addLayout(self.result_bar)
         central = QWidget()
         clay = QVBoxLayout(central)

@@ -8,9 +8,11 @@ last outcome is unknown, and what an answer teaches the guard.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QLabel, QPushButton
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from console.ui.confirm import choose
 from console.ui.send_guard import (
@@ -33,12 +35,13 @@ RESEND = "Resend with the same client_orderid"
 CHECK = "Check status"
 
 
-def build(w: MainWindow, on_change: object) -> tuple[QLabel, QPushButton]:
-    """The guard, and the note and button that stand next to Send when it stays off."""
-    assert callable(on_change)
+def build(w: MainWindow, on_change: Callable[[], None]) -> QWidget:
+    """The guard, and the row just above Send that says why it stays off (hidden otherwise):
+    the note and a "New client_orderid" button."""
     w.send_guard = SendGuard(on_change, w)
     note = QLabel()
     note.setWordWrap(True)
+    note.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)  # over Send
     note.setAccessibleName("Why Send is off")
     note.setVisible(False)
     button = QPushButton("New client_orderid")
@@ -47,7 +50,15 @@ def build(w: MainWindow, on_change: object) -> tuple[QLabel, QPushButton]:
     button.setVisible(False)
     button.clicked.connect(lambda: _new_id(w))
     w.send_note, w.new_id_button = note, button
-    return note, button
+    row = QWidget()
+    row.setObjectName("send-blocked")
+    lay = QHBoxLayout(row)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.addWidget(note, 1)
+    lay.addWidget(button)
+    row.setVisible(False)
+    w.send_blocked_row = row
+    return row
 
 
 def _new_id(w: MainWindow) -> None:
@@ -95,6 +106,7 @@ def show_block(w: MainWindow, found: Verdict | None) -> bool:
         w.send_note.setText(f"<span style='color:{colour}'>{text}</span>")
     w.send_note.setVisible(blocks)
     w.new_id_button.setVisible(blocks)
+    w.send_blocked_row.setVisible(blocks)
     return found is not None and found.blocks
 
 

@@ -50,14 +50,12 @@ def build_result_bar(w: MainWindow) -> QHBoxLayout:
     w.send_button.setDefault(True)
     w.send_button.setMinimumWidth(120)
     w.send_button.clicked.connect(w.send)
-    note, new_id = window_guard.build(w, lambda: update_send(w))
+    window_guard.build(w, lambda: update_send(w))  # its row: w.send_blocked_row, above Send
 
     bar = QHBoxLayout()
     bar.addWidget(w.result, 1)
     bar.addWidget(w.use_in_payout_button)
     bar.addWidget(w.busy)
-    bar.addWidget(note, 1)
-    bar.addWidget(new_id)
     bar.addWidget(w.send_button)
     return bar
 
