@@ -34,7 +34,8 @@ class _VersionAction(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
         from console import __version__
 
-        parser.exit(message=f"{parser.prog} {__version__}\n")
+        print(f"{parser.prog} {__version__}")  # on stdout, like argparse's own version action
+        parser.exit()
 
 
 _GUI_OPTIONS = ("--screenshot", "--command", "--fill-example")

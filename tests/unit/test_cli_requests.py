@@ -165,3 +165,12 @@ def test_fields_file_and_bad_field_syntax(
     assert main(["validate", "create-card-ref", "--fields-file", str(f)]) == 0
     assert main(["validate", "create-card-ref", "-f", "orderid"]) == 2
     assert "NAME=VALUE" in capsys.readouterr().err
+
+
+def test_version_goes_to_standard_output(capsys: pytest.CaptureFixture[str]) -> None:
+    from console import __version__
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"gateway-console {__version__}\n"
