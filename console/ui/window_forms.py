@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from console.core.spec import COMMANDS, example_values, validate
+from console.core.spec.codes import Code
 from console.ui import window_sending
 from console.ui.forms import make_form
 from console.ui.forms.generator import CommandForm
@@ -128,6 +129,11 @@ def validate_form(w: MainWindow, form: CommandForm | None = None) -> None:
     """Per keystroke: core rules -> field states, summary, Send enabled."""
     form = form if form is not None else w.form
     problems = validate(form.command.name, form.values())
+    env = w.session.environment
+    if env is not None and env.builtin:
+        # The callback-port warning is about deployed gateways (field notes); the local
+        # sandbox calls any port, and its own listener's port is a random one.
+        problems = [p for p in problems if p.code != Code.CALLBACK_PORT]
     form.apply_problems(problems)
     w._draft_timer.start()
     if form is w.form:
