@@ -35,6 +35,16 @@ _NOT_FOUND = (
 )
 
 
+def origin_for(host: str, port: int) -> str:
+    """The address people and clients on this machine use to reach a server bound to ``host``.
+
+    A wildcard bind (``0.0.0.0``, ``::``) is reached locally through loopback; the printed
+    base URL must be one a client can actually send to (and sign: the whole URL is signed).
+    """
+    shown = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)  # noqa: S104
+    return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+
+
 class SandboxServer(ThreadingHTTPServer):
     """A threaded HTTP server that knows its sandbox and closes every connection on stop."""
 
@@ -51,8 +61,7 @@ class SandboxServer(ThreadingHTTPServer):
         self.stopping = threading.Event()
         self._connections: set[socket.socket] = set()
         self._conn_lock = threading.Lock()
-        host = address[0] if ":" not in address[0] else f"[{address[0]}]"
-        self.origin = f"http://{host}:{self.server_address[1]}"
+        self.origin = origin_for(address[0], self.server_address[1])
         self.control = Control(sandbox, self.origin + BASE_PATH)
 
     def track(self, conn: socket.socket, add: bool) -> None:

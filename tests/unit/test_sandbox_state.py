@@ -168,3 +168,19 @@ def test_work_left_pending_is_picked_up_after_a_restart(tmp_path: Path) -> None:
         assert record.attempts == 2  # tried, retried, given up: bounded
     finally:
         second.stop()
+
+
+@pytest.mark.parametrize(
+    ("host", "origin"),
+    [
+        ("127.0.0.1", "http://127.0.0.1:8085"),
+        ("0.0.0.0", "http://127.0.0.1:8085"),
+        ("::", "http://[::1]:8085"),
+        ("::1", "http://[::1]:8085"),
+        ("192.0.2.7", "http://192.0.2.7:8085"),
+    ],
+)
+def test_the_printed_address_is_one_a_client_can_use(host: str, origin: str) -> None:
+    from console.sandbox.server import origin_for
+
+    assert origin_for(host, 8085) == origin
