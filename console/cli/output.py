@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from console.core.client import Outcome
-from console.core.masking import mask_text
+from console.core.masking import mask_params, mask_text
 from console.core.signing import SignedRequest
 from console.core.spec.model import Problem, Severity
 
@@ -64,21 +64,36 @@ def print_problems(
         print(f"{p.severity.upper():7} {', '.join(p.fields) or '-'}: {p.message}", file=file)
 
 
+def masked_answer_text(text: str, secrets: Sequence[tuple[str, str]]) -> str:
+    """Answer text as shown: the request's own card data masked wherever the gateway echoes it
+    (``secrets`` empty: shown as it came, for ``--reveal``). Long digit ids stay readable."""
+    return mask_text(text, secrets, card_shaped=False) if secrets else text
+
+
+def masked_answer_fields(
+    fields: Iterable[tuple[str, str]], secrets: Sequence[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """Answer fields as shown: card number and CVV2 fields masked by name, and the request's
+    own card data masked in every other value (``secrets`` empty: all as they came)."""
+    if not secrets:
+        return list(fields)
+    return [(n, masked_answer_text(v, secrets)) for n, v in mask_params(fields)]
+
+
 def print_outcome(
     outcome: Outcome, secrets: list[tuple[str, str]], out: TextIO | None = None
 ) -> None:
     """The decoded answer, or the transport failure, in plain words."""
     out = out or sys.stdout
-    print(f"{outcome.prepared.command} -> {outcome.result.upper()}: {outcome.summary}", file=out)
+    summary = masked_answer_text(outcome.summary, secrets)
+    print(f"{outcome.prepared.command} -> {outcome.result.upper()}: {summary}", file=out)
     response = outcome.response
     if response is None:
         return
     print(f"\nHTTP {response.http_status} ({outcome.elapsed * 1000:.0f} ms)", file=out)
-    for name, value in response.fields:
-        print(f"  {name} = {mask_text(value, secrets, card_shaped=False)}", file=out)
+    for name, value in masked_answer_fields(response.fields, secrets):
+        print(f"  {name} = {value}", file=out)
     if not response.fields:
         _section(
-            "Raw body",
-            mask_text(response.raw.decode("utf-8", "replace"), secrets, card_shaped=False),
-            out,
+            "Raw body", masked_answer_text(response.raw.decode("utf-8", "replace"), secrets), out
         )

@@ -9,13 +9,20 @@ gateway, 4 access denied (403), 5 gateway failure (500 or unreadable answer),
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sqlite3
 import sys
 from typing import Any
 from urllib.parse import urlsplit
 
-from console.cli.output import print_outcome, print_problems, print_signed
+from console.cli.output import (
+    masked_answer_fields,
+    masked_answer_text,
+    print_outcome,
+    print_problems,
+    print_signed,
+)
 from console.cli.request_args import (
     UsageError,
     add_connection_options,
@@ -33,7 +40,7 @@ from console.core.client import (
 )
 from console.core.history import History
 from console.core.history_rows import amount, receiver
-from console.core.masking import mask_params, mask_text
+from console.core.masking import mask_params
 from console.core.spec import COMMANDS, validate
 from console.core.spec.model import Severity
 from console.core.transport import Timeouts, Transport
@@ -248,7 +255,7 @@ def outcome_json(outcome: Outcome, secrets: list[tuple[str, str]]) -> dict[str, 
     prepared = outcome.prepared
     base: dict[str, Any] = {
         "result": str(outcome.result),
-        "summary": outcome.summary,
+        "summary": masked_answer_text(outcome.summary, secrets),
         "url": prepared.url,
         "params": [
             list(p) for p in (prepared.params if not secrets else mask_params(prepared.params))
@@ -264,11 +271,18 @@ def outcome_json(outcome: Outcome, secrets: list[tuple[str, str]]) -> dict[str, 
             status=None,
             fields={},
             raw="",
-            error=outcome.error.message,
+            error=masked_answer_text(outcome.error.message, secrets),
         )
         return base
-    decoded = outcome.response.to_json()
-    decoded["raw"] = mask_text(str(decoded.get("raw", "")), secrets, card_shaped=False)
+    response = outcome.response
+    message = response.error_message
+    shown = dataclasses.replace(
+        response,
+        fields=tuple(masked_answer_fields(response.fields, secrets)),
+        error_message=masked_answer_text(message, secrets) if message else message,
+    )
+    decoded = shown.to_json()
+    decoded["raw"] = masked_answer_text(str(decoded.get("raw", "")), secrets)
     return {**decoded, **base}
 
 

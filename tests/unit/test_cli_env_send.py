@@ -116,3 +116,32 @@ def test_missing_passphrase_points_at_the_option(
     ]
     assert main(args) == 2
     assert "--key-passphrase-env" in capsys.readouterr().err
+
+
+ECHOED_CARD = (
+    b"type=validation-error\n&error-message=Card 4444444444444448 cvv2=123 refused\n"
+    b"&error-code=2\n&credit_card_number=4444444444444448\n&cvv2=123\n"
+)
+
+
+@pytest.mark.parametrize("json_output", [True, False])
+def test_an_answer_echoing_the_card_is_printed_masked(
+    key_file: Path, capsys: pytest.CaptureFixture[str], json_output: bool
+) -> None:
+    with serve(lambda r: Reply(200, ECHOED_CARD, FORM)) as server:
+        _environment(server.url, "sandbox", key_file)
+        args = _payout()
+        if not json_output:
+            args.remove("--json")
+        capsys.readouterr()
+        assert main(args) == 3
+    out = capsys.readouterr().out
+    assert "4444444444444448" not in out
+    assert "444444******4448" in out
+    assert "cvv2=123" not in out
+    assert "cvv2 = 123" not in out
+    if json_output:
+        answer = json.loads(out)
+        assert answer["fields"]["credit_card_number"] == "444444******4448"
+        assert answer["fields"]["cvv2"] == "***"
+        assert "4444444444444448" not in answer["error_message"]
