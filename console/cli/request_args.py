@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from console.core.keys import KeyProblem, load_private_key
+from console.core.masking import mask_text
 
 
 class UsageError(Exception):
@@ -60,7 +61,8 @@ def read_fields(args: argparse.Namespace) -> dict[str, str]:
     for item in args.field:
         name, sep, value = item.partition("=")
         if not sep or not name:
-            raise UsageError(f"--field {item!r}: write it as NAME=VALUE")
+            # the item may be a card number typed without its name: mask it in the echo
+            raise UsageError(f"--field {mask_text(item)!r}: write it as NAME=VALUE")
         values[name] = value
     return values
 

@@ -167,6 +167,16 @@ def test_fields_file_and_bad_field_syntax(
     assert "NAME=VALUE" in capsys.readouterr().err
 
 
+def test_a_field_without_its_equals_sign_is_not_echoed_with_the_card_number(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["validate", "payout-check", "-f", "credit_card_number 4444444444444448"]) == 2
+    err = capsys.readouterr().err
+    assert "NAME=VALUE" in err
+    assert "4444444444444448" not in err
+    assert "444444******4448" in err
+
+
 def test_version_goes_to_standard_output(capsys: pytest.CaptureFixture[str]) -> None:
     from console import __version__
 
