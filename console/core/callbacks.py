@@ -297,7 +297,13 @@ def _handler(recorder: CallbackRecorder) -> type[BaseHTTPRequestHandler]:
             self._take(parse_qsl(urlsplit(self.path).query, keep_blank_values=True))
 
         def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = -1
+            if length < 0:
+                self._answer(400, "bad Content-Length\n")
+                return
             if length > MAX_BODY:
                 self._answer(413, "too large\n")
                 return

@@ -165,3 +165,16 @@ def test_listener_for_the_local_sandbox_takes_any_free_port() -> None:
         assert listener.port > 0
         assert requests.get(listener.url, params=_params(secret=None), timeout=5).status_code == 200
     assert listener.recorder.environment == "local-sandbox"
+
+
+@pytest.mark.parametrize("length", ["abc", "-5"])
+def test_a_bad_content_length_is_answered_400_at_once(journal: History, length: str) -> None:
+    recorder = CallbackRecorder(journal, "sb", SECRET)
+    with CallbackListener(recorder, "127.0.0.1", 0) as listener:
+        host, port = listener.url.split("//", 1)[1].split("/", 1)[0].split(":")
+        with socket.create_connection((host, int(port)), timeout=5) as conn:
+            conn.sendall(
+                f"POST /callback HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n".encode()
+            )
+            answer = conn.recv(200)
+    assert answer.startswith(b"HTTP/1.0 400") or answer.startswith(b"HTTP/1.1 400")
