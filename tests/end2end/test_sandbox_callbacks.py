@@ -106,6 +106,12 @@ def test_no_callback_address_no_callback(
     assert control(sandbox, "GET", "/callbacks") == []
 
 
+def _first_state(sandbox: SandboxHandle) -> str | None:
+    """The state of the first callback, or None before the sandbox has recorded one."""
+    callbacks = control(sandbox, "GET", "/callbacks")
+    return str(callbacks[0]["state"]) if callbacks else None
+
+
 def test_a_receiver_that_does_not_answer_200_is_retried_with_back_off(
     rsa_key: rsa.RSAPrivateKey,
 ) -> None:
@@ -116,6 +122,8 @@ def test_a_receiver_that_does_not_answer_200_is_retried_with_back_off(
     ):
         payout(sandbox, rsa_key, "cb-4", server_callback_url=flaky.url + "/cb")
         wait_for(lambda: len(flaky.received) == 3)
+        # the receiver records a request before answering it: wait for the sandbox's side too
+        wait_for(lambda: _first_state(sandbox) not in (None, "pending"))
         [record] = control(sandbox, "GET", "/callbacks")
         assert (record["state"], record["attempts"], record["last_result"]) == (
             "delivered",
@@ -132,7 +140,7 @@ def test_retries_are_bounded(rsa_key: rsa.RSAPrivateKey) -> None:
         start(rsa_key, callback_attempts=3, callback_backoff=0.05) as sandbox,
     ):
         payout(sandbox, rsa_key, "cb-5", server_callback_url=down.url + "/cb")
-        wait_for(lambda: control(sandbox, "GET", "/callbacks")[0]["state"] == "failed")
+        wait_for(lambda: _first_state(sandbox) == "failed")
         time.sleep(0.3)
         assert len(down.received) == 3
 
