@@ -4,20 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from console.core.client import PreparedRequest
 from console.ui.inspector.dock import InspectorDock
 from tests.helpers.history_data import answered, prepared
 
 PAN = "4444444444444448"
 
 
+@pytest.fixture
+def dock(qtbot: Any) -> InspectorDock:
+    widget = InspectorDock()
+    qtbot.addWidget(widget)
+    return widget
+
+
+@pytest.fixture
+def req(rsa_key: rsa.RSAPrivateKey) -> PreparedRequest:
+    request = prepared(rsa_key)
+    assert request.signed is not None
+    return request
+
+
 def test_signature_tab_first_shown_shows_the_request_on_screen(
-    qtbot: Any, rsa_key: rsa.RSAPrivateKey
+    dock: InspectorDock, req: PreparedRequest
 ) -> None:
-    dock = InspectorDock()
-    qtbot.addWidget(dock)
-    req = prepared(rsa_key)
     assert req.signed is not None
     dock.show_prepared(req)
     dock.tabs.setCurrentIndex(1)  # the person opens the Signature tab
@@ -29,11 +42,8 @@ def test_signature_tab_first_shown_shows_the_request_on_screen(
 
 
 def test_reveal_before_the_signature_tab_exists_is_shown_when_it_opens(
-    qtbot: Any, rsa_key: rsa.RSAPrivateKey
+    dock: InspectorDock, req: PreparedRequest
 ) -> None:
-    dock = InspectorDock()
-    qtbot.addWidget(dock)
-    req = prepared(rsa_key)
     assert req.signed is not None
     dock.show_prepared(req)
     dock.request.reveal.click()
@@ -42,11 +52,8 @@ def test_reveal_before_the_signature_tab_exists_is_shown_when_it_opens(
 
 
 def test_response_tab_says_it_waits_then_shows_the_answer(
-    qtbot: Any, rsa_key: rsa.RSAPrivateKey
+    dock: InspectorDock, req: PreparedRequest
 ) -> None:
-    dock = InspectorDock()
-    qtbot.addWidget(dock)
-    req = prepared(rsa_key)
     dock.show_prepared(req)
     assert "Waiting for the answer" in dock.response.headline.text()
     dock.show_outcome(answered(req, "type=async-response&status=processing&serial-number=1"))
@@ -54,8 +61,6 @@ def test_response_tab_says_it_waits_then_shows_the_answer(
     assert dock.tabs.currentIndex() == 2  # the answer comes to the front
 
 
-def test_nothing_signed_yet_before_any_request(qtbot: Any) -> None:
-    dock = InspectorDock()
-    qtbot.addWidget(dock)
+def test_nothing_signed_yet_before_any_request(dock: InspectorDock) -> None:
     assert "Nothing signed yet" in dock.signature.masked_note.text()
     assert "No answer yet" in dock.response.headline.text()
