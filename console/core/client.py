@@ -14,7 +14,7 @@ from typing import Protocol
 
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
-from console.core.responses import DecodedResponse, Kind
+from console.core.responses import DecodedResponse, Kind, decode
 from console.core.signing import SignedRequest, sign
 from console.core.spec import command_url, get_command, request_fields, validate
 from console.core.spec.model import Problem, Severity
@@ -172,8 +172,6 @@ class Client:
 
     def send(self, prepared: PreparedRequest) -> Outcome:
         """Send once. Never retries; transport failures come back in the outcome."""
-        from console.core.responses import decode
-
         signed = prepared.signed
         if signed is None:
             raise ValueError("This request has errors and was not signed; fix them before sending.")
