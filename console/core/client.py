@@ -14,11 +14,12 @@ from typing import Protocol
 
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
+from console.core.errors import InputError, NetworkError
 from console.core.responses import DecodedResponse, Kind, decode
 from console.core.signing import SignedRequest, sign
 from console.core.spec import command_url, get_command, request_fields, validate
 from console.core.spec.model import Problem, Severity
-from console.core.transport import NotSentError, OutcomeUnknownError, Transport, TransportError
+from console.core.transport import NotSentError, OutcomeUnknownError, Transport
 
 
 class Result(StrEnum):
@@ -65,7 +66,7 @@ class Outcome:
 
     prepared: PreparedRequest
     response: DecodedResponse | None
-    error: TransportError | None
+    error: NetworkError | None
     elapsed: float
     started_at: float = field(default=0.0)
 
@@ -106,7 +107,7 @@ class JournalHooks(Protocol):
         """Update the row written by :meth:`before_send` with the outcome."""
 
 
-class LoginInBodyError(ValueError):
+class LoginInBodyError(InputError):
     """``login`` was given as a body field; the contract carries it as the consumer key."""
 
 
@@ -179,7 +180,7 @@ class Client:
         started_at = time.time()
         t0 = time.perf_counter()
         response: DecodedResponse | None = None
-        error: TransportError | None = None
+        error: NetworkError | None = None
         try:
             raw = self.transport.post(
                 signed.url, headers=dict(signed.headers), body=signed.body.encode("utf-8")

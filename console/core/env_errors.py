@@ -6,10 +6,7 @@ Re-exported there; see that module's docstring for when each is raised.
 from __future__ import annotations
 
 from console.core.env_rules import FieldProblem
-
-
-class EnvironmentStoreError(Exception):
-    """Base of the environment store's errors; the message is for people."""
+from console.core.errors import EnvironmentStoreError
 
 
 class InvalidEnvironmentError(EnvironmentStoreError, ValueError):

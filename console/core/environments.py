@@ -29,7 +29,6 @@ from console.core.env_errors import (
     ConfirmationRequiredError,
     EnvironmentFileError,
     EnvironmentNotReadyError,
-    EnvironmentStoreError,
     InvalidEnvironmentError,
     UnknownEnvironmentError,
 )
@@ -44,6 +43,7 @@ from console.core.env_model import (
     without_default_templates,
 )
 from console.core.env_rules import FieldProblem, is_loopback_host, problems
+from console.core.errors import EnvironmentStoreError
 from console.core.vault import Vault
 
 __all__ = [

@@ -15,11 +15,13 @@ from typing import Protocol, TypeVar
 import keyring
 import keyring.errors
 
+from console.core.errors import KeyMaterialError
+
 SERVICE = "gateway-console"
 _T = TypeVar("_T")
 
 
-class VaultError(Exception):
+class VaultError(KeyMaterialError):
     """A secret could not be stored or read; the message says why and what to do."""
 
 
