@@ -11,11 +11,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from console.core.errors import InputError
 from console.core.keys import KeyProblem, load_private_key
 from console.core.masking import mask_text
 
 
-class UsageError(Exception):
+class UsageError(InputError):
     """A problem with the command line itself, reported with exit status 2."""
 
 

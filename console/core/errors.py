@@ -76,7 +76,10 @@ class NetworkError(ConsoleError):
 
     Attributes:
         url: the address the request was for.
+        safe_to_resend: True when the request certainly never arrived.
     """
+
+    safe_to_resend = False
 
     def __init__(self, message: str, url: str) -> None:
         super().__init__(message)

@@ -62,6 +62,8 @@ class RawResponse:
 class NotSentError(NetworkError):
     """The request did not arrive at the gateway: sending again is safe."""
 
+    safe_to_resend = True
+
 
 class OutcomeUnknownError(NetworkError):
     """The request may have arrived: check the status, resend only with the same order id."""

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton
 
+from console.core.pipeline import client_orderid
 from console.core.spec import COMMANDS
 from console.ui import window_guard
-from console.ui.forms.payout_form import PayoutForm
 from console.ui.icons import icon
 from console.ui.inspector.response_tab import headline
 from console.ui.startup import AfterFirstPaint
@@ -23,9 +23,7 @@ if TYPE_CHECKING:
 
 def request_label(prepared: PreparedRequest) -> str:
     """Which request a result belongs to: the command and its client order id."""
-    params = dict(prepared.params)
-    order = params.get("client_orderid") or params.get("client-orderid") or ""
-    return f"{prepared.command} {order}".strip()
+    return f"{prepared.command} {client_orderid(prepared.params)}".strip()
 
 
 def build_result_bar(w: MainWindow) -> QHBoxLayout:
@@ -108,13 +106,13 @@ def send(w: MainWindow) -> None:
         return
     w.attach_journal()  # every send is journalled: hooks in place before it leaves
     form = w.form
-    receiver = form.receiver_summary() if isinstance(form, PayoutForm) else ""
     w.send_button.setEnabled(False)  # before anything else: no double send
-    if not window_guard.before_send(w):  # accepted before, or the person chose not to
+    resend = window_guard.before_send(w)
+    if resend is None:  # accepted before, or the person chose not to
         update_send(w)
         return
     w._sending_command = w.command
-    if not w.sender_.send(w.command, form.values(), receiver=receiver, window=w):
+    if not w.sender_.send(w.command, form.values(), window=w, resend_after_unknown=resend):
         window_guard.answered(w, None)
         update_send(w)
 

@@ -15,13 +15,13 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import keys, paths
-from console.core.client import Client, prepare
+from console.core.client import prepare
 from console.core.history import History, HistoryDatabaseError
 from console.core.history_rows import NOT_KEPT
 from console.core.history_schema import MIGRATIONS, SCHEMA_VERSION, _statements
-from console.core.transport import Transport
 from tests.helpers.history_data import answered, lost, prepared
 from tests.helpers.http_server import Received, Reply, serve
+from tests.helpers.pipeline import journalled_send
 
 PAN = "4111111111111111"
 CVV = "9173"
@@ -50,7 +50,7 @@ def test_pending_row_is_committed_before_the_request_leaves(rsa_key: rsa.RSAPriv
             private_key=rsa_key,
             endpoint_id="1234",
         )
-        outcome = Client(Transport(), history.journal("local")).send(req)
+        outcome = journalled_send(history, "local", req)
     assert seen_by_server == [[(1, "pending")]]
     row = history.get(1)
     assert outcome.result == "accepted"
@@ -104,9 +104,9 @@ def test_a_lost_answer_is_outcome_unknown(rsa_key: rsa.RSAPrivateKey) -> None:
 _CHILD = """
 import os, signal, sys
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
-from console.core.client import Client, prepare
 from console.core.history import History
 from tests.helpers.history_data import prepared
+from tests.helpers.pipeline import journalled_send
 
 class DiesWhileSending:
     def post(self, url, *, headers, body):
@@ -117,7 +117,7 @@ class DiesWhileSending:
 
 key = load_pem_private_key(sys.stdin.buffer.read(), None)
 history = History()
-Client(DiesWhileSending(), history.journal("acme-sb")).send(prepared(key, client_orderid="crash-1"))
+journalled_send(history, "acme-sb", prepared(key, client_orderid="crash-1"), DiesWhileSending())
 print("never reached", flush=True)
 """
 
@@ -177,7 +177,7 @@ def test_journal_keeps_no_card_number_and_no_cvv2(rsa_key: rsa.RSAPrivateKey) ->
                 "payout-check", fields, base_url=server.url + "/paynet", login="acme",
                 private_key=rsa_key, endpoint_id="1234", nonce="n0nce", timestamp=1700000000,
             )  # fmt: skip
-            Client(Transport(), history.journal("sb")).send(req)
+            journalled_send(history, "sb", req)
     assert [r.outcome for r in history.fetch()] == ["rejected", "accepted"]
     details = history.details(1)
     assert details.request["signature_hex"] == NOT_KEPT

@@ -3,7 +3,7 @@ dialogs to the main window.
 
 What it does to the window (all through its public hooks):
 
-* every send is journalled: ``window.sender_.hooks`` follows the active environment, so a
+* every send is journalled: ``window.sender_.journal`` is the journal the pipeline writes, so a
   "pending" row is committed before anything leaves;
 * the history pane docks at the bottom (View menu, Ctrl+H), the callbacks list beside it
   (Ctrl+Shift+H);
@@ -159,12 +159,9 @@ class JournalWiring(QObject):
     def _session_changed(self) -> None:
         session = self.window.session
         env = session.environment
+        self.window.sender_.journal = self.history
         if env is None:
-            self.window.sender_.hooks = None
             return
-        self.window.sender_.hooks = self.history.journal(
-            env.name, connect_timeout=env.connect_timeout, read_timeout=env.read_timeout
-        )
         for name in list(self.listeners.listeners):
             if name != env.name:
                 self.listeners.stop(name)
