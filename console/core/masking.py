@@ -8,7 +8,8 @@ What is card data:
 
 - a parameter the contract marks sensitive (``Field.sensitive``: ``"pan"`` for card numbers,
   ``"cvv"`` for verification codes), by its wire name;
-- in free text (answers, error messages, raw bodies, logs), a card-number-shaped digit run:
+- in free text (answers, error messages, raw bodies, logs), the value written after such a
+  name (``credit_card_number=...``, ``"cvv2": "..."``), and a card-number-shaped digit run:
   13 to 19 digits that pass the Luhn check, written together or grouped by spaces, dashes,
   ``+`` or their percent-encoded forms (``%20``, ``%2D``, ``%2B``, also encoded twice);
 - the values the request itself carried in sensitive parameters, wherever and however
@@ -24,9 +25,9 @@ or where the free text repeats them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote, quote_plus, unquote
 
 CVV_MASK = "***"
 
@@ -35,6 +36,11 @@ _DIGIT = re.compile(r"\d")
 _SEP = r"(?:[ +\-]|%(?:25)?(?:20|2[dD]|2[bB]))"
 # Not inside a number nor a percent escape; right after an encoded space is a start.
 _PAN_IN_TEXT = re.compile(rf"(?:(?<![\d%])|(?<=%20))(?:\d{_SEP}?){{12,18}}\d(?!\d)")
+# A parameter written in free text: its name, an optional closing quote, a separator (=, :,
+# a tuple's comma, or = percent-encoded once or twice), then the value: quoted up to its
+# closing quote, or bare up to the next delimiter (also a percent-encoded &).
+_PARAM_SEP = r"""["']?\s*(?:=|:|,|%3D|%253D)\s*"""
+_PARAM_VALUE = r"""(?:(["'])(.*?)\2|((?:(?!%26|%2526)[^\s&"',;)\]}])+))"""
 # Answer fields that carry identifiers: ``gateway-order-id``, ``orderid``, ``serial-number``...
 _ID_NAME = re.compile(r"(?:^|[-_])(?:id|orderid|order|serial-number)$")
 
@@ -116,6 +122,41 @@ def is_id_field(name: str) -> bool:
     return not is_sensitive(name) and bool(_ID_NAME.search(name.lower()))
 
 
+def named_parameter(names: str) -> re.Pattern[str]:
+    """A pattern for ``NAME=value`` (also ``"NAME": "value"``, ``NAME: value``, encoded)
+    in free text, for the names matched by the regular expression ``names``."""
+    return re.compile(rf"((?:{names}){_PARAM_SEP}){_PARAM_VALUE}", re.IGNORECASE)
+
+
+def replace_value(match: re.Match[str], mask: Callable[[str], str]) -> str:
+    """Replace the value a :func:`named_parameter` match found with ``mask(value)``."""
+    quote = match.group(2) or ""
+    value = match.group(3) if quote else match.group(4)
+    if not quote and match.group(1).rstrip()[-1] in ",:" and not value[:1].isdigit():
+        # Plain words ("credit_card_number, card_printed_name and ..."): a bare word after a
+        # comma or colon that does not start with a digit is the next word of a sentence.
+        return match.group(0)
+    return f"{match.group(1)}{quote}{mask(value)}{quote}"
+
+
+# Card data written as a parameter in free text, by the contract's names and the usual
+# spellings of a verification code.
+_PAN_PARAM = named_parameter(r"credit[_-]card[_-]number")
+_CVV_PARAM = named_parameter(r"cvv2?|cvc2?")
+
+
+def _mask_encoded_pan(value: str) -> str:
+    if "*" in value:
+        return value  # masked already
+    # A body may be written percent-encoded once or twice (a space becomes %20 or %2520).
+    for _ in range(3):
+        decoded = unquote(value)
+        if decoded == value:
+            break
+        value = decoded
+    return mask_pan(value)
+
+
 def mask_text(
     text: str, secrets: Sequence[tuple[str, str]] = (), *, keep: Iterable[str] = ()
 ) -> str:
@@ -130,6 +171,8 @@ def mask_text(
     """
     for name, value in secrets:
         text = _mask_secret(text, name, value)
+    text = _CVV_PARAM.sub(lambda m: replace_value(m, lambda _: CVV_MASK), text)
+    text = _PAN_PARAM.sub(lambda m: replace_value(m, _mask_encoded_pan), text)
     kept = {d for d in ("".join(_DIGIT.findall(k)) for k in keep) if d}
 
     def card(match: re.Match[str]) -> str:

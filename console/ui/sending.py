@@ -10,7 +10,6 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from console.core.errors import ConsoleError, InputError, JournalUnavailableError
-from console.core.pipeline import Decision, Pipeline, SendSummary, Sent
 from console.ui.confirm import ask
 from console.ui.session import Session
 from console.ui.tasks import TaskRunner
@@ -18,6 +17,7 @@ from console.ui.tasks import TaskRunner
 if TYPE_CHECKING:
     from console.core.client import PreparedRequest
     from console.core.history import History
+    from console.core.pipeline import Decision, Pipeline, SendSummary, Sent
 
 
 def production_question(summary: SendSummary) -> str:
@@ -76,6 +76,8 @@ class SendController(QObject):
 
     def pipeline(self) -> Pipeline:
         """The send pipeline of the active environment."""
+        from console.core.pipeline import Pipeline  # signing and HTTP: on first use
+
         env = self.session.environment
         if env is None:
             raise InputError(self.session.problem or "No environment is active: choose one.")
@@ -136,8 +138,7 @@ class SendController(QObject):
         self.started.emit()
         self.tasks.run(lambda: pipeline.send(request, decision), self._done, self._error)
 
-    def _done(self, sent: object) -> None:
-        assert isinstance(sent, Sent)
+    def _done(self, sent: Sent) -> None:
         self.sending = False
         self.last_sent = sent
         self.finished.emit(sent.outcome)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QDockWidget, QPushButton
 
 from console.core.history import History
 from console.core.paths import AppPaths, resolve
+from console.core.pipeline import ORDER_ID_FIELDS
 from console.ui.callback_listeners import CallbackListeners
 from console.ui.callbacks_view import CallbacksView, recent_callbacks
 from console.ui.history.bridge import JournalBridge
@@ -279,7 +280,7 @@ class JournalWiring(QObject):
         values = {
             str(n): str(v) for n, v in detail.request.get("params", []) if not is_sensitive(n)
         }
-        for name in ("client_orderid", "client-orderid"):
+        for name in ORDER_ID_FIELDS:
             if name in values:
                 values[name] = new_client_orderid()
         self.window.forms[command].load(values, clear=True)
