@@ -33,7 +33,7 @@ from enum import StrEnum
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
-from console.core.env_model import Environment
+from console.core.environments import Environment
 from console.core.history import History, timestamp_now
 from console.core.masking import mask_params
 

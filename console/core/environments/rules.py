@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from console.core.env_model import LOCAL_SANDBOX_NAME, Environment
+from console.core.environments.model import LOCAL_SANDBOX_NAME, Environment
 from console.core.spec import COMMANDS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
