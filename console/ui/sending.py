@@ -127,9 +127,9 @@ class SendController(QObject):
             if not confirmed:
                 self.cancelled.emit()
                 return False
-        decision = Decision(
-            production_confirmed=confirmed, resend_after_unknown=resend_after_unknown
-        )
+        from console.core.pipeline import Decision
+
+        decision = Decision(confirmed, resend_after_unknown)
         self._start(pipeline, check.prepared, decision)
         return True
 
