@@ -64,6 +64,7 @@ def exit_code(exc: ConsoleError) -> int:
             Refusal.ACCEPTED_BEFORE: EXIT_ALREADY_ACCEPTED,
             Refusal.UNKNOWN_OUTCOME: EXIT_ASK_UNKNOWN,
             Refusal.NOT_CONFIRMED: EXIT_NOT_CONFIRMED,
+            Refusal.PLAIN_HTTP: EXIT_USAGE,
         }[exc.code]
     if isinstance(exc, JournalUnavailableError):
         return EXIT_JOURNAL

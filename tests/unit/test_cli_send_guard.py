@@ -139,3 +139,31 @@ def test_send_json_masks_a_card_the_gateway_echoes(
 class _Tty(io.StringIO):
     def isatty(self) -> bool:
         return True
+
+
+def test_an_environment_address_overridden_to_plain_http_is_refused(
+    key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["--login", "m", "--endpoint-id", "1"]
+    assert (
+        main(
+            [
+                "env",
+                "add",
+                "live",
+                "--kind",
+                "production",
+                "--base-url",
+                "https://gw.example/p",
+                *base,
+            ]
+        )
+        == 0
+    )
+    assert main(["keys", "import", str(key_file), "--env", "live"]) == 0
+    args = ["send", "payout-check", "--env", "live", "--yes", "--base-url", "http://gw.example/p"]
+    for name, value in example_values("payout-check").items():
+        args += ["-f", f"{name}={value}"]
+    capsys.readouterr()
+    assert main(args) == 2
+    assert "plain http" in capsys.readouterr().err

@@ -183,3 +183,13 @@ def test_a_status_answer_sets_the_orders_final_status(rsa_key: rsa.RSAPrivateKey
     payout = next(r for r in history.fetch() if r.command == "payout-check")
     assert payout.final_status == "approved"
     assert payout.gateway_order_id == "9001"
+
+
+def test_plain_http_beyond_this_computer_is_never_used(rsa_key: rsa.RSAPrivateKey) -> None:
+    history = History()
+    prepared = _prepared("http://gateway.example/paynet", rsa_key)
+    with pytest.raises(RefusedError) as refused:
+        _pipeline(history, production=True).send(prepared, Decision(True, True))
+    assert refused.value.code == Refusal.PLAIN_HTTP
+    assert "https" in refused.value.message
+    assert history.fetch() == []

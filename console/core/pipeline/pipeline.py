@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from console.core.client import Client, JournalHooks, Outcome, PreparedRequest, Result, prepare
 from console.core.errors import JournalUnavailableError, SendRefusedError
@@ -27,7 +28,7 @@ from console.core.pipeline.guard import (
     unknown_question,
     verdict_for,
 )
-from console.core.pipeline.summary import SendSummary
+from console.core.pipeline.summary import SendSummary, is_local_address
 from console.core.pipeline.view import masked_outcome
 from console.core.transport import Transport
 
@@ -64,6 +65,7 @@ class Refusal:
     ACCEPTED_BEFORE = "accepted-before"  # double-payout guard
     UNKNOWN_OUTCOME = "unknown-outcome"  # the last send's outcome is unknown: decide first
     NOT_CONFIRMED = "not-confirmed"  # production, and the person did not confirm
+    PLAIN_HTTP = "plain-http"  # the address would carry card data and signatures in clear
 
 
 class RefusedError(SendRefusedError):
@@ -197,7 +199,8 @@ class Pipeline:
         """Send once, if the guard and the person's decision allow it.
 
         Raises:
-            RefusedError: invalid, accepted before, unknown outcome not decided, not confirmed.
+            RefusedError: invalid, plain http beyond this computer, accepted before, unknown
+                outcome not decided, not confirmed.
             JournalUnavailableError: no journal: nothing may be sent unjournaled.
         """
         if self.journal is None:
@@ -232,6 +235,15 @@ class Pipeline:
         verdict = check.verdict
         if not check.signed:
             raise RefusedError(Refusal.INVALID, check.blocked, verdict)
+        url = check.prepared.url
+        if urlsplit(url).scheme.lower() != "https" and not is_local_address(url):
+            raise RefusedError(
+                Refusal.PLAIN_HTTP,
+                f"Not sent: {url} is plain http, so card data and the signature would travel "
+                "unencrypted. Use an https address (plain http is allowed only for this "
+                "computer: localhost, 127.0.0.1, ::1).",
+                verdict,
+            )
         if verdict.blocks:
             raise RefusedError(Refusal.ACCEPTED_BEFORE, check.blocked, verdict)
         if verdict.asks and not decision.resend_after_unknown:
