@@ -5,7 +5,7 @@ Public API:
     Pipeline, Check, Decision, Sent, RefusedError, Refusal, Journal: the pipeline.
     Verdict, Seen, judge, verdict_for, client_orderid, NEW_ORDER_COMMANDS, ORDER_ID_FIELDS:
         the double-payout guard.
-    SendSummary, receiver, amount, is_local_address: what a person confirms.
+    SendSummary, receiver, amount: what a person confirms.
     masked_outcome: the one masked view of an answer.
 
 The guard and the summary are cheap to import (the window reads them before its first
@@ -30,7 +30,7 @@ from .guard import (
     unknown_question,
     verdict_for,
 )
-from .summary import SendSummary, amount, is_local_address, receiver
+from .summary import SendSummary, amount, receiver
 
 if TYPE_CHECKING:
     from .pipeline import Check, Decision, Journal, Pipeline, Refusal, RefusedError, Sent
@@ -75,7 +75,6 @@ __all__ = [
     "blocked_text",
     "client_orderid",
     "clock_text",
-    "is_local_address",
     "judge",
     "masked_outcome",
     "receiver",

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from console.core.addresses import is_local_address
 from console.core.client import Client, JournalHooks, Outcome, PreparedRequest, Result, prepare
 from console.core.errors import JournalUnavailableError, SendRefusedError
 from console.core.pipeline.guard import (
@@ -28,7 +29,7 @@ from console.core.pipeline.guard import (
     unknown_question,
     verdict_for,
 )
-from console.core.pipeline.summary import SendSummary, is_local_address
+from console.core.pipeline.summary import SendSummary
 from console.core.pipeline.view import masked_outcome
 from console.core.transport import Transport
 

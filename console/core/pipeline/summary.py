@@ -8,12 +8,11 @@ redirect address on this computer (the gateway cannot reach it).
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
+from console.core.addresses import is_local_address
 from console.core.masking import mask_pan, pan_fields
 from console.core.pipeline.guard import client_orderid
 
@@ -80,20 +79,6 @@ def amount(params: Sequence[tuple[str, str]]) -> str | None:
     if low and high:
         return f"{low}-{high}"
     return _first(params, "amount-sequence")
-
-
-def is_local_address(url: str) -> bool:
-    """True for an address on this computer (localhost, 127.0.0.0/8, ::1)."""
-    try:
-        host = (urlsplit(url.strip()).hostname or "").lower()
-    except ValueError:
-        return False
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def production_flags(params: Sequence[tuple[str, str]]) -> tuple[str, ...]:
