@@ -27,7 +27,7 @@ def production_question(summary: SendSummary) -> str:
         f"<b>Send {html.escape(summary.command)} to PRODUCTION?</b>",
         "Real money may move. Nothing is sent unless you confirm.",
     ]
-    for line in summary.lines()[1:]:
+    for line in summary.lines():
         text = html.escape(line)
         if line.startswith("Check: "):
             text = f"<b>⚠ {html.escape(line.removeprefix('Check: '))}</b>"

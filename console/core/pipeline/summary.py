@@ -131,8 +131,8 @@ class SendSummary:
 
     def lines(self) -> list[str]:
         """The summary in plain lines, for a dialog or a terminal."""
-        where = "PRODUCTION (real money)" if self.production else "sandbox"
-        out = [f"{self.command} to {where} environment {self.environment}"]
+        where = "PRODUCTION, real money" if self.production else "not production"
+        out = [f"Environment: {self.environment} ({where})", f"Request: {self.command}"]
         out.append(f"Amount: {self.amount or '(none)'} {self.currency or ''}".rstrip())
         if self.receiver:
             out.append(f"Receiver: {self.receiver}")
