@@ -251,6 +251,8 @@ class CommandForm(QWidget):
         self._loading = True
         if clear:
             self.attempted = False  # a fresh start is calm again
+            for row in self.rows.built().values():
+                row.reset_left()
         try:
             choices = self.implied_choices(values)
             choices.update(
@@ -284,18 +286,29 @@ class CommandForm(QWidget):
 
     # -- validation --------------------------------------------------------------------
     def is_pending(self, problem: Problem) -> bool:
-        """True when ``problem`` only asks for values not typed yet and no send was tried.
+        """True when ``problem`` concerns only fields nobody has finished yet (empty, or still
+        being typed in) and no send was tried.
 
-        Such a problem still blocks Send, but it is no mistake: it is shown in a neutral tone
-        ("required"); a bad value, a broken either-or rule or a tried send shows it in colour.
+        Such a problem still blocks Send, but it is not shown as a mistake: it is listed in a
+        neutral tone. A field turns red when the person leaves it, or tries to send.
         """
         if self.attempted or not problem.fields:
             return False
-        for name in problem.fields:
-            field = self.command.field(name)
-            if field is not None and self.text_of(field.name):
-                return False
-        return True
+        names = [f.name for n in problem.fields if (f := self.command.field(n)) is not None]
+        if not names:
+            return False
+        empty = [n for n in names if not self.text_of(n)]
+        if empty:
+            # it asks for a value: calm until the person has left one of those fields empty
+            return not any(self._left(n) for n in empty)
+        # it is about values given: calm while one of them is still being typed
+        return not all(self._left(n) for n in names)
+
+    def _left(self, name: str) -> bool:
+        """The person has been in the field and moved on, or it was filled whole."""
+        if self.rows.is_built(name):
+            return self.rows[name].left
+        return bool(self._pending.get(name))  # loaded into a row not built yet
 
     def apply_problems(self, problems: Sequence[Problem]) -> None:
         """Show each row's state: required, fine, warning or error, with the message."""
