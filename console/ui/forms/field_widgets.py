@@ -119,7 +119,7 @@ class _MessageLine(QLabel):
         self._elide()
 
     def _elide(self) -> None:
-        width = max(self.width() - self.contentsMargins().left() - 4, 20)
+        width = max(self.width() - 4, 20)
         shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width)
         if shown != self.text():
             self.setText(shown)
@@ -159,7 +159,6 @@ class FieldRow(QWidget):
         self.mark.setFixedWidth(16)
         self.mark.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message = _MessageLine(self)
-        self.message.setContentsMargins(LABEL_WIDTH + 6, 0, 0, 0)
 
         top = QHBoxLayout()
         self._top = top
@@ -171,7 +170,11 @@ class FieldRow(QWidget):
         lay.setContentsMargins(0, 1, 0, 1)
         lay.setSpacing(1)
         lay.addLayout(top)
-        lay.addWidget(self.message)
+        under = QHBoxLayout()  # the message stands under the editor, not under the label
+        under.setContentsMargins(0, 0, 0, 0)
+        under.addSpacing(LABEL_WIDTH + top.spacing())
+        under.addWidget(self.message, 1)
+        lay.addLayout(under)
         self.setFocusProxy(self._editor)
         focus_target = getattr(self._editor, "line", self._editor)  # a date's line edit
         focus_target.installEventFilter(self)
