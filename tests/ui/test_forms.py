@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QPlainTextEdit
 
 from console.core.spec import COMMANDS, example_values
 from console.ui.forms.payout_form import PayoutForm
@@ -273,3 +273,36 @@ def test_the_page_shown_is_the_command_chosen(window: MainWindow) -> None:
         assert window.command == name
         assert window.commands.currentIndex() == window.forms.names.index(name)
         assert window.stack.currentWidget() is window.forms[name]
+
+
+def test_tab_reaches_the_amounts_and_the_schedule_after_the_currency(
+    qtbot: Any, window: MainWindow
+) -> None:
+    window.show_command("create-recurring-payment")
+    window.fill_example()
+    form = window.form
+    assert isinstance(form, RecurringForm)
+    form.amount_rule.set_key("sequence")
+    window.activateWindow()
+    qtbot.waitActive(window)
+    form.rows["currency"].editor.setFocus()
+    stops = []
+    for _ in range(5):
+        widget = QApplication.focusWidget()
+        stops.append(widget.objectName())
+        qtbot.keyClick(widget, Qt.Key.Key_Tab)
+    assert stops[:4] == [
+        "field:currency",
+        "field:amount-sequence",
+        "field:period",
+        "field:interval",
+    ]
+
+
+def test_labels_are_plain_words_with_the_wire_name_beside(window: MainWindow) -> None:
+    window.show_command("create-recurring-payment")
+    row = window.form.rows["expire-month"]
+    assert row.label.text() == "Expiry month"
+    assert row.wire_name.text() == "expire-month"
+    # read off a card: month before year, as the person reads it
+    assert window.form.rows["expire-month"].y() < window.form.rows["expire-year"].y()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QCalendarWidget,
     QComboBox,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
+from console.core.spec.labels import label_for
 from console.core.spec.model import Field, FieldType, Necessity
 from console.ui.theme import state_colour
 
@@ -149,12 +150,22 @@ class FieldRow(QWidget):
         self._editor.setToolTip(tip)
         self._editor.setObjectName(f"field:{field.name}")
 
+        # plain words first, the contract's wire name under them (beside the message line,
+        # so it costs no height)
         mark = " *" if field.necessity is Necessity.REQUIRED else ""
-        self.label = QLabel(f"{field.name}{mark}", self)
+        self.label = QLabel(f"{html.escape(label_for(field.name))}{mark}", self)
         self.label.setToolTip(tip)
         self.label.setBuddy(self._editor)
         self.label.setFixedWidth(LABEL_WIDTH)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self.wire_name = QLabel(field.name, self)
+        self.wire_name.setObjectName("wire-name")
+        self.wire_name.setToolTip(tip)
+        self.wire_name.setFixedWidth(LABEL_WIDTH)
+        small = self.wire_name.font()
+        small.setPointSizeF(max(small.pointSizeF() * 0.85, 6.0))
+        self.wire_name.setFont(small)
+        self.wire_name.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.mark = QLabel(self)
         self.mark.setFixedWidth(16)
         self.mark.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -170,9 +181,9 @@ class FieldRow(QWidget):
         lay.setContentsMargins(0, 1, 0, 1)
         lay.setSpacing(1)
         lay.addLayout(top)
-        under = QHBoxLayout()  # the message stands under the editor, not under the label
+        under = QHBoxLayout()  # the message stands under the editor, the wire name beside it
         under.setContentsMargins(0, 0, 0, 0)
-        under.addSpacing(LABEL_WIDTH + top.spacing())
+        under.addWidget(self.wire_name)
         under.addWidget(self.message, 1)
         lay.addLayout(under)
         self.setFocusProxy(self._editor)

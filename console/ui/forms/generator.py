@@ -21,9 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from console.core.spec.commands import SECTION_TITLES
+from console.core.spec.labels import shown_order
 from console.core.spec.model import Command, Necessity, Problem, Severity
 from console.ui.forms.field_widgets import FieldRow
-from console.ui.forms.lazy_rows import LazyRows
+from console.ui.forms.lazy_rows import LazyRows, place_in_tab_order, visual_chain
 
 CHOICE_PREFIX = "@"  # draft keys for form choices, never a wire name
 
@@ -124,7 +125,7 @@ class CommandForm(QWidget):
             if f.section not in order:
                 order.append(f.section)
         for key in order:
-            names = tuple(f.name for f in self.command.fields if f.section == key)
+            names = shown_order(f.name for f in self.command.fields if f.section == key)
             if not names:
                 continue
             # a bold heading over a frame: a bold group box title would make every child bold
@@ -148,6 +149,14 @@ class CommandForm(QWidget):
             if f.name not in deferred:
                 self._build_row(f.name)
         self._placing = True
+        self.follow_visual_tab_order()
+
+    def follow_visual_tab_order(self) -> None:
+        """Tab goes where the eye goes: choices, then each section's rows and their buttons,
+        in the order they are shown (not the contract table's order)."""
+        chain = visual_chain(self.content)
+        if len(chain) > 1:
+            place_in_tab_order(chain[0], chain[1:])
 
     def _build_row(self, name: str) -> FieldRow:
         """Create one row in its place: section position, tab order, state, loaded text."""
@@ -158,16 +167,13 @@ class CommandForm(QWidget):
             row.setVisible(False)  # before it joins the shown form: no flash
         if name in self._disabled:
             row.setEnabled(False)
-        before = [
-            n
-            for n in self._section_rows[field.section]
-            if self._position[n] < self._position[name] and self.rows.is_built(n)
-        ]
+        shown = self._section_rows[field.section]  # in the order the section shows them
+        before = [n for n in shown[: shown.index(name)] if self.rows.is_built(n)]
         self._section_layouts[field.section].insertWidget(len(before), row)
         self.rows.add(name, row)
         self.decorate_row(row)
         if self._placing:
-            self.rows.place_in_tab_order(name)
+            self.follow_visual_tab_order()
         text = self._pending.pop(name, "")
         if text:
             loading, self._loading = self._loading, True
