@@ -39,7 +39,7 @@ from console.core.client import (
     prepare,
 )
 from console.core.history import History
-from console.core.history_rows import amount, receiver
+from console.core.history.rows import amount, receiver
 from console.core.masking import mask_params
 from console.core.spec import COMMANDS, validate
 from console.core.spec.model import Severity

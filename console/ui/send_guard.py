@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, SignalInstance, Slot
 
-from console.core.history_reading import sent_before
+from console.core.history import sent_before
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
     from console.core.history import History
-    from console.core.history_query import HistoryRow
+    from console.core.history import HistoryRow
 
 Key = tuple[str, str, str]  # environment, command, client_orderid
 

@@ -33,7 +33,7 @@ from console.ui.status_follow import Follow, OrderRef, StatusController
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
-    from console.core.history_query import HistoryDetail, HistoryRow
+    from console.core.history import HistoryDetail, HistoryRow
     from console.ui.main_window import MainWindow
 
 REPEAT_NOTE = (
