@@ -101,7 +101,8 @@ def check_control(parsed: ParsedCallback, secret: str | None) -> CheckResult:
     given = parsed.values.get("control", "").strip().lower()
     if not given:
         return CheckResult.MISSING
-    expected = control_code(*(parsed.values.get(name, "") for name in _SIGNED), secret)
+    status, orderid, client_orderid = (parsed.values.get(name, "") for name in _SIGNED)
+    expected = control_code(status, orderid, client_orderid, secret)
     return CheckResult.OK if hmac.compare_digest(given, expected) else CheckResult.MISMATCH
 
 

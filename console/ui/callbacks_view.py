@@ -37,7 +37,10 @@ if TYPE_CHECKING:
 HEADINGS = ("Received", "Environment", "Status", "Client order id", "Order id", "Row", "Check")
 CHECK_WORDS = {
     CheckResult.OK: ("fine", "control ok"),
-    CheckResult.UNVERIFIED: ("required", "unverified (no merchant control secret set): not applied"),
+    CheckResult.UNVERIFIED: (
+        "required",
+        "unverified (no merchant control secret set): not applied",
+    ),
     CheckResult.MISMATCH: ("error", "control MISMATCH: not trusted"),
     CheckResult.MISSING: ("error", "control missing: not trusted"),
     CheckResult.MALFORMED: ("error", "malformed (repeated parameter or orderid not digits)"),

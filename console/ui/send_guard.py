@@ -28,8 +28,7 @@ from console.core.history import sent_before
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
-    from console.core.history import History
-    from console.core.history import HistoryRow
+    from console.core.history import History, HistoryRow
 
 Key = tuple[str, str, str]  # environment, command, client_orderid
 

@@ -10,16 +10,14 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.callbacks import (
-    CallbackEvent,
     CallbackListener,
     CallbackListenerError,
     CallbackRecorder,
-    CheckResult,
     check_control,
     control_code,
     parse_callback,
 )
-from console.core.history import History
+from console.core.history import CallbackEvent, CheckResult, History
 from console.sandbox.callbacks import control_code as sandbox_control_code
 from tests.helpers.history_data import answered, prepared
 
@@ -60,6 +58,7 @@ def test_control_is_the_gateways_sha1() -> None:
     assert control_code("approved", "777", "po-1", SECRET) == sandbox_control_code(
         "approved", "777", "po-1", SECRET
     )
+
     def check(params: list[tuple[str, str]], secret: str | None) -> CheckResult:
         return check_control(parse_callback(params), secret)
 
@@ -204,6 +203,16 @@ def two_orders(rsa_key: rsa.RSAPrivateKey) -> History:
     return history
 
 
+def _signed(orderid: str, client_orderid: str, status: str = "approved") -> list[tuple[str, str]]:
+    """A callback with a genuine control over the three fields as given."""
+    return [
+        ("status", status),
+        ("orderid", orderid),
+        ("client_orderid", client_orderid),
+        ("control", control_code(status, orderid, client_orderid, SECRET)),
+    ]
+
+
 def _final(history: History, client_orderid: str) -> str | None:
     return next(r.final_status for r in history.fetch() if r.client_orderid == client_orderid)
 
@@ -262,22 +271,12 @@ def test_an_orderid_that_is_not_digits_is_refused(two_orders: History) -> None:
 def test_ids_of_two_different_requests_are_flagged_and_not_applied(two_orders: History) -> None:
     # digits moved from orderid into client_orderid: "approved" "1000000" "123" + secret
     # has the same control as a genuine callback for another order, yet names row "123"
-    params = [
-        ("status", "approved"),
-        ("orderid", "10000002"),
-        ("client_orderid", "123"),
-        ("control", control_code("approved", "10000002", "123", SECRET)),
-    ]
+    params = _signed("10000002", "123")
     event = CallbackRecorder(two_orders, "sb", SECRET).record("GET", params)
     assert event.check is CheckResult.UNMATCHED
     assert event.updated == ()
     assert all(r.final_status is None for r in two_orders.fetch())
-    shifted = [
-        ("status", "approved"),
-        ("orderid", "1000000"),
-        ("client_orderid", "123"),
-        ("control", control_code("approved", "1000000", "123", SECRET)),
-    ]
+    shifted = _signed("1000000", "123")
     assert CallbackRecorder(two_orders, "sb", SECRET).record("GET", shifted).check is (
         CheckResult.UNMATCHED
     )
@@ -291,12 +290,7 @@ def test_a_callback_for_an_order_whose_answer_never_came_still_applies(
     hooks = history.journal("sb")
     req = prepared(rsa_key, client_orderid="lost-1")
     hooks.before_send(req)  # no answer: no gateway order id in the journal
-    params = [
-        ("status", "approved"),
-        ("orderid", "42"),
-        ("client_orderid", "lost-1"),
-        ("control", control_code("approved", "42", "lost-1", SECRET)),
-    ]
+    params = _signed("42", "lost-1")
     event = CallbackRecorder(history, "sb", SECRET).record("GET", params)
     assert event.check is CheckResult.OK
     assert history.get(1).final_status == "approved"
@@ -317,7 +311,7 @@ def test_without_a_secret_callbacks_are_unverified_and_change_nothing(journal: H
     assert journal.get(1).final_status is None
 
 
-@pytest.mark.parametrize("host", ["0.0.0.0", "192.0.2.10", "::", "gateway-console.example"])  # noqa: S104
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.0.2.10", "::", "gateway-console.example"])
 def test_a_listener_beyond_loopback_without_a_secret_is_refused(host: str) -> None:
     listener = CallbackListener(CallbackRecorder(History(), "sb", None), host, 0)
     with pytest.raises(CallbackListenerError, match="without the merchant control secret"):

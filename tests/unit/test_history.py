@@ -11,7 +11,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import keys, paths

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.history import History, HistoryFilter
-from console.core.history import export
+from console.core.history import History, HistoryFilter, export
 from console.core.history.query import last_four
 from tests.helpers.history_data import answered, lost, prepared
 

@@ -178,7 +178,9 @@ def unavailable(path: Path, exc: BaseException) -> JournalUnavailableError:
             f"The history file {path} is damaged ({_detail(exc)}). Move it away (keep it "
             "for inspection); the console then starts a new history."
         )
-    return JournalUnavailableError(f"The history journal is unavailable. {why} {_NO_SEND}", str(path))
+    return JournalUnavailableError(
+        f"The history journal is unavailable. {why} {_NO_SEND}", str(path)
+    )
 
 
 def _detail(exc: BaseException) -> str:

@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 from console.core.history import UNKNOWN, HistoryFilter
 
 if TYPE_CHECKING:
-    from console.core.history import History
-    from console.core.history import HistoryRow
+    from console.core.history import History, HistoryRow
 
 # Payouts the gateway took (accepted) or may have taken (outcome unknown): the ones whose
 # status can be asked for. A rejected or unsent payout created no order.
