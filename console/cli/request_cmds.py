@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import sqlite3
 import sys
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,9 +36,7 @@ from console.cli.request_args import (
     read_fields,
 )
 from console.core.client import Outcome, Result, prepare
-from console.core.errors import JournalUnavailableError
 from console.core.history import History
-from console.core.history_schema import HistoryDatabaseError
 from console.core.masking import mask_params
 from console.core.pipeline import (
     Check,
@@ -173,7 +170,7 @@ def _pipeline(args: argparse.Namespace, conn: dict[str, Any]) -> Pipeline:
     return Pipeline(
         environment,
         production=bool(getattr(args, "env_production", False)),
-        journal=open_journal(),
+        journal=History(),  # JournalUnavailableError: nothing is sent unjournaled
         transport=lambda: Transport(
             timeouts=Timeouts(connect=connect, read=read), verify=args.ca_bundle or True
         ),
@@ -223,17 +220,6 @@ def _print_sent(args: argparse.Namespace, sent: Sent) -> None:
             f"({sent.journal_error}); it will show as outcome unknown there.",
             file=sys.stderr,
         )
-
-
-def open_journal() -> History:
-    """The journal every send is written to (pending before it leaves)."""
-    try:
-        return History()
-    except (OSError, sqlite3.Error, HistoryDatabaseError) as exc:
-        raise JournalUnavailableError(
-            f"The history journal cannot be opened ({exc}); nothing was sent, because every "
-            "send is journalled first."
-        ) from exc
 
 
 def outcome_json(outcome: Outcome, *, masked: bool = True) -> dict[str, Any]:
