@@ -65,6 +65,7 @@ def exit_code(exc: ConsoleError) -> int:
             Refusal.UNKNOWN_OUTCOME: EXIT_ASK_UNKNOWN,
             Refusal.NOT_CONFIRMED: EXIT_NOT_CONFIRMED,
             Refusal.PLAIN_HTTP: EXIT_USAGE,
+            Refusal.CARD_NUMBER: EXIT_INVALID,
         }[exc.code]
     if isinstance(exc, JournalUnavailableError):
         return EXIT_JOURNAL

@@ -7,6 +7,7 @@ what ``core.spec.validate`` reads; empty means "not given".
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QPalette, QResizeEvent
@@ -94,6 +95,19 @@ class _DateEditor(QWidget):
         day = QDate.fromString(text, DATE_QT_FORMAT)
         if day.isValid():
             self.calendar.setSelectedDate(day)
+
+
+_CARD_GROUPS = re.compile(r"[0-9][0-9 \-]*")
+
+
+def _card_digits_only(line: QLineEdit, text: str) -> None:
+    """A card number typed or pasted in groups (``4444 4444 4444 4448``, dashes too) becomes
+    its digits as the person types, in sight: the contract's card number is Numeric."""
+    if (" " in text or "-" in text) and _CARD_GROUPS.fullmatch(text.strip()):
+        cursor = line.cursorPosition()
+        digits = text.replace(" ", "").replace("-", "")
+        line.setText(digits)
+        line.setCursorPosition(max(0, cursor - (len(text) - len(digits))))
 
 
 class _MessageLine(QLabel):
@@ -233,6 +247,8 @@ class FieldRow(QWidget):
             line.setPlaceholderText("required")
         if field.sensitive == "cvv":
             line.setEchoMode(QLineEdit.EchoMode.Password)
+        if field.sensitive == "pan":
+            line.textEdited.connect(lambda text: _card_digits_only(line, text))
         if field.type in (FieldType.NUMERIC, FieldType.LONG, FieldType.INT):
             line.setInputMethodHints(Qt.InputMethodHint.ImhDigitsOnly)
         return line, line.text, line.setText, line.textChanged
