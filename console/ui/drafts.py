@@ -24,13 +24,15 @@ def _clean(values: Mapping[str, str]) -> dict[str, str]:
 
 class DraftStore:
     """Per-command drafts (field values and form choices), the last command shown, and
-    :attr:`layout`: named layout texts (``"window"``: the docks; ``"history-columns"``)."""
+    :attr:`layout`: named layout texts (``"window"``: the docks; ``"history-columns"``), and
+    the chosen :attr:`theme`."""
 
     def __init__(self, config_dir: Path) -> None:
         self.path = config_dir / DRAFTS_NAME
         self._forms: dict[str, dict[str, str]] = {}
         self.last_command: str = ""
         self.layout: dict[str, str] = {}
+        self.theme = ""  # the theme chosen in View > Theme ("" = not chosen yet)
         self._load()
 
     def _load(self) -> None:
@@ -46,6 +48,7 @@ class DraftStore:
                 if isinstance(values, dict):
                     self._forms[str(name)] = _clean({str(k): str(v) for k, v in values.items()})
         self.last_command = str(data.get("last_command", ""))
+        self.theme = str(data.get("theme", ""))
         layout = data.get("layout", {})
         if isinstance(layout, dict):
             self.layout = {str(k): str(v) for k, v in layout.items()}
@@ -67,6 +70,7 @@ class DraftStore:
             "last_command": self.last_command,
             "forms": self._forms,
             "layout": self.layout,
+            "theme": self.theme,
         }
         # readable by its owner only: drafts hold names, addresses and order ids
         tmp.unlink(missing_ok=True)  # a leftover would keep its own mode

@@ -90,10 +90,10 @@ def build_menus(w: MainWindow) -> None:
     group = QActionGroup(w)
     for theme in THEMES:
         a = _action(
-            w, f"theme:{theme}", theme.capitalize(), "", lambda _c=False, t=theme: _theme(t)
+            w, f"theme:{theme}", theme.capitalize(), "", lambda _c=False, t=theme: _theme(w, t)
         )
         a.setCheckable(True)
-        a.setChecked(theme == "system")
+        a.setChecked(theme == (w.drafts.theme or "system"))
         group.addAction(a)
         themes.addAction(a)
 
@@ -129,10 +129,18 @@ def _tab(w: MainWindow, index: int) -> None:
     w.inspector.tabs.setCurrentIndex(index)
 
 
-def _theme(name: str) -> None:
+def _theme(w: MainWindow, name: str) -> None:
+    """Switch the theme, repaint what carries state colours, and remember it."""
+    from console.ui.window_sending import render_result, update_send
+
     app = QApplication.instance()
     if isinstance(app, QApplication):
         apply_theme(app, name)
+    render_result(w)  # rich text made with the old theme's colours
+    update_send(w)
+    w.drafts.theme = name
+    if w.persist_drafts:
+        w.drafts.save()
 
 
 def _about(w: MainWindow) -> None:

@@ -289,6 +289,15 @@ class FieldRow(QWidget):
         if state == self.state and message == self._message:
             return  # repainting unchanged rows is what makes typing slow
         self.state, self._message = state, message
+        self._paint_state()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._paint_state()  # a new theme: the state colours of the new background
+
+    def _paint_state(self) -> None:
+        state, message = self.state, self._message
         colour = state_colour(state or "required", self.palette()).name()
         self.mark.setText(_GLYPHS.get(state, ""))
         self.mark.setStyleSheet(f"color: {colour}; font-weight: bold;")
