@@ -26,7 +26,7 @@ class Wire:
     body: str
 
     def http(self) -> str:
-        scheme, _, rest = self.url.partition("://")
+        _scheme, _, rest = self.url.partition("://")
         host, _, path = rest.partition("/")
         return (
             f"POST /{path} HTTP/1.1\r\nHost: {host}\r\n"
@@ -127,7 +127,7 @@ def sign(
     base = f"POST&{outer(uri)}&{outer(normalized)}".encode()
 
     if mistake == "sha1-instead-of-sha256":
-        raw = key.sign(base, padding.PKCS1v15(), hashes.SHA1())  # noqa: S303
+        raw = key.sign(base, padding.PKCS1v15(), hashes.SHA1())
     elif mistake == "pss-padding":
         pss = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=32)
         raw = key.sign(base, pss, hashes.SHA256())
@@ -138,9 +138,7 @@ def sign(
     if mistake == "signature-not-url-decoded":
         encoded_sig = pct(encoded_sig)
     header = [*oauth[:2], ("oauth_signature", None), *oauth[2:], *header_extra]
-    parts = [
-        f'{n}="{encoded_sig if v is None else pct(v)}"' for n, v in header
-    ]
+    parts = [f'{n}="{encoded_sig if v is None else pct(v)}"' for n, v in header]
     return Wire(url, "OAuth " + ", ".join(parts), body_text)
 
 

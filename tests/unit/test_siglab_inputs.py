@@ -49,7 +49,8 @@ def test_oauthlib_signed_request_is_valid(rsa_key: rsa.RSAPrivateKey) -> None:
     verdict = diagnose(
         from_capture(from_parts(uri, headers["Authorization"], signed_body)), rsa_key.public_key()
     )
-    assert verdict.valid and verdict.findings == ()
+    assert verdict.valid
+    assert verdict.findings == ()
 
 
 def test_requests_oauthlib_signed_request_is_valid(rsa_key: rsa.RSAPrivateKey) -> None:
@@ -100,11 +101,13 @@ def test_console_signer_base_string_is_the_labs_expected_one(rsa_key: rsa.RSAPri
 def test_curl_lines_in_documented_forms_are_read(rsa_key: rsa.RSAPrivateKey, template: str) -> None:
     wire = sign(URL, PARAMS, rsa_key)
     line = template.format(
-        url=URL, auth=f"Authorization: {wire.authorization}",
+        url=URL,
+        auth=f"Authorization: {wire.authorization}",
         auth_escaped=f"Authorization: {wire.authorization}".replace('"', '\\"'),
     )
     capture = parse_request_text(line)
-    assert capture.method == "POST" and capture.url == URL
+    assert capture.method == "POST"
+    assert capture.url == URL
     assert diagnose(from_capture(capture), rsa_key.public_key()).valid
 
 
@@ -142,7 +145,8 @@ def test_import_curl_finds_the_command_group_and_fields() -> None:
         "demo",
     )
     assert result.base_url == "https://gateway.example/paynet"
-    assert dict(result.fields)["amount"] == "10.50" and "login" not in dict(result.fields)
+    assert dict(result.fields)["amount"] == "10.50"
+    assert "login" not in dict(result.fields)
     assert result.to_json()["fields"]["credit_card_number"] == "444444******4448"  # type: ignore[index]
     assert any("login" in note for note in result.notes)
 

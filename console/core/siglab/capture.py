@@ -51,7 +51,7 @@ def parse_http(text: str, *, scheme: str = "https") -> Capture:
     ``scheme`` (HTTPS unless told) make it absolute.
     """
     text = text.lstrip("\r\n")
-    head, sep, body = text.replace("\r\n", "\n").partition("\n\n")
+    head, _sep, body = text.replace("\r\n", "\n").partition("\n\n")
     lines = head.split("\n")
     words = lines[0].split()
     if len(words) < 2 or not words[0].isalpha():

@@ -87,9 +87,7 @@ def _explanations(
                     "The control was made with merchant_order instead of client_orderid.",
                 )
             )
-    if raw != {k: values[k] for k in raw if k in values} and control == _sha1(
-        raw, _FIELDS, secret
-    ):
+    if raw != {k: values[k] for k in raw if k in values} and control == _sha1(raw, _FIELDS, secret):
         found.append(
             (
                 "control-encoded-values",

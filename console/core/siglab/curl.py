@@ -32,17 +32,24 @@ _WITH_VALUE = {
 }
 # Options that take a value but do not change what is signed.
 _IGNORED_WITH_VALUE = frozenset(
-    "-u --user -A --user-agent -o --output -e --referer -b --cookie -c --cookie-jar -m "
-    "--max-time --connect-timeout --cacert --capath --cert --key --key-type --cert-type "
-    "-x --proxy -w --write-out --retry --retry-delay --retry-max-time --resolve "
-    "--interface --limit-rate -r --range --proxy-user -E --trace --trace-ascii "
-    "--dump-header -D".split()
+    (
+        *("-u", "--user", "-A", "--user-agent", "-o", "--output", "-e", "--referer"),
+        *("-b", "--cookie", "-c", "--cookie-jar", "-m", "--max-time", "--connect-timeout"),
+        *("--cacert", "--capath", "--cert", "--key", "--key-type", "--cert-type"),
+        *("-x", "--proxy", "-w", "--write-out", "--retry", "--retry-delay"),
+        *("--retry-max-time", "--resolve", "--interface", "--limit-rate", "-r", "--range"),
+        *("--proxy-user", "-E", "--trace", "--trace-ascii", "--dump-header", "-D"),
+    )
 )
 _FLAGS = frozenset(
-    "-s --silent -S --show-error -v --verbose -i --include -k --insecure -L --location "
-    "--compressed -f --fail --fail-with-body -g --globoff --http1.0 --http1.1 --http2 "
-    "-N --no-buffer -# --progress-bar -4 -6 --ipv4 --ipv6 -q --disable --no-progress-meter "
-    "--tlsv1.2 --tlsv1.3 --ssl-reqd -n --netrc -I --head -G --get".split()
+    (
+        *("-s", "--silent", "-S", "--show-error", "-v", "--verbose", "-i", "--include"),
+        *("-k", "--insecure", "-L", "--location", "--compressed", "-f", "--fail"),
+        *("--fail-with-body", "-g", "--globoff", "--http1.0", "--http1.1", "--http2"),
+        *("-N", "--no-buffer", "-#", "--progress-bar", "-4", "-6", "--ipv4", "--ipv6"),
+        *("-q", "--disable", "--no-progress-meter", "--tlsv1.2", "--tlsv1.3", "--ssl-reqd"),
+        *("-n", "--netrc", "-I", "--head", "-G", "--get"),
+    )
 )
 _SHORT_FLAGS = frozenset(f[1] for f in _FLAGS if len(f) == 2)
 _SHORT_VALUED = frozenset(o[1] for o in (*_WITH_VALUE, *_IGNORED_WITH_VALUE) if len(o) == 2)
@@ -59,7 +66,9 @@ def parse_curl(text: str) -> Capture:
     try:
         words = shlex.split(_CONTINUATION.sub(" ", text.strip()))
     except ValueError as exc:
-        raise CaptureError(f"The curl line cannot be split into words: {exc} (check quotes).")
+        raise CaptureError(
+            f"The curl line cannot be split into words: {exc} (check quotes)."
+        ) from None
     if not words or words[0] not in ("curl", "curl.exe"):
         raise CaptureError("A curl line starts with the word curl.")
     method, url, get = "", "", False

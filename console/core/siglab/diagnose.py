@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
@@ -174,10 +175,8 @@ def _signature_forms(text: str) -> list[tuple[list[str], bytes]]:
     ):
         if codes and candidate == once:
             continue
-        try:
+        with contextlib.suppress(binascii.Error, ValueError):
             forms.append((codes, base64.b64decode(candidate, validate=True)))
-        except (binascii.Error, ValueError):
-            pass
     if _HEX.fullmatch(once) and len(once) % 2 == 0 and len(once) >= 128:
         forms.append((["hex-signature"], bytes.fromhex(once)))
     return forms
@@ -210,8 +209,9 @@ def _match(
         for sig_codes, signature in signatures:
             for base in candidates:
                 try:
-                    key.verify(signature, base.encode("utf-8", "surrogateescape"), _PSS,
-                               hashes.SHA256())
+                    key.verify(
+                        signature, base.encode("utf-8", "surrogateescape"), _PSS, hashes.SHA256()
+                    )
                 except (InvalidSignature, ValueError):
                     continue
                 return [([*sig_codes, "pss-padding"], base)], True

@@ -9,6 +9,7 @@ from __future__ import annotations
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
+from cryptography.hazmat.primitives.asymmetric.types import PublicKeyTypes
 
 from console.core.keys import KeyProblem, load_private_key
 
@@ -23,6 +24,7 @@ def load_public_key(data: bytes | str, passphrase: bytes | str | None = None) ->
     raw = data.encode("ascii", "replace") if isinstance(data, str) else data
     if b"PRIVATE KEY-----" in raw:
         return load_private_key(raw, passphrase).private_key.public_key()
+    key: PublicKeyTypes | object
     try:
         if b"-----BEGIN CERTIFICATE-----" in raw:
             key = x509.load_pem_x509_certificate(raw).public_key()

@@ -110,9 +110,7 @@ def from_decoded(
 
 
 def _form(text: str) -> Pairs:
-    return tuple(
-        (_decode(name), _decode(value)) for name, value in _segments(text)
-    )
+    return tuple((_decode(name), _decode(value)) for name, value in _segments(text))
 
 
 def _segments(text: str) -> list[tuple[str, str]]:

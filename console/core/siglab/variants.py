@@ -31,8 +31,7 @@ MISTAKES: dict[str, str] = {
     "sorted-before-encoding": "the client sorted the parameters before percent-encoding "
     "them; they are sorted by their encoded form",
     "oauth-token-empty": "the client signed an empty oauth_token; this API has none",
-    "oauth-signature-signed": "the client put oauth_signature itself into the signed "
-    "parameters",
+    "oauth-signature-signed": "the client put oauth_signature itself into the signed parameters",
     "default-port-kept": "the client kept the default port in the signed URL; it is dropped",
     "host-case": "the client signed the host name as written; it is signed in lower case",
     "scheme-case": "the client signed the scheme as written; it is signed in lower case",
@@ -130,8 +129,8 @@ def _scheme_case(r: Received) -> str | None:
 
 def _paths(r: Received) -> list[Callable[[Received], str | None]]:
     def with_path(path: str) -> Callable[[Received], str | None]:
-        return lambda r: None if path == r.path else _uri(
-            r.scheme.lower(), r.host.lower(), _port(r), path
+        return lambda r: (
+            None if path == r.path else _uri(r.scheme.lower(), r.host.lower(), _port(r), path)
         )
 
     candidates = [r.path.replace("/group/", "/", 1), r.path.rstrip("/") or "/", r.path + "/"]
@@ -174,8 +173,11 @@ def _body_values(change: Callable[[str], str]) -> Callable[[Received], Pairs | N
 def _raw_body(r: Received) -> Pairs | None:
     if r.body_raw is None or [v for _, v in r.body_raw] == [v for _, v in r.body]:
         return None
-    return (*r.query, *((n, v) for (n, _), (_, v) in zip(r.body, r.body_raw, strict=True)),
-            *r.signed_oauth)
+    return (
+        *r.query,
+        *((n, v) for (n, _), (_, v) in zip(r.body, r.body_raw, strict=True)),
+        *r.signed_oauth,
+    )
 
 
 def _login(r: Received) -> Pairs | None:
