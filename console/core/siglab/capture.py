@@ -54,7 +54,7 @@ def parse_http(text: str, *, scheme: str = "https") -> Capture:
     head, _sep, body = text.replace("\r\n", "\n").partition("\n\n")
     lines = head.split("\n")
     words = lines[0].split()
-    if len(words) < 2 or not words[0].isalpha():
+    if len(words) < 2 or not (words[0].isalpha() and words[0].isupper()):
         raise CaptureError(
             f"The first line {lines[0][:60]!r} is not an HTTP request line: start with "
             "'POST /path HTTP/1.1', then the headers, a blank line and the body."
