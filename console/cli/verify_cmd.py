@@ -190,12 +190,24 @@ def _print(verdict: Verdict, *, reveal: bool) -> None:
         print(f"The base strings part at: {verdict.first_difference}")
     expected, received = verdict.base_strings(reveal=reveal)
     note = "card data revealed" if reveal else "card data masked; --reveal shows it"
-    _block(f"Expected base string ({note})", expected)
+    other = received if received is not None else expected
+    print(f"\nBase strings, one parameter a line; ! marks what differs ({note})")
+    _block("Expected (what the gateway signs):", expected, other)
     if received is not None and received != expected:
-        _block("Base string the signature matches", received)
+        _block("Signed by the client:", received, expected)
 
 
-def _block(title: str, text: str) -> None:
-    print(f"\n{title}")
-    for line in textwrap.wrap(text, 100, break_on_hyphens=False):
-        print(f"  {line}")
+def _lines(text: str) -> list[str]:
+    method, _, rest = text.partition("&")
+    uri, _, params = rest.partition("&")
+    pieces = params.split("%26")
+    return [f"{method}&", f"{uri}&", *(p + "%26" for p in pieces[:-1]), pieces[-1]]
+
+
+def _block(title: str, text: str, other: str) -> None:
+    print(title)
+    others = set(_lines(other))
+    for line in _lines(text):
+        mark = "  " if line in others else "! "
+        for i, part in enumerate(textwrap.wrap(line, 96, break_on_hyphens=False) or [""]):
+            print(f"  {mark if i == 0 else '  '}{part}")
