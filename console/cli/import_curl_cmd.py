@@ -14,9 +14,9 @@ import argparse
 import json
 import shlex
 import sys
-from pathlib import Path
 from typing import Any
 
+from console.cli.verify_cmd import UnreadableInputError, input_text
 from console.core.masking import mask_params
 from console.core.siglab.capture import CaptureError
 from console.core.siglab.curl_import import CurlImport, import_curl
@@ -41,15 +41,9 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        if args.curl is not None:
-            text = args.curl
-        elif args.file and args.file != "-":
-            text = Path(args.file).read_text(encoding="utf-8")
-        else:
-            text = sys.stdin.read()
-        result = import_curl(text, _templates(args.env))
-    except (OSError, UnicodeDecodeError, CaptureError, LookupError) as exc:
-        print(f"error: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+        result = import_curl(input_text(args), _templates(args.env))
+    except (UnreadableInputError, CaptureError, LookupError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     if args.json:
         print(json.dumps(result.to_json(reveal=args.reveal), indent=2))

@@ -33,7 +33,7 @@ from console.core.siglab.received import from_capture
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 
 
-class _UnreadableError(Exception):
+class UnreadableInputError(Exception):
     """Input that cannot be read (exit status 2)."""
 
 
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         received = from_capture(_capture(args))
         key = _key(args)
         others = {str(path): _key_file(path, None) for path in args.other_key}
-    except (_UnreadableError, CaptureError, KeyProblem) as exc:
+    except (UnreadableInputError, CaptureError, KeyProblem) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     verdict = diagnose(received, key, now=time.time(), other_keys=others)
@@ -93,24 +93,26 @@ def run(args: argparse.Namespace) -> int:
 def _capture(args: argparse.Namespace) -> Any:
     if args.url:
         return from_parts(args.url, args.authorization, args.body)
+    return parse_request_text(input_text(args), scheme=args.scheme)
+
+
+def input_text(args: argparse.Namespace) -> str:
+    """The text of ``--curl``, else of FILE, else of standard input (FILE ``-`` or none)."""
     if args.curl is not None:
-        return parse_request_text(args.curl)
+        return str(args.curl)
     if args.file and args.file != "-":
         try:
-            text = Path(args.file).read_text(encoding="utf-8")
+            return Path(args.file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise _UnreadableError(
-                f"{args.file}: {getattr(exc, 'strerror', None) or exc}"
-            ) from None
-    else:
-        text = sys.stdin.read()
-    return parse_request_text(text, scheme=args.scheme)
+            reason = getattr(exc, "strerror", None) or exc
+            raise UnreadableInputError(f"{args.file}: {reason}") from None
+    return sys.stdin.read()
 
 
 def _key(args: argparse.Namespace) -> RSAPublicKey:
     given = [k for k in (args.public_key, args.key_file, args.env) if k]
     if len(given) != 1:
-        raise _UnreadableError(
+        raise UnreadableInputError(
             "give exactly one key: --public-key FILE, --key-file FILE or --env NAME"
         )
     if args.env:
@@ -119,7 +121,7 @@ def _key(args: argparse.Namespace) -> RSAPublicKey:
     if args.key_passphrase_env:
         passphrase = os.environ.get(args.key_passphrase_env)
         if passphrase is None:
-            raise _UnreadableError(f"environment variable {args.key_passphrase_env} is not set")
+            raise UnreadableInputError(f"environment variable {args.key_passphrase_env} is not set")
     return _key_file(args.public_key or args.key_file, passphrase)
 
 
@@ -127,9 +129,9 @@ def _key_file(path: Path, passphrase: str | None) -> RSAPublicKey:
     try:
         return load_public_key(path.read_bytes(), passphrase)
     except OSError as exc:
-        raise _UnreadableError(f"{path}: {exc.strerror}") from None
+        raise UnreadableInputError(f"{path}: {exc.strerror}") from None
     except KeyProblem as exc:
-        raise _UnreadableError(f"{path}: {exc}") from None
+        raise UnreadableInputError(f"{path}: {exc}") from None
 
 
 def _env_key(name: str) -> RSAPublicKey:
@@ -139,7 +141,7 @@ def _env_key(name: str) -> RSAPublicKey:
     try:
         return environment_public_key(name)
     except (EnvironmentStoreError, VaultError) as exc:
-        raise _UnreadableError(f"--env {name}: {exc}") from None
+        raise UnreadableInputError(f"--env {name}: {exc}") from None
 
 
 def _run_callback(args: argparse.Namespace) -> int:
@@ -147,7 +149,7 @@ def _run_callback(args: argparse.Namespace) -> int:
     try:
         verdict = check_control(args.callback, secret)
     except ValueError as exc:
-        raise _UnreadableError(str(exc)) from None
+        raise UnreadableInputError(str(exc)) from None
     diagnosis = [] if verdict.valid else [{"code": verdict.code, "message": verdict.message}]
     if args.json:
         print(json.dumps({"valid": verdict.valid, "diagnosis": diagnosis}, indent=2))
@@ -162,7 +164,9 @@ def _merchant_control(args: argparse.Namespace) -> str:
     if args.merchant_control_env:
         secret = os.environ.get(args.merchant_control_env)
         if secret is None:
-            raise _UnreadableError(f"environment variable {args.merchant_control_env} is not set")
+            raise UnreadableInputError(
+                f"environment variable {args.merchant_control_env} is not set"
+            )
         return secret
     if args.env:
         from console.core.env_errors import EnvironmentStoreError
@@ -172,10 +176,10 @@ def _merchant_control(args: argparse.Namespace) -> str:
         try:
             secret = connect(args.env).merchant_control
         except (EnvironmentStoreError, VaultError) as exc:
-            raise _UnreadableError(f"--env {args.env}: {exc}") from None
+            raise UnreadableInputError(f"--env {args.env}: {exc}") from None
         if secret:
             return str(secret)
-    raise _UnreadableError(
+    raise UnreadableInputError(
         "the callback check needs the merchant control secret: --env NAME (with a saved "
         "secret) or --merchant-control-env VAR"
     )

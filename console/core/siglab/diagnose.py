@@ -118,7 +118,7 @@ def diagnose(
     if matches:
         extra, received = matches[0]
         codes = [*extra, *candidates[received]]
-        findings += [Finding(c, _message(c, r, key)) for c in codes]
+        findings += [Finding(c, _message(c)) for c in codes]
     elif not signatures:
         findings.append(
             Finding(
@@ -248,7 +248,7 @@ def _wrong_key(
     )
 
 
-def _message(code: str, r: Received, key: RSAPublicKey) -> str:
+def _message(code: str) -> str:
     text = MISTAKES.get(code, code)
     return text[0].upper() + text[1:] + "."
 
