@@ -69,9 +69,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 2
+    from console.cli import failures
+    from console.core.errors import ConsoleError
+
     code: int | None = None
     try:
-        code = int(func(args))
+        try:
+            code = int(func(args))
+        except ConsoleError as exc:  # what a person can meet: their words, a documented status
+            code = failures.report(args, exc)
         sys.stdout.flush()  # here, where a closed pipe can still be handled
     except KeyboardInterrupt:
         return 130
@@ -79,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader left early (``| head -1``): stop writing, keep the status if it is known.
         _silence_stdout()
         return 141 if code is None else code  # 141: what a shell reports for SIGPIPE
+    except Exception as exc:  # a programming error: logged, never reported as bad input
+        return failures.internal_error(args, exc)
     return code
 
 

@@ -55,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
 def _templates(env: str | None) -> dict[str, dict[str, str]] | None:
     if not env:
         return None
-    from console.core.env_errors import EnvironmentStoreError
     from console.core.environments import EnvironmentStore
+    from console.core.errors import EnvironmentStoreError
 
     try:
         found = EnvironmentStore().get(env)

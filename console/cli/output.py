@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import sys
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TextIO
 
 from console.core.client import Outcome
-from console.core.masking import mask_params, mask_text
 from console.core.signing import SignedRequest
 from console.core.spec.model import Problem, Severity
 
@@ -64,36 +63,16 @@ def print_problems(
         print(f"{p.severity.upper():7} {', '.join(p.fields) or '-'}: {p.message}", file=file)
 
 
-def masked_answer_text(text: str, secrets: Sequence[tuple[str, str]]) -> str:
-    """Answer text as shown: the request's own card data masked wherever the gateway echoes it
-    (``secrets`` empty: shown as it came, for ``--reveal``). Long digit ids stay readable."""
-    return mask_text(text, secrets, card_shaped=False) if secrets else text
-
-
-def masked_answer_fields(
-    fields: Iterable[tuple[str, str]], secrets: Sequence[tuple[str, str]]
-) -> list[tuple[str, str]]:
-    """Answer fields as shown: card number and CVV2 fields masked by name, and the request's
-    own card data masked in every other value (``secrets`` empty: all as they came)."""
-    if not secrets:
-        return list(fields)
-    return [(n, masked_answer_text(v, secrets)) for n, v in mask_params(fields)]
-
-
-def print_outcome(
-    outcome: Outcome, secrets: list[tuple[str, str]], out: TextIO | None = None
-) -> None:
-    """The decoded answer, or the transport failure, in plain words."""
+def print_outcome(outcome: Outcome, out: TextIO | None = None) -> None:
+    """The decoded answer, or the transport failure, in plain words (as given: the pipeline
+    hands over the masked outcome unless the person asked to reveal it)."""
     out = out or sys.stdout
-    summary = masked_answer_text(outcome.summary, secrets)
-    print(f"{outcome.prepared.command} -> {outcome.result.upper()}: {summary}", file=out)
+    print(f"{outcome.prepared.command} -> {outcome.result.upper()}: {outcome.summary}", file=out)
     response = outcome.response
     if response is None:
         return
     print(f"\nHTTP {response.http_status} ({outcome.elapsed * 1000:.0f} ms)", file=out)
-    for name, value in masked_answer_fields(response.fields, secrets):
+    for name, value in response.fields:
         print(f"  {name} = {value}", file=out)
     if not response.fields:
-        _section(
-            "Raw body", masked_answer_text(response.raw.decode("utf-8", "replace"), secrets), out
-        )
+        _section("Raw body", response.raw.decode("utf-8", "replace"), out)

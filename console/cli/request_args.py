@@ -11,11 +11,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from console.core.errors import InputError
 from console.core.keys import KeyProblem, load_private_key
 from console.core.masking import mask_text
 
 
-class UsageError(Exception):
+class UsageError(InputError):
     """A problem with the command line itself, reported with exit status 2."""
 
 
@@ -94,20 +95,19 @@ def connection(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _env_connection(args: argparse.Namespace) -> dict[str, Any]:
-    """Connection from a saved environment and its key in the keyring."""
+    """Connection from a saved environment and its key: --key-file, else the keyring."""
     from console.core.environments import EnvironmentStoreError, connect
     from console.core.secret_store import VaultError
 
+    key = load_key(args) if args.key_file else None  # an explicit key: no keyring needed
     try:
-        conn = connect(args.env)
+        conn = connect(args.env, private_key=key)
     except (EnvironmentStoreError, VaultError) as exc:
         raise UsageError(f"--env {args.env}: {exc}") from exc
     kwargs = conn.prepare_kwargs(args.api_command)
     kwargs.update({k: v for k, v in (("base_url", args.base_url), ("login", args.login)) if v})
     if args.endpoint_id or args.group_id:
         kwargs["endpoint_id"], kwargs["endpoint_group_id"] = args.endpoint_id, args.group_id
-    if args.key_file:
-        kwargs["private_key"] = load_key(args)
     env = conn.environment
     args.env_production = env.kind == "production"
     if hasattr(args, "timeout"):

@@ -1,28 +1,33 @@
 """``sign``, ``validate`` and ``send``: the request commands of the command line.
 
-Exit statuses of ``send`` (also printed by ``gateway-console send --help``):
-0 accepted, 1 invalid input (nothing sent), 2 usage error, 3 rejected or declined by the
-gateway, 4 access denied (403), 5 gateway failure (500 or unreadable answer),
-6 not sent (safe to send again), 7 outcome unknown (check the status first).
+``send`` goes through the core's send pipeline (``console.core.pipeline``), like the window:
+the double-payout guard, the production confirmation, the journal and masking are the
+pipeline's. Where the window asks the person, ``send`` refuses unless a flag records the
+decision (``--yes`` for production, ``--resend-unknown`` after an unknown outcome); an
+accepted client_orderid is refused with its own exit status. The exit statuses are in
+``console.cli.failures`` (also printed by ``gateway-console send --help``).
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
-import sqlite3
+import logging
 import sys
 from typing import Any
 from urllib.parse import urlsplit
 
-from console.cli.output import (
-    masked_answer_fields,
-    masked_answer_text,
-    print_outcome,
-    print_problems,
-    print_signed,
+from console.cli.failures import (
+    EXIT_ACCESS_DENIED,
+    EXIT_GATEWAY_FAILED,
+    EXIT_INVALID,
+    EXIT_NOT_SENT,
+    EXIT_OK,
+    EXIT_REJECTED,
+    EXIT_TABLE,
+    EXIT_UNKNOWN,
 )
+from console.cli.output import print_outcome, print_problems, print_signed
 from console.cli.request_args import (
     UsageError,
     add_connection_options,
@@ -30,38 +35,31 @@ from console.cli.request_args import (
     connection,
     read_fields,
 )
-from console.core.client import (
-    Client,
-    LoginInBodyError,
-    Outcome,
-    PreparedRequest,
-    Result,
-    prepare,
-)
+from console.core.client import Outcome, Result, prepare
 from console.core.history import History
-from console.core.history_rows import amount, receiver
 from console.core.masking import mask_params
+from console.core.pipeline import (
+    Check,
+    Decision,
+    Pipeline,
+    Refusal,
+    RefusedError,
+    Sent,
+    resend_note,
+)
 from console.core.spec import COMMANDS, validate
 from console.core.spec.model import Severity
 from console.core.transport import Timeouts, Transport
 
 EXIT_BY_RESULT = {
-    Result.ACCEPTED: 0,
-    Result.REJECTED: 3,
-    Result.ACCESS_DENIED: 4,
-    Result.GATEWAY_FAILED: 5,
-    Result.NOT_SENT: 6,
-    Result.UNKNOWN: 7,
+    Result.ACCEPTED: EXIT_OK,
+    Result.REJECTED: EXIT_REJECTED,
+    Result.ACCESS_DENIED: EXIT_ACCESS_DENIED,
+    Result.GATEWAY_FAILED: EXIT_GATEWAY_FAILED,
+    Result.NOT_SENT: EXIT_NOT_SENT,
+    Result.UNKNOWN: EXIT_UNKNOWN,
 }
-EXIT_INVALID = 1
-EXIT_USAGE = 2
-
-_SEND_EPILOG = """exit status:
-  0 accepted by the gateway        4 access denied (HTTP 403)
-  1 invalid input, nothing sent    5 gateway failure (HTTP 500 or unreadable answer)
-  2 usage error                    6 not sent: safe to send again
-  3 rejected or declined           7 outcome unknown: check the status before resending
-"""
+_log = logging.getLogger(__name__)
 
 
 def register(sub: Any) -> None:
@@ -85,7 +83,7 @@ def register(sub: Any) -> None:
     p_send = sub.add_parser(
         "send",
         help="validate, sign and send a request; print the decoded answer",
-        epilog=_SEND_EPILOG,
+        epilog=EXIT_TABLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p_send.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))
@@ -103,24 +101,14 @@ def register(sub: Any) -> None:
         "--yes", action="store_true", help="send to a production environment without asking"
     )
     p_send.add_argument(
-        "--no-history", action="store_true", help="do not write this send to the history journal"
+        "--resend-unknown",
+        action="store_true",
+        help="resend a client_orderid whose last send has an unknown outcome (after you "
+        "checked its status); it goes with the same client_orderid",
     )
     p_send.set_defaults(func=run_send)
 
 
-def _guarded(func: Any) -> Any:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return int(func(args))
-        except (UsageError, LoginInBodyError, ValueError, KeyError) as exc:
-            msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-            print(f"gateway-console {args.command}: {msg}", file=sys.stderr)
-            return EXIT_USAGE
-
-    return run
-
-
-@_guarded
 def run_validate(args: argparse.Namespace) -> int:
     problems = validate(args.api_command, read_fields(args))
     if args.json:
@@ -130,7 +118,6 @@ def run_validate(args: argparse.Namespace) -> int:
     return EXIT_INVALID if any(p.severity is Severity.ERROR for p in problems) else 0
 
 
-@_guarded
 def run_sign(args: argparse.Namespace) -> int:
     values = read_fields(args)
     prepared = prepare(
@@ -155,111 +142,94 @@ def run_sign(args: argparse.Namespace) -> int:
     return 0
 
 
-@_guarded
 def run_send(args: argparse.Namespace) -> int:
     values = read_fields(args)
-    prepared = prepare(
-        args.api_command, values, skip_validation=args.no_validate, **connection(args)
-    )
-    if prepared.signed is None:
-        _report_refusal(args, prepared.problems)
+    conn = connection(args)
+    pipeline = _pipeline(args, conn)
+    check = pipeline.prepare(args.api_command, values, skip_validation=args.no_validate, **conn)
+    if not check.signed:
+        _report_refusal(args, check.prepared.problems)
         return EXIT_INVALID
-    if getattr(args, "env_production", False) and not _confirm_production(args, prepared):
-        print("Nothing was sent.", file=sys.stderr)
-        return EXIT_USAGE
-    transport = Transport(
-        timeouts=Timeouts(connect=args.connect_timeout or 10.0, read=args.timeout or 60.0),
-        verify=args.ca_bundle or True,
-    )
-    history = _open_history(args)
-    environment = args.env or f"command line ({urlsplit(prepared.url).netloc})"
-    hooks = None
-    if history is not None:
-        hooks = history.journal(
-            environment,
-            connect_timeout=args.connect_timeout or 10.0,
-            read_timeout=args.timeout or 60.0,
-        )
+    sent = pipeline.send(check.prepared, _decide(args, check))
     try:
-        outcome = Client(transport, hooks).send(prepared)
-        if history is not None:
-            _record_status(history, environment, outcome)
-    finally:
-        transport.close()
-        if history is not None:
-            history.close()
-    secrets = [] if args.reveal else list(prepared.params)
-    if args.json:
-        print(json.dumps(outcome_json(outcome, secrets), indent=2, ensure_ascii=False))
-    else:
-        print_outcome(outcome, secrets)
-    return EXIT_BY_RESULT[outcome.result]
-
-
-def _confirm_production(args: argparse.Namespace, prepared: PreparedRequest) -> bool:
-    """Production sends move real money: say so, and ask unless --yes was given."""
-    who, _ = receiver(prepared.params)
-    order = prepared.value("client_orderid") or prepared.value("client-orderid")
-    what = " ".join(
-        part
-        for part in (
-            prepared.command,
-            amount(prepared.params) or "",
-            prepared.value("currency") or "",
-            f"to {who}" if who else "",
-            f"client_orderid {order}",
+        _print_sent(args, sent)
+    except Exception:  # the money may have moved: the outcome is said whatever broke
+        _log.exception("printing the answer of %s failed", args.api_command)
+        print(
+            f"{args.api_command} -> {sent.result.upper()}: {sent.outcome.summary} "
+            "(the full answer could not be printed: internal error, see the log file)",
+            file=sys.stderr,
         )
-        if part
+    return EXIT_BY_RESULT[sent.result]
+
+
+def _pipeline(args: argparse.Namespace, conn: dict[str, Any]) -> Pipeline:
+    """The send pipeline for this invocation's environment, journalled."""
+    connect, read = args.connect_timeout or 10.0, args.timeout or 60.0
+    environment = args.env or f"command line ({urlsplit(conn['base_url']).netloc})"
+    return Pipeline(
+        environment,
+        production=bool(getattr(args, "env_production", False)),
+        journal=History(),  # JournalUnavailableError: nothing is sent unjournaled
+        transport=lambda: Transport(
+            timeouts=Timeouts(connect=connect, read=read), verify=args.ca_bundle or True
+        ),
+        connect_timeout=connect,
+        read_timeout=read,
     )
-    print(f"PRODUCTION environment {args.env} (real money): {what}", file=sys.stderr)
-    if args.yes:
-        return True
+
+
+def _decide(args: argparse.Namespace, check: Check) -> Decision:
+    """What the person decided: the window asks; here the flags say it, or a prompt does."""
+    if check.blocked:
+        raise RefusedError(Refusal.ACCEPTED_BEFORE, check.blocked, check.verdict)
+    if check.question and not args.resend_unknown:
+        raise RefusedError(
+            Refusal.UNKNOWN_OUTCOME,
+            f"{check.question} Check it with `gateway-console send status "
+            f"-f client_orderid={check.verdict.client_orderid} ...`, or pass --resend-unknown.",
+            check.verdict,
+        )
+    if check.question:
+        print(resend_note(check.verdict), file=sys.stderr)
+    confirmed = False
+    if check.needs_confirmation:
+        for line in check.summary.lines():
+            print(line, file=sys.stderr)
+        confirmed = args.yes or _ask_yes()
+    return Decision(production_confirmed=confirmed, resend_after_unknown=args.resend_unknown)
+
+
+def _ask_yes() -> bool:
     if not sys.stdin.isatty():
         raise UsageError("this is a production environment: add --yes to send without asking")
-    answer = input("Send it? [y/N] ")
-    return answer.strip().lower() in ("y", "yes")
+    return input("Send it? [y/N] ").strip().lower() in ("y", "yes")
 
 
-def _record_status(history: History, environment: str, outcome: Outcome) -> None:
-    """A status answer sets the final status of the order's own rows in the history."""
-    response = outcome.response
-    prepared = outcome.prepared
-    if prepared.command != "status" or response is None or outcome.result is not Result.ACCEPTED:
-        return
-    client_orderid, status = prepared.value("client_orderid"), response.status
-    if client_orderid and status:
-        history.set_final_status(
-            environment,
-            client_orderid,
-            status,
-            orderid=response.get("gateway-order-id") or prepared.value("orderid"),
-            source="status",
+def _print_sent(args: argparse.Namespace, sent: Sent) -> None:
+    outcome = sent.revealed if args.reveal else sent.outcome
+    if args.json:
+        print(
+            json.dumps(outcome_json(outcome, masked=not args.reveal), indent=2, ensure_ascii=False)
+        )
+    else:
+        print_outcome(outcome)
+    if sent.journal_error is not None:
+        print(
+            f"warning: the answer could not be stored in the history journal "
+            f"({sent.journal_error}); it will show as outcome unknown there.",
+            file=sys.stderr,
         )
 
 
-def _open_history(args: argparse.Namespace) -> History | None:
-    """The journal every send is written to (pending before it leaves), unless --no-history."""
-    if args.no_history:
-        return None
-    try:
-        return History()
-    except (OSError, sqlite3.Error) as exc:
-        raise UsageError(
-            f"cannot open the history journal ({exc}); nothing was sent. "
-            "Fix the data folder's permissions, or pass --no-history."
-        ) from exc
-
-
-def outcome_json(outcome: Outcome, secrets: list[tuple[str, str]]) -> dict[str, Any]:
+def outcome_json(outcome: Outcome, *, masked: bool = True) -> dict[str, Any]:
     """The ``send --json`` object: the decoded answer or the transport failure."""
     prepared = outcome.prepared
     base: dict[str, Any] = {
         "result": str(outcome.result),
-        "summary": masked_answer_text(outcome.summary, secrets),
+        "summary": outcome.summary,
         "url": prepared.url,
-        "params": [
-            list(p) for p in (prepared.params if not secrets else mask_params(prepared.params))
-        ],
+        "params": [list(p) for p in (mask_params(prepared.params) if masked else prepared.params)],
         "elapsed": round(outcome.elapsed, 4),
     }
     if outcome.response is None:
@@ -271,19 +241,10 @@ def outcome_json(outcome: Outcome, secrets: list[tuple[str, str]]) -> dict[str, 
             status=None,
             fields={},
             raw="",
-            error=masked_answer_text(outcome.error.message, secrets),
+            error=outcome.error.message,
         )
         return base
-    response = outcome.response
-    message = response.error_message
-    shown = dataclasses.replace(
-        response,
-        fields=tuple(masked_answer_fields(response.fields, secrets)),
-        error_message=masked_answer_text(message, secrets) if message else message,
-    )
-    decoded = shown.to_json()
-    decoded["raw"] = masked_answer_text(str(decoded.get("raw", "")), secrets)
-    return {**decoded, **base}
+    return {**outcome.response.to_json(), **base}
 
 
 def _report_refusal(args: argparse.Namespace, problems: Any) -> None:

@@ -135,7 +135,7 @@ def _key_file(path: Path, passphrase: str | None) -> RSAPublicKey:
 
 
 def _env_key(name: str) -> RSAPublicKey:
-    from console.core.env_errors import EnvironmentStoreError
+    from console.core.errors import EnvironmentStoreError
     from console.core.secret_store import VaultError
 
     try:
@@ -169,8 +169,8 @@ def _merchant_control(args: argparse.Namespace) -> str:
             )
         return secret
     if args.env:
-        from console.core.env_errors import EnvironmentStoreError
         from console.core.environments import connect
+        from console.core.errors import EnvironmentStoreError
         from console.core.secret_store import VaultError
 
         try:

@@ -1,4 +1,7 @@
-"""The one path every front uses: validate -> sign -> (journal) -> send -> decode -> (journal).
+"""Preparing and sending one request: validate -> sign, then send once -> decode.
+
+Fronts do not call :class:`Client` directly: they go through ``console.core.pipeline``, which
+adds the double-payout guard, the confirmation, the journal and masking around it.
 
 Nothing here retries: a payout POST is not idempotent, so a failed send is reported as
 "not sent" or "outcome unknown" and the person decides (field notes, "Sending money safely").
@@ -14,11 +17,12 @@ from typing import Protocol
 
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
+from console.core.errors import InputError, NetworkError
 from console.core.responses import DecodedResponse, Kind, decode
 from console.core.signing import SignedRequest, sign
 from console.core.spec import command_url, get_command, request_fields, validate
 from console.core.spec.model import Problem, Severity
-from console.core.transport import NotSentError, OutcomeUnknownError, Transport, TransportError
+from console.core.transport import NotSentError, OutcomeUnknownError, Transport
 
 
 class Result(StrEnum):
@@ -65,7 +69,7 @@ class Outcome:
 
     prepared: PreparedRequest
     response: DecodedResponse | None
-    error: TransportError | None
+    error: NetworkError | None
     elapsed: float
     started_at: float = field(default=0.0)
 
@@ -97,16 +101,17 @@ _RESULT_BY_KIND: dict[Kind, Result] = {
 
 
 class JournalHooks(Protocol):
-    """What the history journal offers the client: a row before sending, an update after."""
+    """What the history journal offers the send pipeline: a row before sending, an update
+    after (see ``console.core.pipeline``)."""
 
     def before_send(self, prepared: PreparedRequest) -> object:
         """Write (and commit) a pending row; return something that identifies it."""
 
     def after_answer(self, record: object, outcome: Outcome) -> None:
-        """Update the row written by :meth:`before_send` with the outcome."""
+        """Update the row written by :meth:`before_send` with the (masked) outcome."""
 
 
-class LoginInBodyError(ValueError):
+class LoginInBodyError(InputError):
     """``login`` was given as a body field; the contract carries it as the consumer key."""
 
 
@@ -127,24 +132,30 @@ def prepare(
     """Validate and sign one request. Sends nothing.
 
     Raises:
-        KeyError: unknown command.
-        ValueError: no endpoint id or group id for the URL, or ``login`` given as a field.
+        InputError: unknown command, no endpoint id or group id for the URL, an unusable
+            base URL or path template, an empty login, or ``login`` given as a field.
     """
-    get_command(command)
+    try:
+        get_command(command)
+    except KeyError as exc:
+        raise InputError(str(exc.args[0])) from None
     if "login" in values:
         raise LoginInBodyError(
             "login is never sent as a body field: it is the OAuth consumer key. "
             "Remove the login field and give the login as the connection's login."
         )
     if not login.strip():
-        raise ValueError("The login is empty: give the login the gateway issued to you.")
-    url = command_url(
-        base_url,
-        command,
-        endpoint_id=endpoint_id,
-        endpoint_group_id=endpoint_group_id,
-        templates=path_templates,
-    )
+        raise InputError("The login is empty: give the login the gateway issued to you.")
+    try:
+        url = command_url(
+            base_url,
+            command,
+            endpoint_id=endpoint_id,
+            endpoint_group_id=endpoint_group_id,
+            templates=path_templates,
+        )
+    except ValueError as exc:  # the contract's path rules name what is missing
+        raise InputError(str(exc)) from None
     problems = tuple(validate(command, values))
     params = tuple(request_fields(command, values))
     blocked = any(p.severity is Severity.ERROR for p in problems) and not skip_validation
@@ -164,22 +175,21 @@ def prepare(
 
 
 class Client:
-    """Sends prepared requests through a transport, journalling each one around the send."""
+    """Sends prepared requests through a transport, once each. Journalling, the guard and
+    masking are the pipeline's (``console.core.pipeline``), which every front uses."""
 
-    def __init__(self, transport: Transport, hooks: JournalHooks | None = None) -> None:
+    def __init__(self, transport: Transport) -> None:
         self.transport = transport
-        self.hooks = hooks
 
     def send(self, prepared: PreparedRequest) -> Outcome:
         """Send once. Never retries; transport failures come back in the outcome."""
         signed = prepared.signed
         if signed is None:
-            raise ValueError("This request has errors and was not signed; fix them before sending.")
-        record = self.hooks.before_send(prepared) if self.hooks else None
+            raise InputError("This request has errors and was not signed; fix them before sending.")
         started_at = time.time()
         t0 = time.perf_counter()
         response: DecodedResponse | None = None
-        error: TransportError | None = None
+        error: NetworkError | None = None
         try:
             raw = self.transport.post(
                 signed.url, headers=dict(signed.headers), body=signed.body.encode("utf-8")
@@ -193,7 +203,4 @@ class Client:
                 raw.body,
                 expected_type=get_command(prepared.command).success_type,
             )
-        outcome = Outcome(prepared, response, error, time.perf_counter() - t0, started_at)
-        if self.hooks is not None:
-            self.hooks.after_answer(record, outcome)
-        return outcome
+        return Outcome(prepared, response, error, time.perf_counter() - t0, started_at)

@@ -18,6 +18,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 
+from console.core.errors import KeyMaterialError
+
 MIN_BITS = 2048
 SANDBOX_MAX_BITS = 4096
 GENERATE_SIZES = (2048, 3072, 4096)
@@ -43,7 +45,7 @@ _NOT_PRIVATE_LABELS = {
 }
 
 
-class KeyProblem(ValueError):  # noqa: N818 (name fixed by the shared interface)
+class KeyProblem(KeyMaterialError):  # noqa: N818 (name fixed by the shared interface)
     """A key that cannot be used for signing.
 
     Attributes:
@@ -56,7 +58,6 @@ class KeyProblem(ValueError):  # noqa: N818 (name fixed by the shared interface)
         assert kind in KEY_PROBLEM_KINDS, kind
         super().__init__(message)
         self.kind = kind
-        self.message = message
 
 
 @dataclass(frozen=True, repr=False)

@@ -9,9 +9,8 @@ may have been pointed elsewhere by then, e.g. by ``GATEWAY_CONSOLE_HOME``).
 What the redaction guarantees for every record written through :func:`configure`'s handler,
 whatever logger it came from and including exception tracebacks:
 
-- card numbers keep at most the first six and last four digits (``masking.mask_text``, plus
-  any value given for a card number parameter, also percent-encoded);
-- a ``cvv2`` value is replaced by ``***``;
+- card data is masked by the one masking policy (``masking.mask_text``): card numbers keep
+  at most the first six and last four digits, a ``cvv2`` value becomes ``***``;
 - PEM blocks (private keys above all) are replaced by a placeholder;
 - ``Authorization`` header values and passphrase, password, secret and ``merchant_control``
   values are replaced by ``[redacted]``.
@@ -24,12 +23,10 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Callable
 from functools import cache
 from io import TextIOWrapper
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import unquote
 
 from console import APP_NAME
 from console.core import masking, paths, resources
@@ -49,12 +46,8 @@ _PEM = re.compile(r"-----BEGIN [A-Z0-9 ]+-----.*?(?:-----END [A-Z0-9 ]+-----|\Z)
 # A parameter: its name, an optional closing quote, a separator (=, :, a tuple's comma, or =
 # percent-encoded once or twice), then the value: quoted up to its closing quote, or bare up
 # to the next delimiter (also a percent-encoded &).
-_SEP = r"""["']?\s*(?:=|:|,|%3D|%253D)\s*"""
-_VALUE = r"""(?:(["'])(.*?)\2|((?:(?!%26|%2526)[^\s&"',;)\]}])+))"""
 _REDACTED_NAMES = r"passphrase|password|secret|merchant[_-]control|private[_-]key"
-_PAN_PARAM = re.compile(rf"((?:credit[_-]card[_-]number){_SEP}){_VALUE}", re.IGNORECASE)
-_CVV_PARAM = re.compile(rf"((?:cvv2?|cvc2?){_SEP}){_VALUE}", re.IGNORECASE)
-_SECRET_PARAM = re.compile(rf"((?:{_REDACTED_NAMES}){_SEP}){_VALUE}", re.IGNORECASE)
+_SECRET_PARAM = masking.named_parameter(_REDACTED_NAMES)
 # The header value runs to its closing quote, or to the end of the line when unquoted.
 _AUTHORIZATION = re.compile(
     r"""(authorization["']?\s*[:=]\s*)(?:(["'])(.*?)\2|([^\r\n]+))""", re.IGNORECASE
@@ -67,30 +60,8 @@ def redact(text: str) -> str:
     """Mask card data and remove secrets from one piece of log text."""
     text = _PEM.sub(PEM_PLACEHOLDER, text)
     text = _AUTHORIZATION.sub(_redact_authorization, text)
-    text = _SECRET_PARAM.sub(lambda m: _replace_value(m, lambda _: REDACTED), text)
-    text = _CVV_PARAM.sub(lambda m: _replace_value(m, lambda _: masking.CVV_MASK), text)
-    text = _PAN_PARAM.sub(lambda m: _replace_value(m, _mask_encoded_pan), text)
+    text = _SECRET_PARAM.sub(lambda m: masking.replace_value(m, lambda _: REDACTED), text)
     return masking.mask_text(text)
-
-
-def _replace_value(match: re.Match[str], mask: Callable[[str], str]) -> str:
-    quote = match.group(2) or ""
-    value = match.group(3) if quote else match.group(4)
-    if not quote and match.group(1).rstrip()[-1] in ",:" and not value[:1].isdigit():
-        # Plain words ("credit_card_number, card_printed_name and ..."): a bare word after a
-        # comma or colon that does not start with a digit is the next word of a sentence.
-        return match.group(0)
-    return f"{match.group(1)}{quote}{mask(value)}{quote}"
-
-
-def _mask_encoded_pan(value: str) -> str:
-    # A body may be logged percent-encoded once or twice (a space becomes %20 or %2520).
-    for _ in range(3):
-        decoded = unquote(value)
-        if decoded == value:
-            break
-        value = decoded
-    return masking.mask_pan(value)
 
 
 def _redact_authorization(match: re.Match[str]) -> str:

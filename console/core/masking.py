@@ -1,22 +1,89 @@
-"""Card data masking (PCI DSS): at most the first six and last four digits of a card number
-are ever shown or stored, and a card verification code never is.
+"""The one masking policy for card data (PCI DSS, field notes "Card data").
 
-Which parameters are sensitive is decided by name here, so every front, the journal and the
-logs mask the same way.
+At most the first six and last four digits of a card number are ever shown or stored, and a
+card verification code never is. Every front, the journal, the logs, exports and the command
+line mask through this module, so they agree.
+
+What is card data:
+
+- a parameter the contract marks sensitive (``Field.sensitive``: ``"pan"`` for card numbers,
+  ``"cvv"`` for verification codes), by its wire name;
+- in free text (answers, error messages, raw bodies, logs), the value written after such a
+  name (``credit_card_number=...``, ``"cvv2": "..."``), and a card-number-shaped digit run:
+  13 to 19 digits that pass the Luhn check, written together or grouped by spaces, dashes,
+  ``+`` or their percent-encoded forms (``%20``, ``%2D``, ``%2B``, also encoded twice);
+- the values the request itself carried in sensitive parameters, wherever and however
+  encoded they are echoed (a CVV2 only where it stands as a parameter's value: a short code
+  also occurs inside unrelated ids).
+
+What is not: identifiers. Order ids, serial numbers, card reference and recurring payment
+ids that merely contain digits are kept readable: a digit run that fails the Luhn check is
+left as it is, and the values of an answer's own id fields are never masked, in their field
+or where the free text repeats them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from urllib.parse import quote, quote_plus, unquote
 
-PAN_FIELDS = frozenset({"credit_card_number", "credit-card-number"})
-CVV_FIELDS = frozenset({"cvv2"})
 CVV_MASK = "***"
 
 _DIGIT = re.compile(r"\d")
-# Runs of 12-19 digits, optionally grouped by single spaces or dashes: card number shaped.
-_PAN_IN_TEXT = re.compile(r"(?<!\d)(?:\d[ -]?){11,18}\d(?!\d)")
+# A separator between digit groups: space, dash or plus, raw or percent-encoded once or twice.
+_SEP = r"(?:[ +\-]|%(?:25)?(?:20|2[dD]|2[bB]))"
+# Not inside a number nor a percent escape; right after an encoded space is a start.
+_PAN_IN_TEXT = re.compile(rf"(?:(?<![\d%])|(?<=%20))(?:\d{_SEP}?){{12,18}}\d(?!\d)")
+# A parameter written in free text: its name, an optional closing quote, a separator (=, :,
+# a tuple's comma, or = percent-encoded once or twice), then the value: quoted up to its
+# closing quote, or bare up to the next delimiter (also a percent-encoded &).
+_PARAM_SEP = r"""["']?\s*(?:=|:|,|%3D|%253D)\s*"""
+_PARAM_VALUE = r"""(?:(["'])(.*?)\2|((?:(?!%26|%2526)[^\s&"',;)\]}])+))"""
+# Answer fields that carry identifiers: ``gateway-order-id``, ``orderid``, ``serial-number``...
+_ID_NAME = re.compile(r"(?:^|[-_])(?:id|orderid|order|serial-number)$")
+
+
+@cache
+def _sensitive_fields() -> dict[str, str]:
+    """Wire name -> ``"pan"`` or ``"cvv"``, from the contract tables (loaded on first use)."""
+    from console.core.spec.commands import COMMANDS
+
+    found: dict[str, str] = {}
+    for command in COMMANDS.values():
+        for field in command.fields:
+            if field.sensitive:
+                found[field.name] = field.sensitive
+                if field.alias:
+                    found[field.alias] = field.sensitive
+    return found
+
+
+def pan_fields() -> frozenset[str]:
+    """The wire names of card number parameters."""
+    return frozenset(n for n, kind in _sensitive_fields().items() if kind == "pan")
+
+
+def cvv_fields() -> frozenset[str]:
+    """The wire names of card verification code parameters."""
+    return frozenset(n for n, kind in _sensitive_fields().items() if kind == "cvv")
+
+
+def is_sensitive(name: str) -> bool:
+    """True for parameters whose values must not be shown or stored in full."""
+    return name in _sensitive_fields()
+
+
+def luhn_valid(digits: str) -> bool:
+    """The Luhn check over a string of digits."""
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = ord(ch) - 48
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
 
 
 def mask_pan(value: str) -> str:
@@ -37,9 +104,10 @@ def mask_pan(value: str) -> str:
 
 def mask_value(name: str, value: str) -> str:
     """Mask one parameter value according to its wire name."""
-    if name in CVV_FIELDS:
+    kind = _sensitive_fields().get(name)
+    if kind == "cvv":
         return CVV_MASK if value else ""
-    if name in PAN_FIELDS:
+    if kind == "pan":
         return mask_pan(value)
     return value
 
@@ -49,40 +117,115 @@ def mask_params(params: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(n, mask_value(n, v)) for n, v in params]
 
 
-def is_sensitive(name: str) -> bool:
-    """True for parameters whose values must not be shown or stored in full."""
-    return name in PAN_FIELDS or name in CVV_FIELDS
+def is_id_field(name: str) -> bool:
+    """True for answer fields that carry identifiers (never masked)."""
+    return not is_sensitive(name) and bool(_ID_NAME.search(name.lower()))
+
+
+def named_parameter(names: str) -> re.Pattern[str]:
+    """A pattern for ``NAME=value`` (also ``"NAME": "value"``, ``NAME: value``, encoded)
+    in free text, for the names matched by the regular expression ``names``."""
+    return re.compile(rf"((?:{names}){_PARAM_SEP}){_PARAM_VALUE}", re.IGNORECASE)
+
+
+def replace_value(match: re.Match[str], mask: Callable[[str], str]) -> str:
+    """Replace the value a :func:`named_parameter` match found with ``mask(value)``."""
+    quote = match.group(2) or ""
+    value = match.group(3) if quote else match.group(4)
+    if not quote and match.group(1).rstrip()[-1] in ",:" and not value[:1].isdigit():
+        # Plain words ("credit_card_number, card_printed_name and ..."): a bare word after a
+        # comma or colon that does not start with a digit is the next word of a sentence.
+        return match.group(0)
+    return f"{match.group(1)}{quote}{mask(value)}{quote}"
+
+
+# Card data written as a parameter in free text, by the contract's names and the usual
+# spellings of a verification code.
+_PAN_PARAM = named_parameter(r"credit[_-]card[_-]number")
+_CVV_PARAM = named_parameter(r"cvv2?|cvc2?")
+
+
+def _mask_encoded_pan(value: str) -> str:
+    if "*" in value:
+        return value  # masked already
+    # A body may be written percent-encoded once or twice (a space becomes %20 or %2520).
+    for _ in range(3):
+        decoded = unquote(value)
+        if decoded == value:
+            break
+        value = decoded
+    return mask_pan(value)
 
 
 def mask_text(
-    text: str, secrets: Sequence[tuple[str, str]] = (), *, card_shaped: bool = True
+    text: str, secrets: Sequence[tuple[str, str]] = (), *, keep: Iterable[str] = ()
 ) -> str:
-    """Mask card-number-shaped digit runs in free text, and any given sensitive values.
+    """Mask card data in free text.
 
-    ``secrets`` are (name, value) pairs whose values must not appear; they are replaced
-    wherever they occur, also in their percent-encoded forms. Use this for logs and raw
-    bodies; structured views should mask parameters with :func:`mask_params` instead.
-    ``card_shaped=False`` masks only the given secrets: for gateway answers, whose 12-19
-    digit ids (recurring payment ids, serial numbers) people need to read in full.
+    Args:
+        text: a message, a raw body, a log line.
+        secrets: (name, value) pairs of the request; the values of sensitive names must not
+            appear, in any of their encodings.
+        keep: identifiers that must stay readable even when they look like a card number
+            (the values of an answer's id fields).
     """
-    from urllib.parse import quote, quote_plus
-
     for name, value in secrets:
-        if not value or not is_sensitive(name):
-            continue
-        masked = mask_value(name, value)
-        encoded = quote(value, safe="")
-        for form in {value, encoded, quote(encoded, safe=""), quote_plus(value, safe="")}:
-            if name in CVV_FIELDS:
-                # a CVV is short: only replace it where it stands as the parameter's value
-                for sep in ("=", "%3D", "%253D"):
-                    text = re.sub(
-                        rf"({re.escape(name)}{re.escape(sep)}){re.escape(form)}(?![0-9])",
-                        lambda m: m.group(1) + CVV_MASK,
-                        text,
-                    )
-            else:
-                text = text.replace(form, masked)
-    if not card_shaped:
+        text = _mask_secret(text, name, value)
+    text = _CVV_PARAM.sub(lambda m: replace_value(m, lambda _: CVV_MASK), text)
+    text = _PAN_PARAM.sub(lambda m: replace_value(m, _mask_encoded_pan), text)
+    kept = {d for d in ("".join(_DIGIT.findall(k)) for k in keep) if d}
+
+    def card(match: re.Match[str]) -> str:
+        run = match.group(0)
+        digits = "".join(_DIGIT.findall(_decoded_separators(run)))
+        if not 13 <= len(digits) <= 19 or digits in kept or not luhn_valid(digits):
+            return run
+        return mask_pan(digits)
+
+    return _PAN_IN_TEXT.sub(card, text)
+
+
+def mask_answer(
+    fields: Iterable[tuple[str, str]], secrets: Sequence[tuple[str, str]] = ()
+) -> list[tuple[str, str]]:
+    """An answer's fields as they may be shown or stored: sensitive names masked, ids kept,
+    every other value scanned as free text."""
+    pairs = list(fields)
+    keep = answer_ids(pairs)
+    out = []
+    for name, value in pairs:
+        if is_sensitive(name):
+            out.append((name, mask_value(name, value)))
+        elif is_id_field(name):
+            out.append((name, value))
+        else:
+            out.append((name, mask_text(value, secrets, keep=keep)))
+    return out
+
+
+def answer_ids(fields: Iterable[tuple[str, str]]) -> frozenset[str]:
+    """The values of an answer's id fields, to keep readable in its free text."""
+    return frozenset(v for n, v in fields if v and is_id_field(n))
+
+
+def _decoded_separators(run: str) -> str:
+    return re.sub(r"%(?:25)?(?:20|2[dDbB])", " ", run)
+
+
+def _mask_secret(text: str, name: str, value: str) -> str:
+    kind = _sensitive_fields().get(name)
+    if not value or kind is None:
         return text
-    return _PAN_IN_TEXT.sub(lambda m: mask_pan(m.group(0)), text)
+    if kind == "cvv":
+        # a CVV2 is short: replaced only where it stands as the parameter's value
+        pattern = rf"({re.escape(name)}(?:=|%3D|%253D|\s*[:=]\s*)[\"']?){re.escape(value)}(?![0-9])"
+        return re.sub(pattern, lambda m: m.group(1) + CVV_MASK, text)
+    masked = mask_pan(value)
+    encoded = quote(value, safe="")
+    for form in sorted(
+        {value, value.strip(), encoded, quote(encoded, safe=""), quote_plus(value)} - {""},
+        key=len,
+        reverse=True,
+    ):
+        text = text.replace(form, masked)
+    return text

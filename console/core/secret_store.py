@@ -1,8 +1,17 @@
 """Where secret entries live: the OS keyring (through ``keyring``) or process memory.
 
-A backend that cannot keep secrets safely is refused with a message that says what to
-install: the ``fail`` and ``null`` backends (no keyring at all) and the plaintext files of
-``keyrings.alt``. Nothing here ever falls back to a file.
+Only a known protected store is used: Secret Service (``SecretService``, ``libsecret``),
+KWallet, the macOS Keychain and Windows Credential Manager (``WinVaultKeyring``). Every other
+backend is refused with a message that says what to install: ``fail`` and ``null`` (no
+keyring at all), the plaintext and "encrypted" files of ``keyrings.alt``, and anything
+unknown. The chainer (``keyring.backends.chainer.ChainerBackend``, chosen by keyring itself
+when several backends are installed, or named in ``PYTHON_KEYRING_BACKEND`` or
+keyringrc.cfg) is judged by the backend it would write to, its first one, and only that
+backend is then used: a write never falls through to a file. Nothing here ever falls back
+to a file.
+
+Tests that keep secrets in an in-memory backend mark its class with :func:`trust_backend`;
+the console itself never calls it.
 """
 
 from __future__ import annotations
@@ -14,12 +23,15 @@ from typing import Protocol, TypeVar
 
 import keyring
 import keyring.errors
+from keyring.backend import KeyringBackend
+
+from console.core.errors import KeyMaterialError
 
 SERVICE = "gateway-console"
 _T = TypeVar("_T")
 
 
-class VaultError(Exception):
+class VaultError(KeyMaterialError):
     """A secret could not be stored or read; the message says why and what to do."""
 
 
@@ -59,36 +71,87 @@ class SecretStore(Protocol):
     def delete(self, name: str) -> None: ...
 
 
-def _refused(backend: object) -> str | None:
-    """Why this keyring backend cannot keep secrets safely, or None when it can."""
-    from keyring.backends import chainer, fail, null
+# Backends that keep secrets in a store the OS protects, by module and class name.
+PROTECTED_BACKENDS = frozenset(
+    {
+        "keyring.backends.SecretService.Keyring",
+        "keyring.backends.libsecret.Keyring",
+        "keyring.backends.kwallet.DBusKeyring",
+        "keyring.backends.kwallet.DBusKeyringKWallet4",
+        "keyring.backends.macOS.Keyring",
+        "keyring.backends.Windows.WinVaultKeyring",
+    }
+)
+_trusted: set[type[KeyringBackend]] = set()
 
-    module = type(backend).__module__
-    if isinstance(backend, fail.Keyring | null.Keyring):
+
+def trust_backend(cls: type[KeyringBackend]) -> None:
+    """Count backend class ``cls`` (exactly, not its subclasses) as a protected store.
+
+    For tests, whose in-memory keyring stands in for the OS keyring. The console never
+    calls it, and nothing in the environment (variables, keyringrc.cfg) can.
+    """
+    _trusted.add(cls)
+
+
+def _qualified(backend: object) -> str:
+    return f"{type(backend).__module__}.{type(backend).__qualname__}"
+
+
+def _in_use(backend: KeyringBackend) -> KeyringBackend | None:
+    """The backend that would keep the secrets: the chainer writes to its first one."""
+    from keyring.backends import chainer
+
+    if isinstance(backend, chainer.ChainerBackend):
+        chained: list[KeyringBackend] = list(backend.backends)
+        return chained[0] if chained else None
+    return backend
+
+
+def _refused(backend: KeyringBackend | None) -> str | None:
+    """Why this backend cannot keep secrets safely, or None when it is a protected store."""
+    from keyring.backends import fail, null
+
+    if backend is None or isinstance(backend, fail.Keyring | null.Keyring):
         return "no keyring backend found"
-    if isinstance(backend, chainer.ChainerBackend) and not chainer.ChainerBackend.backends:
-        return "no keyring backend found"
-    if module.startswith("keyrings.alt"):
+    if type(backend) in _trusted or _qualified(backend) in PROTECTED_BACKENDS:
+        return None
+    if type(backend).__module__.startswith("keyrings.alt"):
         return f"{type(backend).__name__} from keyrings.alt keeps secrets in a plain file"
-    return None
+    return f"{_qualified(backend)} is not a keyring the OS protects"
+
+
+def _protected_backend() -> KeyringBackend:
+    """The keyring backend secrets go to now. Raises KeyringUnavailableError."""
+    chosen = keyring.get_keyring()
+    backend = _in_use(chosen)
+    reason = _refused(backend)
+    if reason:
+        if backend is not chosen:
+            reason = f"through keyring's chainer: {reason}"
+        raise KeyringUnavailableError(no_backend_message(reason))
+    assert backend is not None
+    return backend
 
 
 class KeyringStore:
-    """Entries in the OS keyring through ``keyring``; refuses unsafe or missing backends."""
+    """Entries in the OS keyring through ``keyring``; refuses unsafe or missing backends.
+
+    The backend is looked up again for every call (it can change while the console runs)
+    and refused unless it is a protected store.
+    """
 
     persistent = True
 
     def __init__(self, service: str = SERVICE) -> None:
         self.service = service
-        backend = keyring.get_keyring()
-        reason = _refused(backend)
-        if reason:
-            raise KeyringUnavailableError(no_backend_message(reason))
+        backend = _protected_backend()
         self.description = f"OS keyring ({getattr(backend, 'name', type(backend).__name__)})"
 
-    def _call(self, action: Callable[[], _T]) -> _T:
+    def _call(self, action: Callable[[KeyringBackend], _T]) -> _T:
+        backend = _protected_backend()
         try:
-            return action()
+            return action(backend)
         except keyring.errors.NoKeyringError as exc:
             raise KeyringUnavailableError(no_backend_message(str(exc))) from exc
         except keyring.errors.KeyringLocked as exc:
@@ -100,16 +163,16 @@ class KeyringStore:
             raise VaultError(f"The OS keyring refused the request: {exc}") from exc
 
     def get(self, name: str) -> str | None:
-        return self._call(lambda: keyring.get_password(self.service, name))
+        return self._call(lambda b: b.get_password(self.service, name))
 
     def set(self, name: str, value: str) -> None:
-        self._call(lambda: keyring.set_password(self.service, name, value))
+        self._call(lambda b: b.set_password(self.service, name, value))
 
     def delete(self, name: str) -> None:
-        def action() -> None:
+        def action(backend: KeyringBackend) -> None:
             # already gone is fine: deleting is idempotent here
             with contextlib.suppress(keyring.errors.PasswordDeleteError):
-                keyring.delete_password(self.service, name)
+                backend.delete_password(self.service, name)
 
         self._call(action)
 

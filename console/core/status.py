@@ -20,9 +20,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from console.core.client import Client, Outcome, Result, prepare
+from console.core.client import Outcome, Result, prepare
 from console.core.environments import Connection
+from console.core.errors import InputError
 from console.core.history import History, HistoryRow
+from console.core.pipeline import Decision, Pipeline
 from console.core.spec.status import FINAL_STATUSES
 from console.core.transport import Timeouts, Transport
 
@@ -88,12 +90,15 @@ class StatusChecker:
         self.transport = transport or Transport(
             timeouts=Timeouts(connect=connect, read=read), verify=env.verify
         )
-        hooks = (
-            history.journal(env.name, connect_timeout=connect, read_timeout=read)
-            if history
-            else None
+        self.pipeline = Pipeline(
+            env.name,
+            production=env.kind == "production",
+            journal=history,
+            transport=lambda: self.transport,
+            close_transport=False,
+            connect_timeout=connect,
+            read_timeout=read,
         )
-        self.client = Client(self.transport, hooks)
 
     def check(
         self, client_orderid: str, orderid: str | None = None, by_request_sn: str | None = None
@@ -101,7 +106,7 @@ class StatusChecker:
         """Ask for the status of one order once.
 
         Raises:
-            ValueError: the values break a rule (for example an empty client_orderid).
+            InputError: the values break a rule (for example an empty client_orderid).
         """
         values = {"client_orderid": client_orderid}
         if orderid:
@@ -110,25 +115,18 @@ class StatusChecker:
             values["by-request-sn"] = by_request_sn
         prepared = prepare("status", values, **self.connection.prepare_kwargs("status"))
         if prepared.signed is None:
-            raise ValueError("; ".join(p.message for p in prepared.errors))
-        outcome = self.client.send(prepared)
+            raise InputError("; ".join(p.message for p in prepared.errors))
+        # the pipeline journals it and sets the order's final status from the answer
+        outcome = self.pipeline.send(prepared, Decision()).outcome
         response = outcome.response
         if response is None or outcome.result != Result.ACCEPTED or not response.status:
             return StatusCheck(outcome, None)
-        if self.history is not None:
-            self.history.set_final_status(
-                self.connection.environment.name,
-                client_orderid,
-                response.status,
-                orderid=orderid or response.get("orderid"),
-                source="status",
-            )
         return StatusCheck(outcome, response.status)
 
     def check_row(self, row: HistoryRow) -> StatusCheck:
         """Ask for the status of the order a history row made."""
         if not row.client_orderid:
-            raise ValueError("This request has no client_orderid to look up.")
+            raise InputError("This request has no client_orderid to look up.")
         return self.check(row.client_orderid, row.gateway_order_id)
 
     def follow(

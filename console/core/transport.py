@@ -9,7 +9,8 @@ retries, and every network failure lands in one of two classes:
   timeout, connection dropped or reset after sending, answer cut off). The person must check
   the order status before sending again, and resend only with the same ``client_orderid``.
 
-Both derive from :class:`TransportError`, which carries ``message`` (plain words) and ``url``.
+Both derive from :class:`console.core.errors.NetworkError`, which carries ``message``
+(plain words) and ``url``.
 When in doubt a failure is classed as outcome unknown: a needless status check is cheap, a
 double payout is not.
 """
@@ -30,6 +31,8 @@ import requests
 import urllib3.exceptions as u3
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
+
+from console.core.errors import NetworkError
 
 SAFE_TO_RESEND = "Nothing was sent; it is safe to send again."
 CHECK_STATUS = (
@@ -56,25 +59,13 @@ class RawResponse:
     elapsed: float
 
 
-class TransportError(Exception):
-    """A request that did not come back with an answer.
-
-    Attributes:
-        message: what happened and what to do next, in plain words.
-        url: the address the request was for.
-    """
-
-    def __init__(self, message: str, url: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.url = url
-
-
-class NotSentError(TransportError):
+class NotSentError(NetworkError):
     """The request did not arrive at the gateway: sending again is safe."""
 
+    safe_to_resend = True
 
-class OutcomeUnknownError(TransportError):
+
+class OutcomeUnknownError(NetworkError):
     """The request may have arrived: check the status, resend only with the same order id."""
 
 
@@ -195,7 +186,7 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
         todo.extend(n for n in nested if isinstance(n, BaseException))
 
 
-def _classify(exc: BaseException, url: str, timeouts: Timeouts) -> TransportError:
+def _classify(exc: BaseException, url: str, timeouts: Timeouts) -> NetworkError:
     chain = list(_causes(exc))
 
     def has(*types: type[BaseException]) -> bool:

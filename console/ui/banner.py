@@ -7,7 +7,7 @@ import html
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
 
-from console.core.env_model import Environment, EnvKind
+from console.core.environments import Environment, EnvKind
 from console.ui.theme import PRODUCTION_BG, PRODUCTION_FG
 
 _KIND_WORDS = {

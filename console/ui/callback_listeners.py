@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from console.core.env_model import CallbackListenerSettings
+from console.core.environments import CallbackListenerSettings
 
 if TYPE_CHECKING:
     from console.core.callbacks import CallbackListener
-    from console.core.env_model import Environment
+    from console.core.environments import Environment
     from console.core.history import History
     from console.ui.history.bridge import JournalBridge
 

@@ -60,7 +60,7 @@ class DraftStore:
 
     def save(self) -> None:
         """Write every draft atomically (a crash never leaves half a file)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         tmp = self.path.with_suffix(".tmp")
         payload = {
             "version": _VERSION,
@@ -68,5 +68,9 @@ class DraftStore:
             "forms": self._forms,
             "layout": self.layout,
         }
-        tmp.write_text(json.dumps(payload, indent=1, sort_keys=True), encoding="utf-8")
+        # readable by its owner only: drafts hold names, addresses and order ids
+        tmp.unlink(missing_ok=True)  # a leftover would keep its own mode
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(payload, indent=1, sort_keys=True))
         os.replace(tmp, self.path)

@@ -23,8 +23,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from console.core.env_model import CallbackListenerSettings, Environment, EnvKind
-from console.core.env_rules import FieldProblem, problems
+from console.core.environments import (
+    CallbackListenerSettings,
+    Environment,
+    EnvKind,
+    FieldProblem,
+    problems,
+)
 from console.core.spec import COMMANDS
 from console.ui.theme import state_colour
 

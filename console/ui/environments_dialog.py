@@ -22,10 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from console.core.env_model import Environment, EnvKind
 from console.core.environments import (
     ConfirmationRequiredError,
+    Environment,
     EnvironmentStoreError,
+    EnvKind,
     InvalidEnvironmentError,
 )
 from console.ui.confirm import ask

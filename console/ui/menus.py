@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QVBoxLayout
 
 import console
 from console import APP_NAME
+from console.core.pipeline import ORDER_ID_FIELDS
 from console.core.spec import COMMANDS
 from console.ui.icons import icon
 from console.ui.inspector.widgets import fill_table, pairs_table
@@ -113,7 +114,7 @@ def build_menus(w: MainWindow) -> None:
 def _generate(w: MainWindow) -> None:
     from console.ui.forms.choices import new_client_orderid
 
-    for name in ("client_orderid", "client-orderid"):
+    for name in ORDER_ID_FIELDS:
         row = w.form.rows.get(name)
         if row is not None:
             row.set_text(new_client_orderid())

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
 if TYPE_CHECKING:
-    from console.core.env_model import Environment
-    from console.core.environments import Connection, EnvironmentStore
+    from console.core.environments import Connection, Environment, EnvironmentStore
     from console.core.paths import AppPaths
     from console.core.vault import Vault
 

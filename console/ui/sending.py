@@ -1,4 +1,4 @@
-"""Send: prepare through ``core.client``, show it, confirm production, send once on a worker."""
+"""Send: through the core's send pipeline; ask the person where it says so; send on a worker."""
 
 from __future__ import annotations
 
@@ -9,34 +9,29 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from console.core.masking import PAN_FIELDS, mask_pan
+from console.core.errors import ConsoleError, InputError, JournalUnavailableError
 from console.ui.confirm import ask
 from console.ui.session import Session
 from console.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:
-    from console.core.client import JournalHooks, Outcome, PreparedRequest
+    from console.core.client import PreparedRequest
+    from console.core.history import History
+    from console.core.pipeline import Decision, Pipeline, SendSummary, Sent
 
 
-def production_question(command: str, values: Mapping[str, str], receiver: str) -> str:
-    """The confirmation text: what would move, in how much, to whom (masked)."""
-    amount = values.get("amount") or values.get("amount-sequence") or ""
-    if not amount and values.get("amount-from"):
-        amount = f"{values.get('amount-from')} – {values.get('amount-to', '')}"
-    currency = values.get("currency", "")
+def production_question(summary: SendSummary) -> str:
+    """The confirmation text, from the prepared request: what would move, where, to whom
+    (masked), and anything that only makes sense on a sandbox."""
     lines = [
-        f"<b>Send {html.escape(command)} to PRODUCTION?</b>",
+        f"<b>Send {html.escape(summary.command)} to PRODUCTION?</b>",
         "Real money may move. Nothing is sent unless you confirm.",
-        f"Amount: <b>{html.escape(amount or '(none)')} {html.escape(currency)}</b>",
     ]
-    if not receiver:
-        # A recurring profile has no receiver choice; the card it charges is what to check.
-        card = next((values[n] for n in sorted(PAN_FIELDS) if values.get(n)), "")
-        receiver = f"card {mask_pan(card)}" if card else ""
-    if receiver:
-        lines.append(f"Receiver: <b>{html.escape(receiver)}</b>")
-    order_id = values.get("client_orderid") or values.get("client-orderid") or ""
-    lines.append(f"client order id: {html.escape(order_id)}")
+    for line in summary.lines():
+        text = html.escape(line)
+        if line.startswith("Check: "):
+            text = f"<b>⚠ {html.escape(line.removeprefix('Check: '))}</b>"
+        lines.append(text)
     return "<br>".join(lines)
 
 
@@ -52,12 +47,15 @@ def ask_production(parent: QWidget, text: str) -> bool:
 
 
 class SendController(QObject):
-    """Owns the one-request-at-a-time guard around preparing and sending.
+    """Sends the window's requests through the core's send pipeline, one at a time.
+
+    The pipeline owns the rules (guard, confirmation, journal, masking); this asks the person
+    where the pipeline says so and runs the send on a worker.
 
     Signals:
         prepared: the request about to be sent (or blocked), for the inspector.
-        started / finished: busy state; ``finished`` carries the outcome.
-        failed: plain words when nothing could be prepared or the worker failed.
+        started / finished: busy state; ``finished`` carries the (masked) outcome.
+        failed: plain words when nothing could be prepared or sent.
     """
 
     prepared = Signal(object)
@@ -70,17 +68,36 @@ class SendController(QObject):
         super().__init__(parent)
         self.session = session
         self.tasks = tasks
-        self.hooks: JournalHooks | None = None
+        self.journal: History | None = None
+        self.journal_error: JournalUnavailableError | None = None
         self.sending = False
+        self.last_sent: Sent | None = None
         self.confirm: Callable[[QWidget, str], bool] = ask_production
+
+    def pipeline(self) -> Pipeline:
+        """The send pipeline of the active environment."""
+        from console.core.pipeline import Pipeline  # signing and HTTP: on first use
+
+        env = self.session.environment
+        if env is None:
+            raise InputError(self.session.problem or "No environment is active: choose one.")
+        return Pipeline(
+            env.name,
+            production=self.session.is_production,
+            journal=self.journal,
+            transport=self.session.transport,
+            connect_timeout=env.connect_timeout,
+            read_timeout=env.read_timeout,
+            journal_error=self.journal_error,
+        )
 
     def send(
         self,
         command: str,
         values: Mapping[str, str],
         *,
-        receiver: str = "",
         window: QWidget,
+        resend_after_unknown: bool = False,
     ) -> bool:
         """Prepare, show, confirm if production, then send on a worker. True when sent."""
         if self.sending:
@@ -90,51 +107,47 @@ class SendController(QObject):
                 self.session.problem or "No environment with a key is active: choose one first."
             )
             return False
-        from console.core.client import prepare  # pulls in signing and requests: first use
-
         try:
-            request = prepare(command, values, **self.session.prepare_kwargs(command))
-        except (KeyError, ValueError) as exc:
-            self.failed.emit(f"Could not prepare the request: {exc}")
+            pipeline = self.pipeline()
+            check = pipeline.prepare(command, values, **self.session.prepare_kwargs(command))
+        except ConsoleError as exc:
+            self.failed.emit(f"Could not prepare the request: {exc.message}")
             return False
-        self.prepared.emit(request)
-        if request.signed is None:
-            self.failed.emit("Not sent: the request has errors. Fix them and send again.")
+        self.prepared.emit(check.prepared)
+        if check.blocked:
+            self.failed.emit(check.blocked)
             return False
-        if self.session.is_production:
+        confirmed = False
+        if check.needs_confirmation:
             self.sending = True  # also guards while the question is open
             try:
-                ok = self.confirm(window, production_question(command, values, receiver))
+                confirmed = self.confirm(window, production_question(check.summary))
             finally:
                 self.sending = False
-            if not ok:
+            if not confirmed:
                 self.cancelled.emit()
                 return False
-        self._start(request)
+        from console.core.pipeline import Decision
+
+        decision = Decision(confirmed, resend_after_unknown)
+        self._start(pipeline, check.prepared, decision)
         return True
 
-    def _start(self, request: PreparedRequest) -> None:
-        from console.core.client import Client
-
+    def _start(self, pipeline: Pipeline, request: PreparedRequest, decision: Decision) -> None:
         self.sending = True
         self.started.emit()
-        transport = self.session.transport()
-        client = Client(transport, self.hooks)
+        self.tasks.run(lambda: pipeline.send(request, decision), self._done, self._error)
 
-        def work() -> Outcome:
-            try:
-                return client.send(request)
-            finally:
-                transport.close()
-
-        self.tasks.run(work, self._done, self._error)
-
-    def _done(self, outcome: object) -> None:
+    def _done(self, sent: Sent) -> None:
         self.sending = False
-        self.finished.emit(outcome)
+        self.last_sent = sent
+        self.finished.emit(sent.outcome)
 
     def _error(self, exc: BaseException, _tb: str) -> None:
         self.sending = False
+        if isinstance(exc, ConsoleError):  # refused, or no journal: nothing was sent
+            self.failed.emit(exc.message)
+            return
         self.failed.emit(
             f"The request could not be completed ({exc}). If it may have arrived, check the "
             "status before resending with the same client_orderid."

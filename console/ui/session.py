@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from console.core.env_model import Environment, EnvKind, local_sandbox
+from console.core.environments import Environment, EnvKind, local_sandbox
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey

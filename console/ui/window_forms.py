@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
+from console.core.pipeline import NEW_ORDER_COMMANDS, ORDER_ID_FIELDS
 from console.core.spec import COMMANDS, example_values, validate
 from console.core.spec.codes import Code
 from console.ui import window_sending
@@ -18,8 +19,6 @@ if TYPE_CHECKING:
     from console.ui.main_window import MainWindow
 
 COMMAND_ORDER = ("payout-check", "create-card-ref", "create-recurring-payment", "status")
-# Commands whose client order id names a new order (elsewhere it names an existing one).
-NEW_ORDER_COMMANDS = frozenset({"payout-check", "create-recurring-payment"})
 
 
 def command_names() -> list[str]:
@@ -105,7 +104,7 @@ def fill_example(w: MainWindow) -> None:
         # the example's fixed order id works once; a second send would be refused (202)
         from console.ui.forms.choices import new_client_orderid
 
-        for name in ("client_orderid", "client-orderid"):
+        for name in ORDER_ID_FIELDS:
             if name in values:
                 values[name] = new_client_orderid()
     w.form.load(values, clear=True)
@@ -115,7 +114,8 @@ def _fill_status_example(w: MainWindow) -> None:
     from console.ui.history.examples import SEND_A_PAYOUT_FIRST, last_payout, status_example
 
     env = w.session.environment
-    row = None if env is None else last_payout(w.journal.history, env.name)
+    wiring = w.attach_journal()
+    row = None if env is None or wiring is None else last_payout(wiring.history, env.name)
     if row is None:
         w.form.load(example_values("status"), clear=True)
         w._show_result("", SEND_A_PAYOUT_FIRST, "status")

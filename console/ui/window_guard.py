@@ -14,17 +14,18 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from console.ui.confirm import choose
-from console.ui.send_guard import (
-    Key,
+from console.core.pipeline import (
+    NEW_ORDER_COMMANDS,
     Seen,
-    SendGuard,
     Verdict,
     accepted_verdict,
     blocked_text,
+    client_orderid,
     resend_note,
     unknown_question,
 )
+from console.ui.confirm import choose
+from console.ui.send_guard import Key, SendGuard
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
@@ -69,13 +70,10 @@ def _new_id(w: MainWindow) -> None:
 
 def key_of(w: MainWindow) -> Key | None:
     """(environment, command, client_orderid) of the form shown, when it makes a new order."""
-    from console.ui.window_forms import NEW_ORDER_COMMANDS
-
     env = w.session.environment
     if env is None or w.command not in NEW_ORDER_COMMANDS:
         return None
-    values = w.form.values()
-    order = (values.get("client_orderid") or values.get("client-orderid") or "").strip()
+    order = client_orderid(w.form.values())
     return (env.name, w.command, order) if order else None
 
 
@@ -87,7 +85,7 @@ def _bind(w: MainWindow) -> None:
 def verdict(w: MainWindow, *, fresh: bool = False) -> Verdict | None:
     """The shown form's verdict; None before the journal is attached (it is attached right
     after the first paint, and always before a send) or when the form makes no new order."""
-    if not fresh and getattr(w, "_journal", None) is None:
+    if w.journal_problem is not None or (not fresh and w.journal_wiring is None):
         return None  # start-up: nothing is read (or built) before the first paint
     key = key_of(w)
     if key is None:
@@ -102,7 +100,7 @@ def show_block(w: MainWindow, found: Verdict | None) -> bool:
     blocks = found is not None and found.seen is Seen.ACCEPTED
     if blocks and found is not None:
         colour = state_colour("warning", w.palette()).name()
-        text = html.escape(blocked_text(found, w.command))
+        text = html.escape(blocked_text(found, w.command).removesuffix(".") + " (Ctrl+G).")
         w.send_note.setText(f"<span style='color:{colour}'>{text}</span>")
     w.send_note.setVisible(blocks)
     w.new_id_button.setVisible(blocks)
@@ -110,17 +108,18 @@ def show_block(w: MainWindow, found: Verdict | None) -> bool:
     return found is not None and found.blocks
 
 
-def before_send(w: MainWindow) -> bool:
-    """Look the id up again, fresh; True when the send may go ahead (asked if need be)."""
+def before_send(w: MainWindow) -> bool | None:
+    """Look the id up again, fresh. None: not to be sent; else whether the person chose to
+    resend after an unknown outcome (asked here)."""
     key = key_of(w)
     w.send_guard.notes.pop(w.command, None)
     if key is None:
-        return True
+        return False
     found = verdict(w, fresh=True)
     assert found is not None
     if found.blocks:
         show_block(w, found)
-        return False
+        return None
     if found.asks:
         answer = choose(
             w,
@@ -132,13 +131,13 @@ def before_send(w: MainWindow) -> bool:
         )
         if answer == CHECK:
             _check_status(w, found)
-            return False
+            return None
         if answer != RESEND:
             w._show_result("", "Cancelled: nothing sent.")
-            return False
+            return None
     w.send_guard.notes[w.command] = resend_note(found)
     w.send_guard.sending = key
-    return True
+    return found.asks
 
 
 def _check_status(w: MainWindow, found: Verdict) -> None:
@@ -157,7 +156,16 @@ def answered(w: MainWindow, outcome: Outcome | None) -> str:
     w.send_guard.forget()
     if outcome is None or key is None:
         return ""
-    accepted = accepted_verdict(outcome)
+    response = outcome.response
+    accepted = (
+        accepted_verdict(
+            outcome.prepared.command,
+            client_orderid(outcome.prepared.params),
+            response.get("gateway-order-id") if response else None,
+        )
+        if outcome.result == "accepted"
+        else None
+    )
     if accepted is not None:
         w.send_guard.remember(key, accepted)
     return w.send_guard.notes.pop(outcome.prepared.command, "")

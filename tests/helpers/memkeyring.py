@@ -4,12 +4,17 @@ Windows keeps at most 2560 bytes per credential blob and ``keyring`` writes the 
 UTF-16, so about 1280 characters fit. ``MemoryKeyring(limit=WINDOWS_LIMIT)`` refuses larger
 values the way ``CredWrite`` does (an ``OSError`` with ``winerror`` 1783), which is not a
 ``keyring`` error: callers must cope with it without knowing about it.
+
+The console uses only keyrings the OS protects; :class:`MemoryKeyring` (exactly this class,
+not subclasses) is marked as one with ``trust_backend`` when this module is imported.
 """
 
 from __future__ import annotations
 
 from keyring.backend import KeyringBackend
 from keyring.errors import PasswordDeleteError
+
+from console.core.secret_store import trust_backend
 
 WINDOWS_LIMIT = 2560  # bytes of UTF-16 per credential blob (CRED_MAX_CREDENTIAL_BLOB_SIZE)
 
@@ -49,3 +54,6 @@ class MemoryKeyring(KeyringBackend):
     def largest_entry(self) -> int:
         """Size in bytes of UTF-16 of the biggest value stored (0 when empty)."""
         return max((len(v.encode("utf-16-le")) for v in self.entries.values()), default=0)
+
+
+trust_backend(MemoryKeyring)

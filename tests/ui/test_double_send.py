@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from console.core.client import Outcome
 from console.core.history import History
+from console.core.pipeline import Seen, judge, resend_note
 from console.core.transport import NotSentError
 from console.ui.main_window import MainWindow
-from console.ui.send_guard import Seen, judge, resend_note
 from tests.helpers.history_data import answered, lost, prepared
 
 ACCEPTED_NOTE = "Already sent and accepted at"
@@ -87,7 +87,7 @@ def test_an_accepted_payout_is_not_sent_again_until_the_id_changes(
     note = window.send_note.text()
     assert ACCEPTED_NOTE in note
     assert f"(gateway order {gateway_id})" in note
-    assert "generate a new client_orderid (Ctrl+G)" in note
+    assert "use a new client_orderid (Ctrl+G)" in note
     assert window.new_id_button.isVisible()
 
     before = _requests(window)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from console.core.env_model import EnvKind
-from console.core.environments import EnvironmentStore
+from console.core.environments import EnvironmentStore, EnvKind
 from console.core.paths import resolve
 from console.core.vault import Vault
 from console.ui.environment_actions import open_environments

@@ -11,8 +11,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from keyring.backends import fail
 
 from console.core import keys
-from console.core.env_model import Environment, EnvKind
-from console.core.environments import EnvironmentStore
+from console.core.environments import Environment, EnvironmentStore, EnvKind
 from console.core.paths import resolve
 from console.core.vault import Vault
 from console.ui.key_dialog import SESSION_ONLY, KeyDialog

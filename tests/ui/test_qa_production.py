@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from console.core.env_model import EnvKind
+from console.core.environments import EnvKind
 from console.ui.main_window import MainWindow
 from tests.ui.test_sending import _answer_confirmation, _requests
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from console.core.env_model import EnvKind
+from console.core.environments import EnvKind
 from console.ui.main_window import MainWindow
 
 

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from console.core.env_model import EnvKind
+from console.core.environments import EnvKind
 from console.ui.forms.payout_form import PayoutForm
 from console.ui.main_window import MainWindow
 from console.ui.theme import PRODUCTION_BG

@@ -145,3 +145,20 @@ def test_an_answer_echoing_the_card_is_printed_masked(
         assert answer["fields"]["credit_card_number"] == "444444******4448"
         assert answer["fields"]["cvv2"] == "***"
         assert "4444444444444448" not in answer["error_message"]
+
+
+def test_an_explicit_key_file_works_without_a_keyring(
+    key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import keyring
+    from keyring.backends import fail
+
+    with serve(lambda r: Reply(200, ASYNC_OK, FORM)) as server:
+        add = ["env", "add", "gw", "--kind", "sandbox", "--base-url", server.url,
+               "--login", "merchant", "--endpoint-id", "1001"]  # fmt: skip
+        assert main(add) == 0
+        keyring.set_keyring(fail.Keyring())  # no OS keyring on this computer
+        capsys.readouterr()
+        assert main(_payout("--key-file", str(key_file))) == 0
+        assert len(server.received) == 1
+    assert "No OS keyring" not in capsys.readouterr().err

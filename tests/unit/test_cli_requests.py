@@ -114,7 +114,7 @@ def test_sign_refuses_invalid_fields_and_names_them(
 def test_login_as_a_body_field_is_refused(
     key_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(_sign_args(key_file, "-f", "login=merchant")) == 2
+    assert main(_sign_args(key_file, "-f", "login=merchant")) == 1
     assert "consumer key" in capsys.readouterr().err
 
 

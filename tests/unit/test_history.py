@@ -11,17 +11,16 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import keys, paths
-from console.core.client import Client, prepare
-from console.core.history import History, HistoryDatabaseError
-from console.core.history_rows import NOT_KEPT
-from console.core.history_schema import MIGRATIONS, SCHEMA_VERSION, _statements
-from console.core.transport import Transport
+from console.core.client import prepare
+from console.core.history import History
+from console.core.history.rows import NOT_KEPT
+from console.core.history.schema import MIGRATIONS, SCHEMA_VERSION, _statements
 from tests.helpers.history_data import answered, lost, prepared
 from tests.helpers.http_server import Received, Reply, serve
+from tests.helpers.pipeline import journalled_send
 
 PAN = "4111111111111111"
 CVV = "9173"
@@ -50,7 +49,7 @@ def test_pending_row_is_committed_before_the_request_leaves(rsa_key: rsa.RSAPriv
             private_key=rsa_key,
             endpoint_id="1234",
         )
-        outcome = Client(Transport(), history.journal("local")).send(req)
+        outcome = journalled_send(history, "local", req)
     assert seen_by_server == [[(1, "pending")]]
     row = history.get(1)
     assert outcome.result == "accepted"
@@ -104,9 +103,9 @@ def test_a_lost_answer_is_outcome_unknown(rsa_key: rsa.RSAPrivateKey) -> None:
 _CHILD = """
 import os, signal, sys
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
-from console.core.client import Client, prepare
 from console.core.history import History
 from tests.helpers.history_data import prepared
+from tests.helpers.pipeline import journalled_send
 
 class DiesWhileSending:
     def post(self, url, *, headers, body):
@@ -117,7 +116,7 @@ class DiesWhileSending:
 
 key = load_pem_private_key(sys.stdin.buffer.read(), None)
 history = History()
-Client(DiesWhileSending(), history.journal("acme-sb")).send(prepared(key, client_orderid="crash-1"))
+journalled_send(history, "acme-sb", prepared(key, client_orderid="crash-1"), DiesWhileSending())
 print("never reached", flush=True)
 """
 
@@ -177,7 +176,7 @@ def test_journal_keeps_no_card_number_and_no_cvv2(rsa_key: rsa.RSAPrivateKey) ->
                 "payout-check", fields, base_url=server.url + "/paynet", login="acme",
                 private_key=rsa_key, endpoint_id="1234", nonce="n0nce", timestamp=1700000000,
             )  # fmt: skip
-            Client(Transport(), history.journal("sb")).send(req)
+            journalled_send(history, "sb", req)
     assert [r.outcome for r in history.fetch()] == ["rejected", "accepted"]
     details = history.details(1)
     assert details.request["signature_hex"] == NOT_KEPT
@@ -264,25 +263,8 @@ def test_migrates_from_version_0_and_keeps_rows_from_version_1(tmp_path: Path) -
             assert db.execute("SELECT count(*) FROM callbacks").fetchone()[0] == 0
 
 
-def test_a_newer_database_is_refused_and_left_alone(tmp_path: Path) -> None:
-    newer = tmp_path / "newer.sqlite3"
-    with sqlite3.connect(newer) as db:
-        db.execute("PRAGMA user_version=99")
-    before = newer.read_bytes()
-    with pytest.raises(HistoryDatabaseError, match="newer Gateway Console"):
-        History(newer)
-    assert newer.read_bytes() == before
-
-
-def test_a_damaged_database_says_what_to_do(tmp_path: Path) -> None:
-    junk = tmp_path / "junk.sqlite3"
-    junk.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(HistoryDatabaseError, match="Move the file away"):
-        History(junk)
-
-
 def test_export_json_holds_masked_details(rsa_key: rsa.RSAPrivateKey, tmp_path: Path) -> None:
-    from console.core.history_export import export
+    from console.core.history import export
 
     history = History()
     hooks = history.journal("sb")

@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed25519, padding, rsa
 from cryptography.x509.oid import NameOID
 
+from console.core.errors import KeyMaterialError
 from console.core.keys import (
     KeyProblem,
     LoadedKey,
@@ -286,7 +287,8 @@ def test_problem_kinds_are_distinct_messages(rsa_key: rsa.RSAPrivateKey) -> None
         "too-small",
     }
     assert len({p.message for p in problems}) == len(problems)
-    assert all(isinstance(p, ValueError) for p in problems)
+    # key problems are the person's to fix, never mistaken for bad input or a programming error
+    assert all(isinstance(p, KeyMaterialError) and not isinstance(p, ValueError) for p in problems)
 
 
 # --- generating and exporting --------------------------------------------------------------

@@ -141,3 +141,39 @@ def test_mask_text_never_leaks_pan_or_cvv_in_body_or_base_string(
         plain = unquote_plus(unquote(masked))
         assert pan not in re.sub(r"\D", "", plain)
         assert f"cvv2={cvv}" not in plain
+
+
+def test_the_sensitive_names_are_the_contracts() -> None:
+    from console.core.masking import cvv_fields, pan_fields
+    from console.core.spec import COMMANDS
+
+    marked = {
+        (name, f.sensitive)
+        for c in COMMANDS.values()
+        for f in c.fields
+        if f.sensitive
+        for name in (f.name, f.alias)
+        if name
+    }
+    assert {(n, "pan") for n in pan_fields()} | {(n, "cvv") for n in cvv_fields()} == marked
+
+
+def test_an_order_id_holding_a_cvv_like_run_stays_readable() -> None:
+    from console.core.masking import mask_answer
+
+    fields = [("gateway-order-id", "1231231231231234"), ("note", "order 9123400000000001 ok")]
+    # 9123400000000001 fails the Luhn check: an id, not a card
+    assert mask_answer(fields, [("cvv2", "123")]) == fields
+
+
+def test_a_percent_encoded_echo_of_the_card_is_masked_without_knowing_the_request() -> None:
+    assert mask_text("echo=4444%204444%204444%204448&x=1") == "echo=444444******4448&x=1"
+    assert mask_text("echo=4444%2D4444%2D4444%2D4448") == "echo=444444******4448"
+    assert mask_text("a 4444-4444-4444-4448 b") == "a 444444******4448 b"
+
+
+def test_ids_named_in_the_answer_stay_readable_in_its_free_text() -> None:
+    luhn_valid_id = "4111111111111111"
+    text = f"profile {luhn_valid_id} created"
+    assert mask_text(text) == "profile 411111******1111 created"
+    assert mask_text(text, keep=[luhn_valid_id]) == text

@@ -11,10 +11,10 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
-from console.core.callbacks import CallbackListener, CallbackRecorder, CheckResult
-from console.core.client import Client, prepare
+from console.core.callbacks import CallbackListener, CallbackRecorder
+from console.core.client import prepare
 from console.core.environments import Connection, local_sandbox
-from console.core.history import History
+from console.core.history import CheckResult, History
 from console.core.spec import example_values
 from console.core.status import (
     FollowState,
@@ -24,9 +24,9 @@ from console.core.status import (
     StatusCheck,
     StatusChecker,
 )
-from console.core.transport import Transport
 from console.sandbox import SandboxHandle, start_sandbox
 from tests.helpers.history_data import answered, lost, prepared
+from tests.helpers.pipeline import journalled_send
 
 
 def test_default_plan_follows_the_field_notes() -> None:
@@ -145,8 +145,7 @@ def _payout(conn: Connection, history: History, order: str, **extra: str) -> Non
     values = example_values("payout-check")
     values.update(client_orderid=order, **extra)
     req = prepare("payout-check", values, **conn.prepare_kwargs("payout-check"))
-    hooks = history.journal(conn.environment.name)
-    outcome = Client(Transport(), hooks).send(req)
+    outcome = journalled_send(history, conn.environment.name, req)
     assert outcome.result == "accepted", outcome.summary
 
 

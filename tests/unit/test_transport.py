@@ -11,6 +11,7 @@ import requests
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
+from console.core.errors import NetworkError
 from console.core.responses import Kind, decode
 from console.core.transport import (
     NotSentError,
@@ -18,7 +19,6 @@ from console.core.transport import (
     RawResponse,
     Timeouts,
     Transport,
-    TransportError,
 )
 from tests.helpers.http_server import DROP, RESET, Handler, Reply, serve
 
@@ -275,7 +275,7 @@ def test_missing_ca_bundle_file_means_not_sent(tmp_path: Path) -> None:
 
 
 def test_every_failure_is_a_transport_error_with_a_message() -> None:
-    assert issubclass(NotSentError, TransportError)
-    assert issubclass(OutcomeUnknownError, TransportError)
+    assert issubclass(NotSentError, NetworkError)
+    assert issubclass(OutcomeUnknownError, NetworkError)
     error = NotSentError("words", "http://x")
     assert str(error) == "words"

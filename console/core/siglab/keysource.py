@@ -54,7 +54,7 @@ def environment_public_key(name: str) -> RSAPublicKey:
     """The public half of a saved environment's key, from the OS keyring.
 
     Raises:
-        console.core.env_errors.EnvironmentStoreError, console.core.secret_store.VaultError:
+        console.core.errors.EnvironmentStoreError, console.core.secret_store.VaultError:
             unknown environment, no key, or no keyring.
     """
     from console.core.environments import connect

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
-from console.core.masking import mask_pan
 from console.core.spec.model import Command
 from console.ui.forms.choices import CALLBACK_FIELDS, CallbackChoice, Choice, new_client_orderid
 from console.ui.forms.field_widgets import FieldRow
@@ -146,31 +145,3 @@ class PayoutForm(CommandForm):
         elif values.get("redirect_success_url") or values.get("redirect_fail_url"):
             implied["redirect"] = "pair"
         return implied
-
-    def receiver_summary(self) -> str:
-        """The receiver in masked words, for the production confirmation."""
-        key = self.receiver.key()
-        values = self.values()
-        label = RECEIVERS[key][0]
-        if key == "card":
-            return f"card {mask_pan(values.get('credit_card_number', ''))}"
-        shown = [
-            f"{name} {_last_four(values[name])}"
-            for name in _RECEIVER_IDS
-            if name in values and name in self._receiver_fields(key)
-        ]
-        return f"{label}: " + (", ".join(shown) if shown else "(not given)")
-
-
-# The one identifying value of each receiver type, shown with only its last four characters.
-_RECEIVER_IDS = (
-    "card_recurring_payment_id",
-    "recurring-payment-id",
-    "account_number",
-    "ewallet_wallet",
-    "crypto_wallet_address",
-)
-
-
-def _last_four(value: str) -> str:
-    return "…" + value[-4:] if len(value) > 4 else value

@@ -3,7 +3,7 @@ dialogs to the main window.
 
 What it does to the window (all through its public hooks):
 
-* every send is journalled: ``window.sender_.hooks`` follows the active environment, so a
+* every send is journalled: ``window.sender_.journal`` is the journal the pipeline writes, so a
   "pending" row is committed before anything leaves;
 * the history pane docks at the bottom (View menu, Ctrl+H), the callbacks list beside it
   (Ctrl+Shift+H);
@@ -22,8 +22,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QPushButton
 
-from console.core.history import History
 from console.core.paths import AppPaths, resolve
+from console.core.pipeline import ORDER_ID_FIELDS
 from console.ui.callback_listeners import CallbackListeners
 from console.ui.callbacks_view import CallbacksView, recent_callbacks
 from console.ui.history.bridge import JournalBridge
@@ -33,7 +33,7 @@ from console.ui.status_follow import Follow, OrderRef, StatusController
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
-    from console.core.history_query import HistoryDetail, HistoryRow
+    from console.core.history import History, HistoryDetail, HistoryRow
     from console.ui.main_window import MainWindow
 
 REPEAT_NOTE = (
@@ -45,11 +45,11 @@ REPEAT_NOTE = (
 class JournalWiring(QObject):
     """Everything the journal issue adds to one main window (see the module docstring)."""
 
-    def __init__(self, window: MainWindow, paths: AppPaths | None = None) -> None:
+    def __init__(self, window: MainWindow, history: History, paths: AppPaths | None = None) -> None:
         super().__init__(window)
         self.window = window
         self.paths = paths or resolve()
-        self.history = History(self.paths.history_db)
+        self.history = history
         self.bridge = JournalBridge(self.history, self)
         self.secrets = SecretsAccess(self.paths)
         self.listeners = CallbackListeners(self.history, self.bridge, self)
@@ -159,12 +159,9 @@ class JournalWiring(QObject):
     def _session_changed(self) -> None:
         session = self.window.session
         env = session.environment
+        self.window.sender_.journal = self.history
         if env is None:
-            self.window.sender_.hooks = None
             return
-        self.window.sender_.hooks = self.history.journal(
-            env.name, connect_timeout=env.connect_timeout, read_timeout=env.read_timeout
-        )
         for name in list(self.listeners.listeners):
             if name != env.name:
                 self.listeners.stop(name)
@@ -282,7 +279,7 @@ class JournalWiring(QObject):
         values = {
             str(n): str(v) for n, v in detail.request.get("params", []) if not is_sensitive(n)
         }
-        for name in ("client_orderid", "client-orderid"):
+        for name in ORDER_ID_FIELDS:
             if name in values:
                 values[name] = new_client_orderid()
         self.window.forms[command].load(values, clear=True)
@@ -308,6 +305,6 @@ def _order_of(row: HistoryRow) -> OrderRef:
     return OrderRef(row.environment, row.client_orderid or "", row.gateway_order_id)
 
 
-def attach_journal(window: MainWindow) -> JournalWiring:
-    """Add the journal, panes, dialogs and status actions to ``window``."""
-    return JournalWiring(window)
+def attach_journal(window: MainWindow, history: History) -> JournalWiring:
+    """Add the open journal, panes, dialogs and status actions to ``window``."""
+    return JournalWiring(window, history)

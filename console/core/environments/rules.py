@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from console.core.env_model import LOCAL_SANDBOX_NAME, Environment
+from console.core.addresses import is_loopback_host
+from console.core.environments.model import LOCAL_SANDBOX_NAME, Environment
 from console.core.spec import COMMANDS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -23,17 +23,6 @@ class FieldProblem:
 
     field: str
     message: str
-
-
-def is_loopback_host(host: str) -> bool:
-    """True for ``localhost``, 127.0.0.0/8 and ``::1``."""
-    host = host.strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _url_problems(name: str, url: str, *, require_https: bool) -> list[FieldProblem]:

@@ -13,7 +13,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from console.core.masking import PAN_FIELDS, is_sensitive, mask_pan, mask_params, mask_text
+from console.core.masking import answer_ids, is_sensitive, mask_answer, mask_text
+from console.core.pipeline.guard import client_orderid
+from console.core.pipeline.summary import amount, receiver
 
 if TYPE_CHECKING:
     from console.core.client import Outcome, PreparedRequest
@@ -30,39 +32,6 @@ def _first(params: Sequence[tuple[str, str]], *names: str) -> str | None:
     return None
 
 
-def receiver(params: Sequence[tuple[str, str]]) -> tuple[str | None, str | None]:
-    """A masked description of where the money goes, and the card's last four digits."""
-    pan = _first(params, *sorted(PAN_FIELDS))
-    if pan:
-        masked = mask_pan(pan)
-        digits = re.sub(r"\D", "", pan)
-        return f"card {masked}", digits[-4:] if len(digits) >= 4 else None
-    for label, names in (
-        ("card RPI", ("card_recurring_payment_id",)),
-        ("RPI", ("recurring-payment-id",)),
-        ("account", ("account_number",)),
-        ("crypto", ("crypto_wallet_address",)),
-    ):
-        value = _first(params, *names)
-        if value:
-            return f"{label} {value}", None
-    wallet = _first(params, "ewallet_wallet")
-    if wallet:
-        return f"{_first(params, 'ewallet_type') or 'e-wallet'} {wallet}", None
-    return None, None
-
-
-def amount(params: Sequence[tuple[str, str]]) -> str | None:
-    """The amount, or the recurring amount rule (range or sequence)."""
-    fixed = _first(params, "amount")
-    if fixed:
-        return fixed
-    low, high = _first(params, "amount-from"), _first(params, "amount-to")
-    if low and high:
-        return f"{low}-{high}"
-    return _first(params, "amount-sequence")
-
-
 def request_columns(env: str, prepared: PreparedRequest) -> dict[str, Any]:
     """The pane columns known before sending."""
     params = prepared.params
@@ -71,7 +40,7 @@ def request_columns(env: str, prepared: PreparedRequest) -> dict[str, Any]:
         "environment": env,
         "command": prepared.command,
         "url": prepared.url,
-        "client_orderid": _first(params, "client_orderid", "client-orderid"),
+        "client_orderid": client_orderid(params) or None,
         "amount": amount(params),
         "currency": _first(params, "currency"),
         "receiver": shown,
@@ -100,36 +69,30 @@ def masked_request(prepared: PreparedRequest) -> dict[str, Any]:
     return data
 
 
-def _mask_field(value: str, secrets: Sequence[tuple[str, str]]) -> str:
-    if any(v in value for _, v in secrets):
-        return mask_text(value, secrets)
-    return value
-
-
 def answer_columns(outcome: Outcome) -> tuple[dict[str, Any], dict[str, Any]]:
     """The pane columns known after the answer, and the masked answer to store."""
     secrets = _secrets(outcome.prepared.params)
+    keep = answer_ids(outcome.response.fields) if outcome.response else frozenset[str]()
     columns: dict[str, Any] = {
         "finished": round(outcome.started_at + outcome.elapsed, 6) if outcome.started_at else None,
         "outcome": str(outcome.result),
         "elapsed": outcome.elapsed,
-        # masked like the fields: the request's own card data only, so that ids with long
-        # digit runs (client order ids, recurring payment ids) stay readable
-        "summary": _mask_field(outcome.summary, secrets),
+        # the one masking policy: card data masked, ids with long digit runs kept readable
+        "summary": mask_text(outcome.summary, secrets, keep=keep),
     }
     if outcome.response is None:
         error = outcome.error
-        message = _mask_field(error.message if error else "", secrets)
+        message = mask_text(error.message if error else "", secrets)
         return columns, {"error": message, "error_class": type(error).__name__}
     response = outcome.response
-    fields = [(n, _mask_field(v, secrets)) for n, v in mask_params(response.fields)]
+    fields = mask_answer(response.fields, secrets)
     data = response.to_json()
     data["fields"] = _fields_object(fields)
-    data["raw"] = mask_text(str(data.get("raw", "")), secrets)
+    data["raw"] = mask_text(str(data.get("raw", "")), secrets, keep=keep)
     for key in ("summary", "error_message"):
         value = data.get(key)
         if isinstance(value, str):
-            data[key] = _mask_field(value, secrets)
+            data[key] = mask_text(value, secrets, keep=keep)
     got = dict(fields)
     columns.update(
         http_status=response.http_status,

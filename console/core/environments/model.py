@@ -9,14 +9,14 @@ the environment's name.
 The built-in local sandbox (kind ``local-sandbox``, name :data:`LOCAL_SANDBOX_NAME`) is never
 written to the file: it is always listed, cannot be edited or removed, and its address and
 demo merchant are attached at run time by whoever starts the sandbox
-(:meth:`console.core.environments.EnvironmentStore.attach_local_sandbox`), because its port is
+(:meth:`EnvironmentStore.attach_local_sandbox`), because its port is
 picked when it starts. Its callback listener is always on, on a random loopback port.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -163,8 +163,6 @@ def local_sandbox(
 
 def without_default_templates(env: Environment) -> Environment:
     """``env`` keeping only the path templates that differ from the contract's."""
-    from dataclasses import replace
-
     kept: dict[str, dict[str, str]] = {}
     for command, forms in env.path_templates.items():
         defaults = COMMANDS[command].path_templates if command in COMMANDS else {}

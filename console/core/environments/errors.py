@@ -1,15 +1,12 @@
-"""The errors of :mod:`console.core.environments`, all :class:`EnvironmentStoreError`.
+"""The errors of the environments package, all :class:`EnvironmentStoreError`.
 
-Re-exported there; see that module's docstring for when each is raised.
+See the package docstring for when each is raised.
 """
 
 from __future__ import annotations
 
-from console.core.env_rules import FieldProblem
-
-
-class EnvironmentStoreError(Exception):
-    """Base of the environment store's errors; the message is for people."""
+from console.core.environments.rules import FieldProblem
+from console.core.errors import EnvironmentStoreError
 
 
 class InvalidEnvironmentError(EnvironmentStoreError, ValueError):
@@ -18,6 +15,24 @@ class InvalidEnvironmentError(EnvironmentStoreError, ValueError):
     def __init__(self, found: list[FieldProblem]) -> None:
         super().__init__("; ".join(f"{p.field}: {p.message}" for p in found))
         self.problems = found
+
+
+class UnusableEnvironmentError(InvalidEnvironmentError):
+    """A stored environment breaks a rule (a hand-edited file): it is listed, never sent to.
+
+    ``environment`` is its name; ``problems`` name each field and its fix.
+    """
+
+    def __init__(self, environment: str, found: list[FieldProblem], where: str) -> None:
+        super().__init__(found)
+        self.environment = environment
+        fixes = "; ".join(f"{p.field}: {p.message}" for p in found)
+        self.message = (
+            f"Environment {environment!r} cannot be used to send until it is fixed: {fixes} "
+            f"Fix it with `gateway-console env edit {environment}` or in the window's "
+            f"Environments dialog (it is stored in {where})."
+        )
+        self.args = (self.message,)
 
 
 class ConfirmationRequiredError(EnvironmentStoreError):

@@ -1,0 +1,107 @@
+"""Exit statuses of the command line, and the one place that maps the core's error tree
+(``console.core.errors``) to them.
+
+Anything that is not a :class:`~console.core.errors.ConsoleError` is a programming error: it
+is logged with its traceback (card data and secrets redacted) and reported as an internal
+error, never as bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from console.core.errors import (
+    ConsoleError,
+    InputError,
+    JournalUnavailableError,
+    NetworkError,
+    SendRefusedError,
+)
+
+EXIT_OK = 0
+EXIT_INVALID = 1  # invalid input: nothing was sent
+EXIT_USAGE = 2  # usage error: an option, a file, a key, an environment
+EXIT_REJECTED = 3  # the gateway said no (validation-error, error, declined)
+EXIT_ACCESS_DENIED = 4  # HTTP 403
+EXIT_GATEWAY_FAILED = 5  # HTTP 500 or an answer that could not be read
+EXIT_NOT_SENT = 6  # never arrived: safe to send again
+EXIT_UNKNOWN = 7  # may have arrived: check the status before resending
+EXIT_ALREADY_ACCEPTED = 8  # double-payout guard: this client_orderid was accepted before
+EXIT_ASK_UNKNOWN = 9  # the last send's outcome is unknown: check the status first
+EXIT_JOURNAL = 10  # the history journal is unavailable: nothing was sent
+EXIT_NOT_CONFIRMED = 11  # a production send was not confirmed: nothing was sent
+EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
+
+EXIT_TABLE = f"""exit status:
+  {EXIT_OK}  accepted by the gateway
+  {EXIT_INVALID}  invalid input: nothing was sent
+  {EXIT_USAGE}  usage error (an option, a key file, the keyring, an environment)
+  {EXIT_REJECTED}  rejected or declined by the gateway
+  {EXIT_ACCESS_DENIED}  access denied (HTTP 403): check the key, the login and the URL
+  {EXIT_GATEWAY_FAILED}  gateway failure (HTTP 500, or an answer that could not be read)
+  {EXIT_NOT_SENT}  not sent: safe to send again
+  {EXIT_UNKNOWN}  outcome unknown: check the status before resending
+  {EXIT_ALREADY_ACCEPTED}  refused: this client_orderid was accepted before (use a new one)
+  {EXIT_ASK_UNKNOWN}  refused: the last send's outcome is unknown (check the status, or
+     pass --resend-unknown)
+  {EXIT_JOURNAL} history journal unavailable: nothing was sent
+  {EXIT_NOT_CONFIRMED} production send not confirmed: nothing was sent
+  {EXIT_INTERNAL} internal error: a bug, the details are in the log file
+"""
+
+_log = logging.getLogger("console.cli")
+
+
+def exit_code(exc: ConsoleError) -> int:
+    """The exit status for an error a person can meet."""
+    from console.core.pipeline import Refusal, RefusedError
+
+    if isinstance(exc, RefusedError):
+        return {
+            Refusal.INVALID: EXIT_INVALID,
+            Refusal.ACCEPTED_BEFORE: EXIT_ALREADY_ACCEPTED,
+            Refusal.UNKNOWN_OUTCOME: EXIT_ASK_UNKNOWN,
+            Refusal.NOT_CONFIRMED: EXIT_NOT_CONFIRMED,
+            Refusal.PLAIN_HTTP: EXIT_USAGE,
+        }[exc.code]
+    if isinstance(exc, JournalUnavailableError):
+        return EXIT_JOURNAL
+    if isinstance(exc, NetworkError):
+        return EXIT_NOT_SENT if exc.safe_to_resend else EXIT_UNKNOWN
+    if isinstance(exc, SendRefusedError):
+        return EXIT_NOT_CONFIRMED
+    if isinstance(exc, InputError):
+        return EXIT_USAGE if _is_usage(exc) else EXIT_INVALID
+    return EXIT_USAGE  # a key, the keyring or an environment: the invocation must change
+
+
+def _is_usage(exc: InputError) -> bool:
+    from console.cli.request_args import UsageError
+
+    return isinstance(exc, UsageError)
+
+
+def report(args: argparse.Namespace, exc: ConsoleError) -> int:
+    """Say what went wrong in the person's words; return the exit status."""
+    print(f"gateway-console {getattr(args, 'command', '')}: {exc.message}", file=sys.stderr)
+    if isinstance(exc, JournalUnavailableError) and exc.path:
+        print(f"  journal file: {exc.path}", file=sys.stderr)
+    return exit_code(exc)
+
+
+def internal_error(args: argparse.Namespace, exc: BaseException) -> int:
+    """A programming error: log the traceback, say so plainly, never blame the input."""
+    from console.core import logs
+
+    where = logs.configure(startup_line=False)
+    _log.error("internal error in %s", getattr(args, "command", "?"), exc_info=exc)
+    seen = f" The details are in {where}." if where else ""
+    print(
+        f"gateway-console {getattr(args, 'command', '')}: internal error "
+        f"({type(exc).__name__}). This is a bug in the console, not a problem with your "
+        f"input.{seen}",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL

@@ -1,0 +1,84 @@
+"""The one send pipeline owned by the core; every front (window, command line, status
+checks, batches) sends through it.
+
+Public API:
+    Pipeline, Check, Decision, Sent, RefusedError, Refusal, Journal: the pipeline.
+    Verdict, Seen, judge, verdict_for, client_orderid, NEW_ORDER_COMMANDS, ORDER_ID_FIELDS:
+        the double-payout guard.
+    SendSummary, receiver, amount: what a person confirms.
+    masked_outcome: the one masked view of an answer.
+
+The guard and the summary are cheap to import (the window reads them before its first
+paint); the pipeline itself brings in signing and HTTP, so it loads on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .guard import (
+    NEW_ORDER_COMMANDS,
+    ORDER_ID_FIELDS,
+    Seen,
+    Verdict,
+    accepted_verdict,
+    blocked_text,
+    client_orderid,
+    clock_text,
+    judge,
+    resend_note,
+    unknown_question,
+    verdict_for,
+)
+from .summary import SendSummary, amount, receiver
+
+if TYPE_CHECKING:
+    from .pipeline import Check, Decision, Journal, Pipeline, Refusal, RefusedError, Sent
+    from .view import masked_outcome
+
+_LAZY = {
+    "Check": "pipeline",
+    "Decision": "pipeline",
+    "Journal": "pipeline",
+    "Pipeline": "pipeline",
+    "Refusal": "pipeline",
+    "RefusedError": "pipeline",
+    "Sent": "pipeline",
+    "masked_outcome": "view",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f"{__name__}.{module}"), name)
+
+
+__all__ = [
+    "NEW_ORDER_COMMANDS",
+    "ORDER_ID_FIELDS",
+    "Check",
+    "Decision",
+    "Journal",
+    "Pipeline",
+    "Refusal",
+    "RefusedError",
+    "Seen",
+    "SendSummary",
+    "Sent",
+    "Verdict",
+    "accepted_verdict",
+    "amount",
+    "blocked_text",
+    "client_orderid",
+    "clock_text",
+    "judge",
+    "masked_outcome",
+    "receiver",
+    "resend_note",
+    "unknown_question",
+    "verdict_for",
+]

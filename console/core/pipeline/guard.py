@@ -1,0 +1,174 @@
+"""No accidental double payout: what the journal says about a client_orderid before it is sent.
+
+A payout POST is not idempotent (field notes, "Sending money safely"), so before a payout or
+a recurring profile leaves, its (environment, command, client_orderid) is looked up in the
+journal:
+
+* accepted before (by the gateway's answer, a status answer or a callback): refused until
+  the id changes;
+* outcome unknown (a lost answer, a 500, a row left pending): the person decides, after a
+  status check or on purpose;
+* rejected before, or never arrived: sent, and the person is told;
+* never sent: sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+# Commands that make a new order or profile at the gateway: the ones a repeat would duplicate.
+NEW_ORDER_COMMANDS = frozenset({"payout-check", "create-recurring-payment"})
+ORDER_ID_FIELDS = ("client_orderid", "client-orderid")
+
+# Statuses that mean the gateway holds the order and may pay it (status check or callback).
+_GATEWAY_HAS_IT = frozenset({"approved", "processing"})
+# Statuses that mean it was not paid: a resend is the gateway's to accept or refuse.
+_NOT_PAID = frozenset({"declined", "filtered", "error"})
+_UNKNOWN_OUTCOMES = frozenset({"pending", "unknown", "gateway-failed"})
+_REJECTED_OUTCOMES = frozenset({"rejected", "access-denied"})
+
+
+def client_orderid(values: Mapping[str, str] | Iterable[tuple[str, str]]) -> str:
+    """The order id a request carries (``client_orderid``, or ``client-orderid`` for
+    create-recurring-payment), stripped; empty when it has none."""
+    pairs = values.items() if isinstance(values, Mapping) else values
+    found = dict(p for p in pairs if p[0] in ORDER_ID_FIELDS)
+    return next((found[n].strip() for n in ORDER_ID_FIELDS if found.get(n, "").strip()), "")
+
+
+class SentRow(Protocol):
+    """What the guard reads of one journal row."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def created(self) -> datetime: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def final_status(self) -> str | None: ...
+    @property
+    def gateway_order_id(self) -> str | None: ...
+
+
+class Seen(StrEnum):
+    """What became of earlier sends of one client_orderid."""
+
+    NEW = "new"  # never sent
+    NOT_SENT = "not-sent"  # sent, but it never reached the gateway
+    REJECTED = "rejected"  # the gateway said no (validation-error, error, declined, 403)
+    UNKNOWN = "unknown"  # it may have arrived: check the status before resending
+    ACCEPTED = "accepted"  # the gateway took it: another send would be a second order
+    SENDING = "sending"  # on its way right now
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The earlier sends of one client_orderid, as far as they matter for sending it again."""
+
+    seen: Seen
+    client_orderid: str
+    at: datetime | None = None  # when the deciding send was made (UTC)
+    gateway_order_id: str | None = None
+
+    @property
+    def blocks(self) -> bool:
+        """True when sending it again would risk a second order."""
+        return self.seen in (Seen.ACCEPTED, Seen.SENDING)
+
+    @property
+    def asks(self) -> bool:
+        """True when the person must decide (after a status check) before it goes again."""
+        return self.seen is Seen.UNKNOWN
+
+
+NEW = Verdict(Seen.NEW, "")
+
+
+class SentBefore(Protocol):
+    """The journal's look-up of earlier sends (``History.sent_before``)."""
+
+    def sent_before(self, environment: str, command: str, client_orderid: str) -> list[Any]: ...
+
+
+def verdict_for(journal: SentBefore, environment: str, command: str, order_id: str) -> Verdict:
+    """What the journal says of sending ``order_id`` with ``command`` in ``environment``."""
+    order_id = order_id.strip()
+    if command not in NEW_ORDER_COMMANDS or not order_id:
+        return NEW
+    rows: list[SentRow] = journal.sent_before(environment, command, order_id)
+    return judge(order_id, rows)
+
+
+def accepted_verdict(command: str, order_id: str, gateway_order_id: str | None) -> Verdict | None:
+    """The verdict an accepted answer gives its order id (None when it makes no new order)."""
+    if command not in NEW_ORDER_COMMANDS or not order_id.strip():
+        return None
+    return Verdict(Seen.ACCEPTED, order_id.strip(), datetime.now(UTC), gateway_order_id)
+
+
+def judge(order_id: str, rows: Sequence[SentRow]) -> Verdict:
+    """The verdict for a client_orderid from its journal rows (any order)."""
+
+    def verdict(seen: Seen, row: SentRow) -> Verdict:
+        return Verdict(seen, order_id, row.created, row.gateway_order_id)
+
+    newest = sorted(rows, key=lambda r: (r.created, r.id), reverse=True)
+    for row in newest:
+        if row.outcome == "accepted" or row.final_status in _GATEWAY_HAS_IT:
+            return verdict(Seen.ACCEPTED, row)
+    for row in newest:
+        if row.outcome in _UNKNOWN_OUTCOMES and row.final_status not in _NOT_PAID:
+            return verdict(Seen.UNKNOWN, row)
+    for row in newest:
+        if row.outcome in _REJECTED_OUTCOMES or row.final_status in _NOT_PAID:
+            return verdict(Seen.REJECTED, row)
+    if newest:
+        return verdict(Seen.NOT_SENT, newest[0])
+    return Verdict(Seen.NEW, order_id)
+
+
+def clock_text(at: datetime | None, now: datetime | None = None) -> str:
+    """Local "HH:MM", with the date when it was not today."""
+    if at is None:
+        return "an earlier time"
+    local = at.astimezone()
+    today = (now or datetime.now(UTC)).astimezone().date()
+    return f"{local:%H:%M}" if local.date() == today else f"{local:%H:%M} on {local:%d.%m.%Y}"
+
+
+def blocked_text(verdict: Verdict, command: str) -> str:
+    """Why a send is refused, and what to do instead."""
+    if verdict.seen is Seen.SENDING:
+        return f"{verdict.client_orderid} is being sent now; its answer appears here."
+    order = f" (gateway order {verdict.gateway_order_id})" if verdict.gateway_order_id else ""
+    what = "payout" if command == "payout-check" else "recurring profile"
+    return (
+        f"Already sent and accepted at {clock_text(verdict.at)}{order}: {verdict.client_orderid}."
+        f" For another {what}, use a new client_orderid."
+    )
+
+
+def unknown_question(verdict: Verdict) -> str:
+    """The question before resending an id whose last send has an unknown outcome."""
+    return (
+        f"The last send of {verdict.client_orderid} has an unknown outcome. Check its status "
+        "first; if you resend, it goes with the same client_orderid so the gateway can refuse "
+        "a duplicate."
+    )
+
+
+def resend_note(verdict: Verdict) -> str:
+    """A sentence for the result when an earlier send of the same id is worth naming."""
+    when = clock_text(verdict.at)
+    if verdict.seen is Seen.REJECTED:
+        return f"Sent again: the gateway rejected {verdict.client_orderid} at {when}."
+    if verdict.seen is Seen.NOT_SENT:
+        return f"Sent again: the send of {verdict.client_orderid} at {when} never arrived."
+    if verdict.seen is Seen.UNKNOWN:
+        return f"Resent with the same client_orderid after an unknown outcome at {when}."
+    return ""

@@ -1,0 +1,283 @@
+"""The one send pipeline every front uses (window, command line, status checks):
+
+prepare (validate, sign) -> guard verdict -> confirmation summary -> journal row "pending"
+-> send once -> decode -> masked outcome -> journal answer -> after-answer effects.
+
+Fronts only show what :meth:`Pipeline.check` found and ask the person; what the person
+decided comes back as a :class:`Decision`, and :meth:`Pipeline.send` refuses (with
+:class:`~console.core.errors.SendRefusedError`) whatever was not decided. Nothing is sent
+without a journal (:class:`~console.core.errors.JournalUnavailableError`), and nothing is
+retried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from console.core.addresses import is_local_address
+from console.core.client import Client, JournalHooks, Outcome, PreparedRequest, Result, prepare
+from console.core.errors import JournalUnavailableError, SendRefusedError
+from console.core.pipeline.guard import (
+    NEW,
+    Verdict,
+    blocked_text,
+    client_orderid,
+    resend_note,
+    unknown_question,
+    verdict_for,
+)
+from console.core.pipeline.summary import SendSummary
+from console.core.pipeline.view import masked_outcome
+from console.core.transport import Transport
+
+# Commands that only read: no confirmation needed, even on production.
+READ_ONLY_COMMANDS = frozenset({"status"})
+
+
+class Journal(Protocol):
+    """What the pipeline needs of the history journal."""
+
+    def journal(
+        self, environment: str, *, connect_timeout: float = ..., read_timeout: float = ...
+    ) -> JournalHooks: ...
+
+    def sent_before(
+        self, environment: str, command: str, client_orderid: str
+    ) -> list[Any]: ...  # rows with the attributes of guard.SentRow
+
+    def set_final_status(
+        self,
+        environment: str,
+        client_orderid: str,
+        status: str,
+        *,
+        orderid: str | None = None,
+        source: str,
+    ) -> list[int]: ...
+
+
+class Refusal:
+    """Why :meth:`Pipeline.send` refused: stable codes the fronts map to their words."""
+
+    INVALID = "invalid"  # the request has errors and was not signed
+    ACCEPTED_BEFORE = "accepted-before"  # double-payout guard
+    UNKNOWN_OUTCOME = "unknown-outcome"  # the last send's outcome is unknown: decide first
+    NOT_CONFIRMED = "not-confirmed"  # production, and the person did not confirm
+    PLAIN_HTTP = "plain-http"  # the address would carry card data and signatures in clear
+
+
+class RefusedError(SendRefusedError):
+    """A send the pipeline refused; ``code`` is one of :class:`Refusal`'s."""
+
+    def __init__(self, code: str, message: str, verdict: Verdict = NEW) -> None:
+        super().__init__(message)
+        self.code = code
+        self.verdict = verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the person decided when asked (or said up front on the command line)."""
+
+    production_confirmed: bool = False
+    resend_after_unknown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A prepared request with everything a front shows before asking the person."""
+
+    prepared: PreparedRequest
+    verdict: Verdict
+    summary: SendSummary
+
+    @property
+    def signed(self) -> bool:
+        return self.prepared.signed is not None
+
+    @property
+    def needs_confirmation(self) -> bool:
+        """Production sends are confirmed by the person; a status look-up changes nothing."""
+        return self.summary.production and self.prepared.command not in READ_ONLY_COMMANDS
+
+    @property
+    def blocked(self) -> str:
+        """Why it cannot be sent at all (empty when it can)."""
+        if not self.signed:
+            return "Not sent: the request has errors. Fix them and send again."
+        if self.verdict.blocks:
+            return blocked_text(self.verdict, self.prepared.command)
+        return ""
+
+    @property
+    def question(self) -> str:
+        """The question an unknown earlier outcome raises (empty when there is none)."""
+        return unknown_question(self.verdict) if self.verdict.asks else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """One send through the pipeline.
+
+    Attributes:
+        outcome: the answer with card data masked: what every front shows.
+        revealed: the answer as it came, for a deliberate reveal only.
+        verdict: what the journal said of the order id before it went.
+        note: a sentence worth adding to the result (a resend after a rejection...).
+        journal_error: the answer could not be stored (the row stays pending, to be reported
+            as "outcome unknown" at the next start).
+    """
+
+    outcome: Outcome
+    revealed: Outcome
+    verdict: Verdict
+    note: str = ""
+    journal_error: Exception | None = None
+
+    @property
+    def result(self) -> Result:
+        return self.outcome.result
+
+
+class Pipeline:
+    """Sends for one environment through its journal.
+
+    Args:
+        environment: the environment's name (journal rows and the guard are per environment).
+        production: real money: a send needs the person's confirmation.
+        journal: the history journal; None when it cannot be opened (then nothing is sent).
+        transport: makes the transport for each send.
+        close_transport: close it after each send (False: the caller owns and closes it).
+        journal_error: why the journal is None, for the refusal's message.
+    """
+
+    def __init__(
+        self,
+        environment: str,
+        *,
+        production: bool,
+        journal: Journal | None,
+        transport: Callable[[], Transport],
+        close_transport: bool = True,
+        connect_timeout: float = 10.0,
+        read_timeout: float = 60.0,
+        journal_error: JournalUnavailableError | None = None,
+    ) -> None:
+        self.environment = environment
+        self.production = production
+        self.journal = journal
+        self._transport = transport
+        self._close_transport = close_transport
+        self._timeouts = (connect_timeout, read_timeout)
+        self._journal_error = journal_error
+
+    # -- before sending ---------------------------------------------------------------
+
+    def verdict(self, command: str, order_id: str) -> Verdict:
+        """What the journal says of sending ``order_id`` with ``command`` again."""
+        if self.journal is None:
+            return NEW
+        return verdict_for(self.journal, self.environment, command, order_id)
+
+    def check(self, prepared: PreparedRequest) -> Check:
+        """The guard's verdict and the confirmation summary of a prepared request."""
+        return Check(
+            prepared,
+            self.verdict(prepared.command, client_orderid(prepared.params)),
+            SendSummary.of(self.environment, self.production, prepared.command, prepared.params),
+        )
+
+    def prepare(self, command: str, values: Mapping[str, str], **connection: Any) -> Check:
+        """Validate and sign (``console.core.client.prepare``), then :meth:`check`."""
+        return self.check(prepare(command, values, **connection))
+
+    # -- sending ----------------------------------------------------------------------
+
+    def send(self, prepared: PreparedRequest, decision: Decision) -> Sent:
+        """Send once, if the guard and the person's decision allow it.
+
+        Raises:
+            RefusedError: invalid, plain http beyond this computer, accepted before, unknown
+                outcome not decided, not confirmed.
+            JournalUnavailableError: no journal: nothing may be sent unjournaled.
+        """
+        if self.journal is None:
+            raise self._journal_error or JournalUnavailableError(
+                "The history journal is not available, so nothing is sent (every send is "
+                "journalled first)."
+            )
+        check = self.check(prepared)  # fresh: another console may have sent it meanwhile
+        self._refuse_unless_decided(check, decision)
+        hooks = self.journal.journal(
+            self.environment, connect_timeout=self._timeouts[0], read_timeout=self._timeouts[1]
+        )
+        record = hooks.before_send(prepared)  # committed before anything leaves
+        transport = self._transport()
+        try:
+            revealed = Client(transport).send(prepared)
+        finally:
+            if self._close_transport:
+                transport.close()
+        outcome = masked_outcome(revealed)
+        hooks.after_answer(record, outcome)
+        self._after_answer(outcome)
+        return Sent(
+            outcome,
+            revealed,
+            check.verdict,
+            resend_note(check.verdict),
+            getattr(hooks, "last_error", None),
+        )
+
+    def _refuse_unless_decided(self, check: Check, decision: Decision) -> None:
+        verdict = check.verdict
+        if not check.signed:
+            raise RefusedError(Refusal.INVALID, check.blocked, verdict)
+        url = check.prepared.url
+        if urlsplit(url).scheme.lower() != "https" and not is_local_address(url):
+            raise RefusedError(
+                Refusal.PLAIN_HTTP,
+                f"Not sent: {url} is plain http, so card data and the signature would travel "
+                "unencrypted. Use an https address (plain http is allowed only for this "
+                "computer: localhost, 127.0.0.1, ::1).",
+                verdict,
+            )
+        if verdict.blocks:
+            raise RefusedError(Refusal.ACCEPTED_BEFORE, check.blocked, verdict)
+        if verdict.asks and not decision.resend_after_unknown:
+            raise RefusedError(Refusal.UNKNOWN_OUTCOME, check.question, verdict)
+        if check.needs_confirmation and not decision.production_confirmed:
+            raise RefusedError(
+                Refusal.NOT_CONFIRMED,
+                "Not sent: this is a production environment and the send was not confirmed.",
+                verdict,
+            )
+
+    def _after_answer(self, outcome: Outcome) -> None:
+        """Effects of an answer, whichever front asked: a status answer sets the order's
+        final status in the journal."""
+        prepared, response = outcome.prepared, outcome.response
+        if (
+            prepared.command != "status"
+            or response is None
+            or outcome.result is not Result.ACCEPTED
+            or not response.status
+            or self.journal is None
+        ):
+            return
+        order_id = client_orderid(prepared.params)
+        if order_id:
+            self.journal.set_final_status(
+                self.environment,
+                order_id,
+                response.status,
+                orderid=(
+                    response.get("gateway-order-id")
+                    or response.get("orderid")
+                    or prepared.value("orderid")
+                ),
+                source="status",
+            )

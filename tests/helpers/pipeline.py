@@ -1,0 +1,29 @@
+"""Sending through the core's pipeline in tests, journalled like every front's sends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from console.core.client import Outcome, PreparedRequest
+from console.core.history import History
+from console.core.pipeline import Decision, Pipeline
+from console.core.transport import Transport
+
+
+def journalled_send(
+    history: History,
+    environment: str,
+    prepared: PreparedRequest,
+    transport: Any = None,
+    *,
+    production: bool = False,
+) -> Outcome:
+    """Send ``prepared`` once through the pipeline (as decided: confirmed, resend allowed)."""
+    pipeline = Pipeline(
+        environment,
+        production=production,
+        journal=history,
+        transport=(lambda: transport) if transport is not None else Transport,
+        close_transport=transport is None,
+    )
+    return pipeline.send(prepared, Decision(True, True)).outcome
