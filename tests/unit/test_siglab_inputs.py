@@ -242,3 +242,31 @@ def test_expected_base_string_matches_the_console_signer(
         "",
     )
     assert correct(received) == signature_base_string("POST", url, [*params, *oauth])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    head=st.sampled_from(
+        [
+            "POST /p HTTP/1.1\nHost: ",
+            'POST /p HTTP/1.1\nHost: h\nAuthorization: OAuth oauth_timestamp="1", '
+            'oauth_signature="',
+            'POST /p?a=1 HTTP/1.1\nHost: h\nAuthorization: OAuth oauth_signature="x"\n\n',
+            "curl ",
+            "POST http://",
+            "",
+        ]
+    ),
+    text=st.text(max_size=300),
+)
+def test_garbage_is_explained_never_a_crash(
+    rsa_key: rsa.RSAPrivateKey, head: str, text: str
+) -> None:
+    try:
+        received = from_capture(parse_request_text(head + text))
+    except CaptureError as exc:
+        assert str(exc)
+        return
+    verdict = diagnose(received, rsa_key.public_key(), now=0)
+    assert not verdict.valid
+    assert verdict.findings

@@ -34,7 +34,10 @@ def from_parts(
 ) -> Capture:
     """A capture from its parts, given separately (the URL must be absolute)."""
     url = url.strip()
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        raise CaptureError(f"The URL {url!r} cannot be read: its host is malformed.") from None
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         raise CaptureError(
             f"The URL {url!r} is not an absolute http(s) address: give the full request URL, "

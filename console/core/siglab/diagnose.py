@@ -254,7 +254,7 @@ def _message(code: str) -> str:
 
 
 def _timestamp_notes(text: str | None, now: float | None) -> list[Finding]:
-    if not text or not text.isdigit():
+    if not text or not (text.isascii() and text.isdigit()):
         return []
     stamp = int(text)
     if len(text) >= 13:

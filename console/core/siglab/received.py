@@ -77,11 +77,13 @@ def from_capture(capture: Capture) -> Received:
         CaptureError: no readable OAuth Authorization header, no ``oauth_signature``, or a
             URL that is not absolute http(s).
     """
-    parts = urlsplit(capture.url)
     try:
+        parts = urlsplit(capture.url)
         port = parts.port
     except ValueError:
-        raise CaptureError(f"The URL {capture.url!r} has a port that is not a number.") from None
+        raise CaptureError(
+            f"The URL {capture.url!r} cannot be read: its host or port is malformed."
+        ) from None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise CaptureError(f"The URL {capture.url!r} is not an absolute http(s) address.")
     host = parts.netloc.rpartition("@")[2]
