@@ -60,6 +60,9 @@ def build_menus(w: MainWindow) -> None:
     )
     req.addSeparator()
     req.addAction(_action(w, "problems", "Go to first &problem", "F8", lambda: _first(w)))
+    req.addSeparator()
+    req.addAction(_action(w, "signature-lab", "Signature &lab…", "Ctrl+Shift+L", lambda: _lab(w)))
+    req.addAction(_action(w, "import-curl", "Import from c&url…", "", lambda: _curl(w)))
 
     cmd = bar.addMenu("&Command")
     for i, name in enumerate(w.forms):
@@ -116,6 +119,18 @@ def _generate(w: MainWindow) -> None:
         if row is not None:
             row.set_text(new_client_orderid())
             return
+
+
+def _lab(w: MainWindow) -> None:
+    from console.ui.signature_lab import open_signature_lab
+
+    open_signature_lab(w)  # the window owns it; it is deleted when closed
+
+
+def _curl(w: MainWindow) -> None:
+    from console.ui.signature_lab import import_from_curl
+
+    import_from_curl(w)
 
 
 def _first(w: MainWindow) -> None:
