@@ -54,6 +54,12 @@ def test_a_nul_alone_is_encoded_in_the_signed_string_and_the_body(
     assert _sign(rsa_key, [("a", "x\x00"), ("b", "y")]) == "a=x%00&b=y"
 
 
+def test_every_ascii_character_alone_and_in_text_matches_oauthlib_and_the_reference() -> None:
+    for code in range(128):
+        for text in (chr(code), f"a{chr(code)}b", f"{chr(code)}ü"):
+            assert percent_encode(text) == reference_encode(text) == oauthlib_escape(text)
+
+
 @given(_TEXT)
 @settings(max_examples=300, deadline=None)
 def test_encoding_matches_oauthlib_and_the_reference(text: str) -> None:
