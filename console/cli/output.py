@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import sys
-import textwrap
 from collections.abc import Iterable
 from typing import TextIO
 
 from console.core.client import Outcome
 from console.core.signing import SignedRequest
 from console.core.spec.model import Problem, Severity
-
-_WIDTH = 100
 
 
 def _section(title: str, body: str, out: TextIO) -> None:
@@ -21,32 +18,33 @@ def _section(title: str, body: str, out: TextIO) -> None:
 
 
 def print_signed(signed: SignedRequest, *, revealed: bool, out: TextIO | None = None) -> None:
-    """Every intermediate value of a signature, in the order the algorithm builds them."""
+    """Every intermediate value of a signature, in the order the algorithm builds them.
+
+    Values are never wrapped or split: each is printed on one line, so a copy from the
+    terminal is the exact value. A body value with white space around it or with characters a
+    terminal does not show is printed as a Python string literal (``' JOHN'``, ``'x\\x00'``).
+    """
     out = out or sys.stdout
     note = "card data revealed" if revealed else "card data masked; --reveal shows it"
     print(f"{signed.method} {signed.url}", file=out)
     _section(
         f"Body parameters ({note})",
-        "\n".join(f"{n} = {v}" for n, v in signed.params) or "(none)",
+        "\n".join(f"{_visible(n)} = {_visible(v)}" for n, v in signed.params) or "(none)",
         out,
     )
     _section("OAuth parameters", "\n".join(f"{n} = {v}" for n, v in signed.oauth.items()), out)
-    _section("Normalized parameters", signed.normalized_parameters.replace("&", "\n&"), out)
-    _section(
-        "Signature base string",
-        "\n".join(textwrap.wrap(signed.base_string, _WIDTH, break_on_hyphens=False)),
-        out,
-    )
-    _section(
-        "Signature, hex (debug only, never sent)",
-        "\n".join(textwrap.wrap(signed.signature_hex, 64)),
-        out,
-    )
+    _section("Normalized parameters", signed.normalized_parameters, out)
+    _section("Signature base string", signed.base_string, out)
+    _section("Signature, hex (debug only, never sent)", signed.signature_hex, out)
     _section(
         "Signature, base64 (sent, percent-encoded in the header)", signed.signature_base64, out
     )
     _section("Authorization header", signed.authorization, out)
     _section("Body (application/x-www-form-urlencoded)", signed.body, out)
+
+
+def _visible(text: str) -> str:
+    return text if text.isprintable() and text == text.strip() else repr(text)
 
 
 def print_problems(

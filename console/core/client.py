@@ -159,18 +159,19 @@ def prepare(
     problems = tuple(validate(command, values))
     params = tuple(request_fields(command, values))
     blocked = any(p.severity is Severity.ERROR for p in problems) and not skip_validation
-    signed = (
-        None
-        if blocked
-        else sign(
-            url,
-            params,
-            consumer_key=login,
-            private_key=private_key,
-            nonce=nonce,
-            timestamp=timestamp,
-        )
-    )
+    signed = None
+    if not blocked:
+        try:
+            signed = sign(
+                url,
+                params,
+                consumer_key=login,
+                private_key=private_key,
+                nonce=nonce,
+                timestamp=timestamp,
+            )
+        except ValueError as exc:  # an address the signer cannot use: the person's to fix
+            raise InputError(str(exc)) from None
     return PreparedRequest(command, url, params, problems, signed)
 
 

@@ -10,7 +10,9 @@ it as an internal error, never as bad input.
     ConsoleError
     ├── InputError                  bad input: a field, an option or a file the person gave;
     │   │                           nothing was sent
-    │   └── LoginInBodyError        (core.client) ``login`` given as a body field
+    │   ├── LoginInBodyError        (core.client) ``login`` given as a body field
+    │   └── UnencodableTextError    (core.signing) text with no UTF-8 form (a lone
+    │                               surrogate); names the field
     ├── KeyMaterialError            a private key or secret cannot be had
     │   ├── KeyProblem              (core.keys) unreadable, wrong passphrase, not RSA, too small
     │   └── VaultError              (core.secret_store, core.vault) the OS keyring

@@ -40,6 +40,7 @@ VALIDATION_CODES: dict[str, int] = {
     "receiver": 125,
     "unknown-field": 126,
     "not-body": 127,
+    "surrounding-space": 128,  # a warning: never answered, numbered for completeness
     # the sandbox's own checks
     "repeated": 150,  # a parameter sent more than once
     "encoding": 151,  # a value that is not UTF-8 text

@@ -380,3 +380,15 @@ def test_latency(sandbox: SandboxHandle, rsa_key: rsa.RSAPrivateKey) -> None:
     finally:
         quick.close()
         patient.close()
+
+
+@pytest.mark.parametrize("note", ["basket\x00", "  two spaces around  ", "tab\tand\nnewline"])
+def test_values_with_control_characters_or_spaces_arrive_signed_exactly_as_given(
+    sandbox: SandboxHandle, client: Client, rsa_key: rsa.RSAPrivateKey, note: str
+) -> None:
+    # a name without a space, so that the NUL is the only character to escape
+    values = payout_values("x-1", order_desc=note, card_printed_name="JOHN")
+    outcome = send(client, sandbox, rsa_key, "payout-check", values)
+    assert outcome.result is Result.ACCEPTED, outcome.summary
+    assert outcome.prepared.signed is not None
+    assert ("order_desc", note) in outcome.prepared.signed.params

@@ -184,3 +184,43 @@ def test_version_goes_to_standard_output(capsys: pytest.CaptureFixture[str]) -> 
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out == f"gateway-console {__version__}\n"
+
+
+def test_sign_prints_each_value_on_one_line_so_a_copy_is_exact(
+    key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(_sign_args(key_file, "--json")) == 0
+    signed = json.loads(capsys.readouterr().out)
+    assert main(_sign_args(key_file)) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert len(signed["base_string"]) > 100
+    for key in ("normalized_parameters", "base_string", "signature_hex", "authorization", "body"):
+        assert signed[key] in lines, key
+
+
+def test_sign_signs_and_sends_values_exactly_as_given_and_warns_about_spaces(
+    key_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fields = tmp_path / "fields.json"
+    fields.write_text(json.dumps({"order_desc": "gift\u0000"}))
+    extra = ("-f", "card_printed_name= JOHN SMITH ", "--fields-file", str(fields))
+    assert main(_sign_args(key_file, *extra, "--json", "--reveal")) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert ["card_printed_name", " JOHN SMITH "] in out["params"]
+    assert "card_printed_name=%20JOHN%20SMITH%20" in out["body"].split("&")
+    assert "order_desc=gift%00" in out["body"].split("&")
+    assert main(_sign_args(key_file, *extra, "--reveal")) == 0
+    text = capsys.readouterr().out
+    assert "card_printed_name = ' JOHN SMITH '" in text
+    assert "order_desc = 'gift\\x00'" in text
+    assert "WARNING card_printed_name: card_printed_name has white space" in text
+
+
+def test_text_with_no_utf8_form_is_refused_naming_the_field(
+    key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # what Python makes of command line bytes that are not UTF-8
+    assert main(_sign_args(key_file, "-f", "order_desc=caf\udce9")) == 1  # invalid input
+    err = capsys.readouterr().err
+    assert "order_desc" in err
+    assert "Traceback" not in err

@@ -35,5 +35,6 @@ def test_validate_never_raises(command: str, values: dict[str, str], today: date
         assert p.fields
         assert p.message
     pairs = request_fields(command, values)
-    assert all(value and value == value.strip() for _, value in pairs)
+    # sent exactly as given: never trimmed, only empty or blank values left out
+    assert all(value.strip() and values[name] == value for name, value in pairs)
     assert not any(name == "login" or name.startswith("oauth_") for name, _ in pairs)

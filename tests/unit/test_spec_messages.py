@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from console.core.spec import request_fields, validate
+from console.core.spec.model import Severity
 from tests.unit.test_spec_rules import NO_AMOUNT, C, P, R, run
 
 
@@ -72,9 +73,29 @@ def test_request_fields_follow_the_contract_order() -> None:
         ("client_orderid", "po-1"),
         ("amount", "10.00"),
         ("currency", "USD"),
-        ("first_name", "Jon"),
+        ("first_name", " Jon "),
         ("unknown_extra", "x"),
     ]
+
+
+def test_values_are_sent_exactly_as_given_and_surrounding_space_earns_a_warning() -> None:
+    values = {"client_orderid": "po-1", "amount": "10.00 ", "order_desc": "\tgift", "x": "  "}
+    assert request_fields(P, values) == [
+        ("client_orderid", "po-1"),
+        ("amount", "10.00 "),
+        ("order_desc", "\tgift"),
+    ]
+    problems = validate(P, values)
+    spaced = [p for p in problems if p.code == "surrounding-space"]
+    assert [(p.fields, p.severity) for p in spaced] == [
+        (("amount",), Severity.WARNING),
+        (("order_desc",), Severity.WARNING),
+        (("x",), Severity.WARNING),
+    ]
+    assert "sent exactly as given" in spaced[0].message
+    assert "only white space" in spaced[2].message
+    # checked without the spaces: "10.00" is a good amount, so no error about it
+    assert not [p for p in problems if "amount" in p.fields and p.severity is Severity.ERROR]
 
 
 def test_request_fields_keep_the_sample_spelling() -> None:

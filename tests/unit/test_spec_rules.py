@@ -273,6 +273,7 @@ FAILING = [
     pytest.param(P, {"amout": "1"}, "unknown-field", W, ["amout"], id="unknown-field"),
     pytest.param(C, {"login": "merchant"}, "not-body", W, ["login"], id="login"),
     pytest.param(P, {"oauth_nonce": "x"}, "not-body", W, ["oauth_nonce"], id="oauth-param"),
+    pytest.param(P, {"amount": "1.00 "}, "surrounding-space", W, ["amount"], id="spaces"),
     pytest.param(
         R,
         {"rp_card_type": "DST"},

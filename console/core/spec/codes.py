@@ -38,6 +38,7 @@ class Code(StrEnum):
     RECEIVER = "receiver"  # no receiver of a payout given
     UNKNOWN_FIELD = "unknown-field"  # a name the command does not have; sent as typed
     NOT_BODY = "not-body"  # a name that never goes into the body (login)
+    SURROUNDING_SPACE = "surrounding-space"  # white space around a value: sent as given
 
 
 PROBLEM_CODES: tuple[str, ...] = tuple(c.value for c in Code)

@@ -134,8 +134,9 @@ def validate(
 
     Args:
         command: the command's wire name.
-        values: wire name (or alias) -> text as typed. Surrounding white space is ignored;
-            empty means "not given".
+        values: wire name (or alias) -> text as typed. Empty or only white space means "not
+            given". White space around a value is checked without it, but it is signed and
+            sent as given, so it earns a warning (``Code.SURROUNDING_SPACE``).
         today: the date expiry and other date checks compare with (default: today).
 
     Returns:
@@ -151,6 +152,8 @@ def validate(
     shown: dict[str, str] = {}
     for name, raw in values.items():
         value = raw.strip()
+        if value != raw:
+            out.append(_surrounding_space(name, value))
         if not value:
             continue
         f = plan.by_name.get(name)
@@ -185,6 +188,17 @@ def validate(
     return out
 
 
+def _surrounding_space(name: str, value: str) -> Problem:
+    if not value:
+        msg = f"{name} holds only white space: it counts as empty and is not sent. Clear it."
+    else:
+        msg = (
+            f"{name} has white space before or after it: it is signed and sent exactly as "
+            "given, and the gateway may refuse it. Remove the spaces unless they are meant."
+        )
+    return Problem((name,), c.WARNING, msg, Code.SURROUNDING_SPACE.value)
+
+
 def _required(f: Field) -> Problem:
     also = f" (or its alias {f.alias})" if f.alias else ""
     msg = f"{f.name}{also} is required: fill it in before sending."
@@ -209,9 +223,10 @@ def _unknown(name: str, out: list[Problem]) -> None:
 def request_fields(command: str, values: Mapping[str, str]) -> list[tuple[str, str]]:
     """The body parameters to send, in the contract's order.
 
-    Values are trimmed and empty ones dropped; names stay as the user gave them (an alias is
-    sent as the alias). Names the command does not know are sent last, in the order given;
-    ``login`` and ``oauth_*`` never go into the body.
+    Values are sent exactly as given, never trimmed; empty ones and those of white space only
+    are left out (``validate`` warns about both kinds of white space). Names stay as the user
+    gave them (an alias is sent as the alias). Names the command does not know are sent last,
+    in the order given; ``login`` and ``oauth_*`` never go into the body.
 
     Raises:
         KeyError: unknown command.
@@ -220,9 +235,9 @@ def request_fields(command: str, values: Mapping[str, str]) -> list[tuple[str, s
     pairs: list[tuple[str, str]] = []
     for f, _checks, _required in plan.steps:
         for name in (f.name, f.alias):
-            if name is not None and name in values and (value := values[name].strip()):
+            if name is not None and name in values and (value := values[name]).strip():
                 pairs.append((name, value))
     for name, raw in values.items():
-        if name not in plan.by_name and not _is_not_body(name) and (value := raw.strip()):
-            pairs.append((name, value))
+        if name not in plan.by_name and not _is_not_body(name) and raw.strip():
+            pairs.append((name, raw))
     return pairs
