@@ -22,6 +22,8 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "console.cli.env_cmd",
     "console.cli.keys_cmd",
     "console.cli.history_cmd",
+    "console.cli.verify_cmd",
+    "console.cli.import_curl_cmd",
     "console.cli.team_cmd",
 )
 

@@ -70,6 +70,7 @@ def exit_code(exc: ConsoleError) -> int:
             Refusal.UNKNOWN_OUTCOME: EXIT_ASK_UNKNOWN,
             Refusal.NOT_CONFIRMED: EXIT_NOT_CONFIRMED,
             Refusal.PLAIN_HTTP: EXIT_USAGE,
+            Refusal.CARD_NUMBER: EXIT_INVALID,
         }[exc.code]
     from console.core.team.errors import (
         ApprovalRefusedError,

@@ -5,7 +5,8 @@ last four card digits, ``--env``,
 ``--command``, ``--outcome`` (repeatable), ``--since`` and ``--until`` (ISO dates or times,
 local time; a date alone for ``--until`` includes that whole day).
 
-Exit statuses: 0 done, 1 the history cannot be opened or written, 2 usage error.
+Exit statuses: 0 done, 1 the export file cannot be written, 2 usage error, 10 the journal is
+unavailable (the message says why, where the file is and what to do).
 """
 
 from __future__ import annotations
@@ -18,12 +19,19 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from console.core.history import History, HistoryDatabaseError, HistoryFilter
-from console.core.history_export import FORMATS, export
-from console.core.history_query import OUTCOME_TEXT, HistoryRow
+from console.core.errors import JournalUnavailableError
+from console.core.history import (
+    EXPORT_FORMATS,
+    OUTCOME_TEXT,
+    History,
+    HistoryFilter,
+    HistoryRow,
+    export,
+)
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_JOURNAL = 10
 _TABLE: tuple[tuple[str, Callable[[HistoryRow], str]], ...] = (
     ("TIME", lambda r: r.created.astimezone().strftime("%Y-%m-%d %H:%M:%S")),
     ("ENV", lambda r: r.environment),
@@ -47,7 +55,7 @@ def register(sub: Any) -> None:
     actions = p.add_subparsers(dest="history_action", metavar="ACTION")
     e = actions.add_parser("export", help="export matching rows to CSV or JSON")
     e.add_argument("file", type=Path, help="FILE.csv or FILE.json")
-    e.add_argument("--format", choices=FORMATS, help="instead of the file's suffix")
+    e.add_argument("--format", choices=EXPORT_FORMATS, help="instead of the file's suffix")
     # SUPPRESS: filters given before "export" are not reset by the sub-command's defaults
     _filter_options(e, argparse.SUPPRESS)
     e.set_defaults(func=run_export)
@@ -97,13 +105,14 @@ def _filter(args: argparse.Namespace) -> HistoryFilter:
 def _open(where: str) -> History | None:
     try:
         history = History()
-    except HistoryDatabaseError as exc:
-        print(f"{where}: {exc}", file=sys.stderr)
+    except JournalUnavailableError as exc:
+        print(f"{where}: {exc.message}", file=sys.stderr)
         return None
-    if history.recovered:
+    interrupted = history.interrupted_count()
+    if interrupted:
         print(
-            f"{where}: {len(history.recovered)} request(s) were interrupted before their "
-            "answer came: outcome unknown. Check their status before sending them again.",
+            f"{where}: {interrupted} request(s) were interrupted before their answer came: "
+            "outcome unknown. Check their status before sending them again.",
             file=sys.stderr,
         )
     return history
@@ -124,7 +133,7 @@ def run_list(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     history = _open("gateway-console history")
     if history is None:
-        return EXIT_FAILED
+        return EXIT_JOURNAL
     with history:
         total = history.count(f)
         rows = history.fetch(f, 0, max(0, args.limit))
@@ -149,7 +158,7 @@ def run_export(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     history = _open(where)
     if history is None:
-        return EXIT_FAILED
+        return EXIT_JOURNAL
     try:
         with history:
             count = export(history, args.file, filter=f, fmt=args.format)

@@ -102,6 +102,11 @@ def register(sub: Any) -> None:
         "--yes", action="store_true", help="send to a production environment without asking"
     )
     p_send.add_argument(
+        "--confirm-card-number",
+        action="store_true",
+        help="send a card number that fails the Luhn check (you checked every digit)",
+    )
+    p_send.add_argument(
         "--resend-unknown",
         action="store_true",
         help="resend a client_orderid whose last send has an unknown outcome (after you "
@@ -215,12 +220,22 @@ def _decide(args: argparse.Namespace, check: Check) -> Decision:
         )
     if check.question:
         print(resend_note(check.verdict), file=sys.stderr)
+    if check.card_question and not args.confirm_card_number:
+        raise RefusedError(
+            Refusal.CARD_NUMBER,
+            f"{check.card_question} Nothing was sent; pass --confirm-card-number to send it.",
+            check.verdict,
+        )
     confirmed = False
     if check.needs_confirmation:
         for line in check.summary.lines():
             print(line, file=sys.stderr)
         confirmed = args.yes or _ask_yes()
-    return Decision(production_confirmed=confirmed, resend_after_unknown=args.resend_unknown)
+    return Decision(
+        production_confirmed=confirmed,
+        resend_after_unknown=args.resend_unknown,
+        card_number_confirmed=args.confirm_card_number,
+    )
 
 
 def _ask_yes() -> bool:

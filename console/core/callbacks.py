@@ -5,16 +5,21 @@ field notes: a GET with query parameters (a POST form is accepted too) carrying 
 ``orderid``, ``client_orderid``, ``type`` and ``control``, where ``control`` is the lower-case
 hex SHA-1 of ``status + orderid + client_orderid + merchant_control``.
 
-Every callback is recorded in the history database (table ``callbacks``), also those that
-fail the check or repeat an earlier one:
+That sum joins the fields without separators, so characters could move from one field to
+the next under the same ``control``. Hence the rules, all before anything is applied:
 
-* check: ``ok``, ``mismatch`` (flagged, never trusted), ``missing`` (a secret is set but the
-  callback has no ``control``: not trusted either) or ``not-checked`` (no secret set);
-* de-duplication on (``status``, ``type``, ``orderid``, ``client_orderid``) among trusted
-  callbacks of the environment: a repeat is recorded with ``duplicate_of``;
-* linking to the request row by ``client_orderid`` or ``orderid``; a trusted, new callback
-  sets that row's final status.
+* a callback is parsed once (:func:`parse_callback`); the check and the journal read the
+  same values;
+* a parameter given twice (in the query, the body or both) makes the callback
+  ``malformed``, as does an ``orderid`` that is not digits;
+* without a merchant control secret nothing can be checked: the callback is recorded as
+  ``unverified`` and changes nothing; a listener that is reachable from other computers
+  will not start without a secret;
+* a checked callback whose ``orderid`` and ``client_orderid`` name different journal rows
+  is recorded as ``unmatched`` and never applied (:mod:`console.core.history.callback_log`).
 
+Every callback is recorded in the journal, also those that fail a check or repeat an earlier
+one (``duplicate_of``); a new callback that passed every check sets its row's final status.
 Listeners (:meth:`CallbackRecorder.subscribe`) are plain callables run on the server's
 thread; the UI turns them into signals. The ``control`` value itself is not stored: with the
 public parts of the callback it would allow guessing the secret offline.
@@ -24,35 +29,22 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
+import ipaddress
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from console.core.environments import Environment
-from console.core.history import History, timestamp_now
+from console.core.history import CallbackEvent, CheckResult, History, timestamp_now
 from console.core.masking import mask_params
 
 MAX_BODY = 256 * 1024  # merchant_data may be 64k; more than this is not a callback
-_KEY = ("status", "type", "orderid", "client_orderid")
-
-
-class CheckResult(StrEnum):
-    """What the ``control`` check found."""
-
-    OK = "ok"
-    MISMATCH = "mismatch"
-    MISSING = "missing"
-    NOT_CHECKED = "not-checked"
-
-    @property
-    def trusted(self) -> bool:
-        """Whether the callback may change a final status."""
-        return self in (CheckResult.OK, CheckResult.NOT_CHECKED)
+MAX_CONNECTIONS = 16  # callbacks come one at a time; more at once is not the gateway
+_SIGNED = ("status", "orderid", "client_orderid")
 
 
 def control_code(status: str, orderid: str, client_orderid: str, secret: str) -> str:
@@ -61,50 +53,61 @@ def control_code(status: str, orderid: str, client_orderid: str, secret: str) ->
     return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()
 
 
-def check_control(params: Sequence[tuple[str, str]], secret: str | None) -> CheckResult:
-    """Check the ``control`` parameter of a callback against the merchant control secret."""
+@dataclass(frozen=True, slots=True)
+class ParsedCallback:
+    """One callback's parameters, read once for the check and the journal.
+
+    Attributes:
+        params: every parameter as received.
+        values: each parameter's single value (the first, when one was repeated).
+        problem: why the callback is malformed (a repeated parameter, an orderid that is not
+            digits), or "" when it is not.
+    """
+
+    params: tuple[tuple[str, str], ...]
+    values: dict[str, str]
+    problem: str
+
+    def get(self, name: str) -> str | None:
+        """A parameter's value, or None when absent or blank."""
+        value = self.values.get(name, "")
+        return value if value.strip() else None
+
+
+def parse_callback(params: Sequence[tuple[str, str]]) -> ParsedCallback:
+    """Read a callback's parameters once; see :class:`ParsedCallback`."""
+    values: dict[str, str] = {}
+    repeated: list[str] = []
+    for name, value in params:
+        if name in values:
+            repeated.append(name)
+        else:
+            values[name] = value
+    orderid = values.get("orderid", "")
+    problem = ""
+    if repeated:
+        problem = f"repeated parameter {', '.join(sorted(set(repeated)))}"
+    elif orderid and not (orderid.isascii() and orderid.isdigit()):
+        problem = "orderid is not digits"
+    return ParsedCallback(tuple(params), values, problem)
+
+
+def check_control(parsed: ParsedCallback, secret: str | None) -> CheckResult:
+    """Check a parsed callback and its ``control`` against the merchant control secret."""
+    if parsed.problem:
+        return CheckResult.MALFORMED
     if not secret:
-        return CheckResult.NOT_CHECKED
-    got = dict(params)
-    given = got.get("control", "").strip().lower()
+        return CheckResult.UNVERIFIED
+    given = parsed.values.get("control", "").strip().lower()
     if not given:
         return CheckResult.MISSING
-    expected = control_code(
-        got.get("status", ""), got.get("orderid", ""), got.get("client_orderid", ""), secret
-    )
+    status, orderid, client_orderid = (parsed.values.get(name, "") for name in _SIGNED)
+    expected = control_code(status, orderid, client_orderid, secret)
     return CheckResult.OK if hmac.compare_digest(given, expected) else CheckResult.MISMATCH
 
 
-@dataclass(frozen=True, slots=True)
-class CallbackEvent:
-    """One recorded callback, as the callbacks list shows it.
-
-    Attributes:
-        params: the parameters, masked, without the ``control`` value.
-        check: the ``control`` check result.
-        duplicate_of: the id of the earlier identical callback, or None.
-        request_id: the history row it belongs to, or None when none matched.
-        updated: history rows whose final status this callback set.
-    """
-
-    id: int
-    received: datetime
-    environment: str
-    method: str
-    remote: str
-    params: tuple[tuple[str, str], ...]
-    status: str | None
-    type: str | None
-    orderid: str | None
-    client_orderid: str | None
-    check: CheckResult
-    duplicate_of: int | None
-    request_id: int | None
-    updated: tuple[int, ...] = ()
-
-
 class CallbackRecorder:
-    """Records callbacks of one environment into the history and applies the trusted ones."""
+    """Records callbacks of one environment into the journal, which applies the trusted ones."""
 
     def __init__(self, history: History, environment: str, merchant_control: str | None) -> None:
         self.history = history
@@ -120,76 +123,39 @@ class CallbackRecorder:
     def record(
         self, method: str, params: Sequence[tuple[str, str]], remote: str = ""
     ) -> CallbackEvent:
-        """Check, store, de-duplicate, link and apply one callback."""
-        check = check_control(params, self.merchant_control)
-        got = {n: v.strip() for n, v in params if v.strip()}
-        key = [got.get(k) for k in _KEY]
+        """Parse, check, store, de-duplicate, link and apply one callback."""
+        parsed = parse_callback(params)
         shown = tuple((n, "***" if n == "control" else v) for n, v in mask_params(params))
-        received = timestamp_now()
-        with self.history.writing() as db:
-            duplicate_of = None
-            if check.trusted:
-                found = db.execute(
-                    "SELECT min(id) FROM callbacks WHERE environment = ? AND status IS ?"
-                    " AND type IS ? AND orderid IS ? AND client_orderid IS ?"
-                    " AND check_result IN ('ok', 'not-checked')",
-                    (self.environment, *key),
-                ).fetchone()
-                duplicate_of = found[0]
-            request = db.execute(
-                "SELECT id, client_orderid FROM requests WHERE environment = ?"
-                " AND command != 'status' AND (client_orderid = ? OR gateway_order_id = ?)"
-                " ORDER BY created DESC LIMIT 1",
-                (self.environment, got.get("client_orderid"), got.get("orderid")),
-            ).fetchone()
-            cur = db.execute(
-                "INSERT INTO callbacks (received, environment, method, remote, params_json,"
-                " status, type, orderid, client_orderid, check_result, duplicate_of, request_id)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    received,
-                    self.environment,
-                    method,
-                    remote,
-                    json.dumps(shown),
-                    *key,
-                    str(check),
-                    duplicate_of,
-                    request[0] if request else None,
-                ),
+        event = self.history.record_callback(
+            CallbackEvent(
+                id=0,
+                received=datetime.fromtimestamp(timestamp_now(), UTC),
+                environment=self.environment,
+                method=method,
+                remote=remote,
+                params=shown,
+                status=parsed.get("status"),
+                type=parsed.get("type"),
+                orderid=parsed.get("orderid"),
+                client_orderid=parsed.get("client_orderid"),
+                check=check_control(parsed, self.merchant_control),
+                duplicate_of=None,
+                request_id=None,
             )
-            callback_id = int(cur.lastrowid or 0)
-        updated: list[int] = []
-        status = got.get("status")
-        if check.trusted and duplicate_of is None and request and status:
-            client_orderid = got.get("client_orderid") or request[1]
-            updated = self.history.set_final_status(
-                self.environment,
-                client_orderid,
-                status,
-                orderid=got.get("orderid"),
-                source="callback",
-            )
-        event = CallbackEvent(
-            id=callback_id,
-            received=datetime.fromtimestamp(received, UTC),
-            environment=self.environment,
-            method=method,
-            remote=remote,
-            params=shown,
-            status=status,
-            type=got.get("type"),
-            orderid=got.get("orderid"),
-            client_orderid=got.get("client_orderid"),
-            check=check,
-            duplicate_of=duplicate_of,
-            request_id=request[0] if request else None,
-            updated=tuple(updated),
         )
-        self.history.notify("callback", callback_id)
         for listener in list(self._listeners):
             listener(event)
         return event
+
+
+def is_loopback(host: str) -> bool:
+    """Whether only this computer can reach ``host`` ("localhost" or a loopback address)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 class CallbackListenerError(Exception):
@@ -200,7 +166,8 @@ class CallbackListener:
     """An HTTP server on ``host:port`` that hands every callback to a recorder.
 
     Answers 200 once a callback is recorded (the gateway retries otherwise), 500 when it
-    could not be recorded (so the gateway tries again later), 413 for oversized bodies.
+    could not be recorded (so the gateway tries again later), 413 for bodies over
+    :data:`MAX_BODY`; more than :data:`MAX_CONNECTIONS` connections at once are closed.
     """
 
     def __init__(self, recorder: CallbackRecorder, host: str = "127.0.0.1", port: int = 0):
@@ -230,7 +197,15 @@ class CallbackListener:
         return self._server is not None
 
     def start(self) -> CallbackListener:
-        """Start listening. Raises CallbackListenerError (port in use, not allowed)."""
+        """Start listening. Raises CallbackListenerError (port in use, not allowed, or
+        reachable from other computers without a merchant control secret)."""
+        if not self.recorder.merchant_control and not is_loopback(self.host):
+            raise CallbackListenerError(
+                f"Will not listen for callbacks on {self.host or 'every address'} without the "
+                "merchant control secret: anyone who reaches this computer could change order "
+                "statuses. Set the environment's merchant control secret, or listen on "
+                "127.0.0.1 only."
+            )
         try:
             server = _Server((self.host, self.port), _handler(self.recorder))
         except OSError as exc:
@@ -268,14 +243,36 @@ class CallbackListener:
 
 
 class _Server(ThreadingHTTPServer):
+    """At most :data:`MAX_CONNECTIONS` connections at once; the next ones are closed."""
+
     daemon_threads = True
     allow_reuse_address = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
 
 def _handler(recorder: CallbackRecorder) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "GatewayConsoleCallbacks"
-        timeout = 30
+        timeout = 10  # an idle connection gives its slot back
 
         def _answer(self, status: int, text: str) -> None:
             body = text.encode()

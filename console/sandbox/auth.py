@@ -61,6 +61,26 @@ class SignedRequest:
     params: list[tuple[str, str]]  # query parameters, then body parameters
 
 
+def _diagnosis(request: SignedRequest, key: RSAPublicKey) -> str:
+    """The signature lab's word on which client mistake explains a bad signature."""
+    from console.core.siglab.capture import CaptureError
+    from console.core.siglab.diagnose import diagnose
+    from console.core.siglab.received import from_decoded
+
+    url = f"{request.scheme}://{request.host}{request.path}"
+    try:
+        received = from_decoded(request.method, url, request.params, request.authorization or "")
+        findings = diagnose(received, key).findings
+    except (CaptureError, ValueError):
+        return ""
+    named = [
+        f"{f.message[0].lower()}{f.message[1:].rstrip('.')} ({f.code})"
+        for f in findings
+        if f.code != "unexplained"
+    ]
+    return f"; diagnosis: {'; '.join(named)}" if named else ""
+
+
 class NonceCache:
     """Nonces seen per consumer key, forgotten once their timestamp leaves the window."""
 
@@ -144,8 +164,8 @@ class Authenticator:
         except InvalidSignature:
             shown = signature_base_string(request.method, uri, mask_params(pairs))
             raise AuthError(
-                "the signature does not match the request; the sandbox signed this base "
-                f"string (card data masked here): {shown}",
+                f"the signature does not match the request{_diagnosis(request, key)}; the "
+                f"sandbox signed this base string (card data masked here): {shown}",
                 login,
             ) from None
         finally:

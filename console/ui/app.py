@@ -79,7 +79,15 @@ def build_window(
     """The main window on a fresh session (used by run_app, tests and benchmarks)."""
     paths.ensure()
     session, needs_sandbox, note = start_session(paths)
-    window = MainWindow(session, DraftStore(paths.config_dir))
+    drafts = DraftStore(paths.config_dir)
+    app = QApplication.instance()
+    if (
+        drafts.theme
+        and not os.environ.get("GATEWAY_CONSOLE_THEME")
+        and isinstance(app, QApplication)
+    ):
+        apply_theme(app, drafts.theme, set_style=False)  # the theme chosen last time
+    window = MainWindow(session, drafts)
     if needs_sandbox:
         # after the first paint: the window appears at once, the sandbox follows
         window.banner.show_starting()

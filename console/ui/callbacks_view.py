@@ -2,15 +2,14 @@
 
 Callbacks and their check come from the field notes (the contract leaves them "not
 shown"): ``control`` is the SHA-1 of status, orderid, client_orderid and the merchant
-control secret. A mismatch or a missing ``control`` (when a secret is set) is flagged and
-never changes a final status; a repeat of an earlier callback is marked as such.
+control secret. Only a callback whose ``control`` checked out changes a final status; the
+others (mismatch, missing, unverified, malformed, ids of different requests) are flagged; a
+repeat of an earlier callback is marked as such.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -25,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from console.core.callbacks import CallbackEvent, CheckResult
+from console.core.history import CallbackEvent, CheckResult
 from console.ui.history.model import local_time
 from console.ui.icons import icon
 from console.ui.inspector.widgets import pairs_table
@@ -38,40 +37,21 @@ if TYPE_CHECKING:
 HEADINGS = ("Received", "Environment", "Status", "Client order id", "Order id", "Row", "Check")
 CHECK_WORDS = {
     CheckResult.OK: ("fine", "control ok"),
-    CheckResult.NOT_CHECKED: ("required", "not checked (no merchant control secret set)"),
+    CheckResult.UNVERIFIED: (
+        "required",
+        "unverified (no merchant control secret set): not applied",
+    ),
     CheckResult.MISMATCH: ("error", "control MISMATCH: not trusted"),
     CheckResult.MISSING: ("error", "control missing: not trusted"),
+    CheckResult.MALFORMED: ("error", "malformed (repeated parameter or orderid not digits)"),
+    CheckResult.UNMATCHED: ("error", "orderid and client_orderid name different requests"),
 }
 SHOWN = 1000  # newest callbacks kept in the list
 
 
 def recent_callbacks(history: History, limit: int = SHOWN) -> list[CallbackEvent]:
     """The newest recorded callbacks, oldest first (as the list grows downwards)."""
-    with history.reading() as db:
-        rows = db.execute(
-            "SELECT id, received, environment, method, remote, params_json, status, type,"
-            " orderid, client_orderid, check_result, duplicate_of, request_id"
-            " FROM callbacks ORDER BY received DESC, id DESC LIMIT ?",
-            (limit,),
-        ).fetchall()
-    return [
-        CallbackEvent(
-            id=r[0],
-            received=datetime.fromtimestamp(r[1], UTC),
-            environment=r[2],
-            method=r[3],
-            remote=r[4] or "",
-            params=tuple((str(n), str(v)) for n, v in json.loads(r[5])),
-            status=r[6],
-            type=r[7],
-            orderid=r[8],
-            client_orderid=r[9],
-            check=CheckResult(r[10]),
-            duplicate_of=r[11],
-            request_id=r[12],
-        )
-        for r in reversed(rows)
-    ]
+    return history.recent_callbacks(limit)
 
 
 def check_words(event: CallbackEvent) -> tuple[str, str]:

@@ -24,13 +24,15 @@ def _clean(values: Mapping[str, str]) -> dict[str, str]:
 
 class DraftStore:
     """Per-command drafts (field values and form choices), the last command shown, and
-    :attr:`layout`: named layout texts (``"window"``: the docks; ``"history-columns"``)."""
+    :attr:`layout`: named layout texts (``"window"``: the docks; ``"history-columns"``), and
+    the chosen :attr:`theme`."""
 
     def __init__(self, config_dir: Path) -> None:
         self.path = config_dir / DRAFTS_NAME
         self._forms: dict[str, dict[str, str]] = {}
         self.last_command: str = ""
         self.layout: dict[str, str] = {}
+        self.theme = ""  # the theme chosen in View > Theme ("" = not chosen yet)
         self._load()
 
     def _load(self) -> None:
@@ -46,6 +48,7 @@ class DraftStore:
                 if isinstance(values, dict):
                     self._forms[str(name)] = _clean({str(k): str(v) for k, v in values.items()})
         self.last_command = str(data.get("last_command", ""))
+        self.theme = str(data.get("theme", ""))
         layout = data.get("layout", {})
         if isinstance(layout, dict):
             self.layout = {str(k): str(v) for k, v in layout.items()}
@@ -60,13 +63,18 @@ class DraftStore:
 
     def save(self) -> None:
         """Write every draft atomically (a crash never leaves half a file)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         tmp = self.path.with_suffix(".tmp")
         payload = {
             "version": _VERSION,
             "last_command": self.last_command,
             "forms": self._forms,
             "layout": self.layout,
+            "theme": self.theme,
         }
-        tmp.write_text(json.dumps(payload, indent=1, sort_keys=True), encoding="utf-8")
+        # readable by its owner only: drafts hold names, addresses and order ids
+        tmp.unlink(missing_ok=True)  # a leftover would keep its own mode
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(payload, indent=1, sort_keys=True))
         os.replace(tmp, self.path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 
 from PySide6.QtCore import Qt, Signal
@@ -138,12 +139,26 @@ class EnvironmentForm(QWidget):
             self.listen_host,
         ):
             edit.textChanged.connect(self._edited)
+        for edit, field in (
+            (self.name, "name"),
+            (self.base_url, "base_url"),
+            (self.login, "login"),
+            (self.endpoint_id, "endpoint_id"),
+            (self.endpoint_group_id, "endpoint_group_id"),
+            (self.ca_bundle, "ca_bundle"),
+            (self.redirect_placeholder, "redirect_placeholder"),
+        ):
+            edit.editingFinished.connect(lambda f=field: self._touch(f))
         self.kind.currentIndexChanged.connect(self._edited)
         self.templates.itemChanged.connect(self._edited)
         for box in (self.connect_timeout, self.read_timeout, self.listen_port):
             box.valueChanged.connect(self._edited)
         self.listen.toggled.connect(self._edited)
         self._loading = False
+        # a new environment asks calmly; a field turns red once the person has left it, or
+        # tried to save (a stored environment shows its problems at once: they are real)
+        self._touched: set[str] = set()
+        self._all_touched = False
         self.load(Environment(name="", kind=EnvKind.SANDBOX))
 
     def _browse(self) -> None:
@@ -172,7 +187,22 @@ class EnvironmentForm(QWidget):
             self.control_secret.clear()
         finally:
             self._loading = False
+        self._touched.clear()
+        self._all_touched = bool(env.name)
         self._edited()
+
+    def _touch(self, field: str) -> None:
+        if field not in self._touched:
+            self._touched.add(field)
+            self._edited()
+
+    def mark_attempted(self) -> None:
+        """A save was tried: every problem is a mistake now, not something still to fill in."""
+        self._all_touched = True
+        self._edited()
+
+    def _shown_as_mistake(self, problem: FieldProblem) -> bool:
+        return self._all_touched or problem.field in self._touched
 
     def _load_templates(self, env: Environment) -> None:
         rows = [
@@ -227,14 +257,21 @@ class EnvironmentForm(QWidget):
             return
         found = self.current_problems()
         url = [p for p in found if p.field == "base_url"]
-        colour = state_colour("error" if url else "fine", self.palette()).name()
-        text = url[0].message if url else URL_RULE
-        self.url_rule.setText(f"<span style='color:{colour}'>{text}</span>")
-        others = [p for p in found if p.field != "base_url"]
-        error = state_colour("error", self.palette()).name()
-        self.problems.setText(
-            "<br>".join(
-                f"<span style='color:{error}'>{p.field}: {p.message}</span>" for p in others
+        if url and self._shown_as_mistake(url[0]):
+            state, text = "error", url[0].message
+        else:
+            state, text = ("required" if url else "fine"), URL_RULE
+        colour = state_colour(state, self.palette()).name()
+        self.url_rule.setText(f"<span style='color:{colour}'>{html.escape(text)}</span>")
+        lines = []
+        for p in found:
+            if p.field == "base_url":
+                continue
+            state = "error" if self._shown_as_mistake(p) else "required"
+            colour = state_colour(state, self.palette()).name()
+            lines.append(
+                f"<span style='color:{colour}'>{html.escape(p.field)}: "
+                f"{html.escape(p.message)}</span>"
             )
-        )
+        self.problems.setText("<br>".join(lines))
         self.changed.emit()

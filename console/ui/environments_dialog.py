@@ -171,6 +171,7 @@ class EnvironmentsDialog(QDialog):
     # -- changes ------------------------------------------------------------------------------
     def save(self) -> bool:
         """Add or update the environment in the form; True when stored."""
+        self.form.mark_attempted()
         env = self.form.environment()
         try:
             if self._editing is None:

@@ -9,7 +9,7 @@ methods other parts and tests call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
@@ -28,8 +28,16 @@ from PySide6.QtWidgets import (
 )
 
 from console import APP_NAME
+from console.core.errors import JournalUnavailableError
+from console.core.paths import resolve
 from console.core.spec import COMMANDS
-from console.ui import window_environment, window_forms, window_layout, window_sending
+from console.ui import (
+    window_environment,
+    window_forms,
+    window_journal,
+    window_layout,
+    window_sending,
+)
 from console.ui.banner import EnvironmentBanner
 from console.ui.drafts import DraftStore
 from console.ui.forms.generator import CommandForm
@@ -41,6 +49,7 @@ from console.ui.sending import SendController
 from console.ui.session import Session
 from console.ui.startup import AfterFirstPaint
 from console.ui.tasks import TaskRunner
+from console.ui.window_journal import JournalOpener
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
@@ -81,6 +90,15 @@ class MainWindow(QMainWindow):
         self._results: dict[str, tuple[str, str]] = {}
         self._outcomes: dict[str, Outcome] = {}  # each command's last answer
         self._sending_command = ""
+        # The journal, history and callbacks panes, status checks, environment dialogs: none
+        # of it is in the first picture. The journal is opened on a worker right after the
+        # first paint and attached when open (``window_journal``); sending waits for it.
+        self.journal_opener = JournalOpener(resolve().history_db)
+        self.journal_wiring: JournalWiring | None = None
+        self.journal_problem: JournalUnavailableError | None = None
+        self.journal_notice: QWidget | None = None
+        self.journal_opening = self.journal_settled = False
+        self.journal_waiters: list[Callable[[], object]] = []
 
         self.banner = EnvironmentBanner()
         self.commands = QTabBar()
@@ -112,6 +130,7 @@ class MainWindow(QMainWindow):
         central = QWidget()
         clay = QVBoxLayout(central)
         clay.setContentsMargins(6, 6, 6, 6)
+        self._top = clay
         clay.addWidget(self.banner)
         clay.addWidget(self.commands)
         clay.addWidget(right, 1)
@@ -127,11 +146,7 @@ class MainWindow(QMainWindow):
         self._session_changed()
         start = drafts.last_command if drafts.last_command in names else names[0]
         self.show_command(start)
-        # The journal, history and callbacks panes, status checks, environment dialogs: none
-        # of it is in the first picture, so it is attached right after the first paint (or
-        # earlier, by the first use of ``journal``; sending and the sandbox use it first).
-        self._journal: JournalWiring | None = None
-        AfterFirstPaint(self, self.attach_journal)
+        AfterFirstPaint(self, lambda: window_journal.open_in_background(self))
         window_layout.fit_to_screen(self)
         self.restore_layout()
 
@@ -141,16 +156,21 @@ class MainWindow(QMainWindow):
 
     @property
     def journal(self) -> JournalWiring:
-        """The journal wiring (see ``console.ui.history.wiring``), attached on first use."""
-        return self.attach_journal()
+        """The journal wiring (see ``console.ui.history.wiring``), attached on first use.
+        Raises JournalUnavailableError when the journal cannot be opened."""
+        wiring = self.attach_journal()
+        if wiring is None:
+            assert self.journal_problem is not None
+            raise self.journal_problem
+        return wiring
 
-    def attach_journal(self) -> JournalWiring:
-        """Attach the journal, panes and dialogs once; later calls return the same wiring."""
-        if self._journal is None:
-            from console.ui.history.wiring import attach_journal
+    def attach_journal(self) -> JournalWiring | None:
+        """Attach the journal, panes and dialogs once (see ``window_journal.attach``)."""
+        return window_journal.attach(self)
 
-            self._journal = attach_journal(self)
-        return self._journal
+    def insert_notice(self, notice: QWidget) -> None:
+        """Show a notice that stays, under the environment banner."""
+        self._top.insertWidget(self._top.indexOf(self.banner) + 1, notice)
 
     # -- commands and forms (window_forms) ---------------------------------------------------
     @property

@@ -60,6 +60,9 @@ def build_menus(w: MainWindow) -> None:
     )
     req.addSeparator()
     req.addAction(_action(w, "problems", "Go to first &problem", "F8", lambda: _first(w)))
+    req.addSeparator()
+    req.addAction(_action(w, "signature-lab", "Signature &lab…", "Ctrl+Shift+L", lambda: _lab(w)))
+    req.addAction(_action(w, "import-curl", "Import from c&url…", "", lambda: _curl(w)))
 
     cmd = bar.addMenu("&Command")
     for i, name in enumerate(w.forms):
@@ -90,10 +93,10 @@ def build_menus(w: MainWindow) -> None:
     group = QActionGroup(w)
     for theme in THEMES:
         a = _action(
-            w, f"theme:{theme}", theme.capitalize(), "", lambda _c=False, t=theme: _theme(t)
+            w, f"theme:{theme}", theme.capitalize(), "", lambda _c=False, t=theme: _theme(w, t)
         )
         a.setCheckable(True)
-        a.setChecked(theme == "system")
+        a.setChecked(theme == (w.drafts.theme or "system"))
         group.addAction(a)
         themes.addAction(a)
 
@@ -118,6 +121,18 @@ def _generate(w: MainWindow) -> None:
             return
 
 
+def _lab(w: MainWindow) -> None:
+    from console.ui.signature_lab import open_signature_lab
+
+    open_signature_lab(w)  # the window owns it; it is deleted when closed
+
+
+def _curl(w: MainWindow) -> None:
+    from console.ui.signature_lab import import_from_curl
+
+    import_from_curl(w)
+
+
 def _first(w: MainWindow) -> None:
     for p in w.summary.problems:
         if p.fields and w.form.focus_field(p.fields[0]):
@@ -129,10 +144,18 @@ def _tab(w: MainWindow, index: int) -> None:
     w.inspector.tabs.setCurrentIndex(index)
 
 
-def _theme(name: str) -> None:
+def _theme(w: MainWindow, name: str) -> None:
+    """Switch the theme, repaint what carries state colours, and remember it."""
+    from console.ui.window_sending import render_result, update_send
+
     app = QApplication.instance()
     if isinstance(app, QApplication):
         apply_theme(app, name)
+    render_result(w)  # rich text made with the old theme's colours
+    update_send(w)
+    w.drafts.theme = name
+    if w.persist_drafts:
+        w.drafts.save()
 
 
 def _about(w: MainWindow) -> None:

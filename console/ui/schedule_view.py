@@ -136,6 +136,7 @@ class SchedulePreview(QWidget):
         self.table = QTableWidget(0, 3)
         self.table.setHorizontalHeaderLabels(["#", "Date", "Amount"])
         self.table.verticalHeader().setVisible(False)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move inside
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setAlternatingRowColors(True)

@@ -46,6 +46,17 @@ def ask_production(parent: QWidget, text: str) -> bool:
     )
 
 
+def ask_card_number(parent: QWidget, text: str) -> bool:
+    """Ask before sending a card number that fails the Luhn check; Cancel is the default."""
+    return ask(
+        parent,
+        html.escape(text),
+        title="Check the card number",
+        action="Send with this card number",
+        name="card-number-confirmation",
+    )
+
+
 class SendController(QObject):
     """Sends the window's requests through the core's send pipeline, one at a time.
 
@@ -73,6 +84,7 @@ class SendController(QObject):
         self.sending = False
         self.last_sent: Sent | None = None
         self.confirm: Callable[[QWidget, str], bool] = ask_production
+        self.confirm_card: Callable[[QWidget, str], bool] = ask_card_number
 
     def pipeline(self) -> Pipeline:
         """The send pipeline of the active environment."""
@@ -117,6 +129,16 @@ class SendController(QObject):
         if check.blocked:
             self.failed.emit(check.blocked)
             return False
+        card_ok = False
+        if check.card_question:
+            self.sending = True  # also guards while the question is open
+            try:
+                card_ok = self.confirm_card(window, check.card_question)
+            finally:
+                self.sending = False
+            if not card_ok:
+                self.cancelled.emit()
+                return False
         confirmed = False
         if check.needs_confirmation:
             self.sending = True  # also guards while the question is open
@@ -129,7 +151,7 @@ class SendController(QObject):
                 return False
         from console.core.pipeline import Decision
 
-        decision = Decision(confirmed, resend_after_unknown)
+        decision = Decision(confirmed, resend_after_unknown, card_ok)
         self._start(pipeline, check.prepared, decision)
         return True
 

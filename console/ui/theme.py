@@ -64,7 +64,7 @@ _LIGHT = {
     "AlternateBase": "#eef0f3",
     "ToolTipBase": "#ffffff",
     "ToolTipText": "#1f1f1f",
-    "PlaceholderText": "#80868b",
+    "PlaceholderText": "#5f6368",  # 6:1 on white: hints must be readable too (WCAG AA)
     "Text": "#1f1f1f",
     "Button": "#eceef1",
     "ButtonText": "#1f1f1f",

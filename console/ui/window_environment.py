@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QCoreApplication, QEventLoop
 
 from console import APP_NAME
-from console.ui import window_forms, window_sending
+from console.ui import window_forms, window_journal, window_sending
 from console.ui.session import LaunchedSandbox, launch_sandbox
 
 if TYPE_CHECKING:
@@ -33,9 +33,15 @@ def environment_kind(w: MainWindow) -> str | None:
 
 
 def start_local_sandbox(w: MainWindow, **options: Any) -> None:
-    """Start the built-in sandbox on a worker; the window is usable meanwhile."""
+    """Start the built-in sandbox on a worker; the window is usable meanwhile. It waits for
+    the journal (opened on a worker too), which sets the sandbox's defaults (the listener's
+    control); an unavailable journal does not keep the sandbox from starting."""
     w.banner.show_starting()
-    w.attach_journal()  # it sets the sandbox's defaults (the listener's control)
+    window_journal.open_in_background(w)
+    window_journal.when_settled(w, lambda: _launch(w, options))
+
+
+def _launch(w: MainWindow, options: dict[str, Any]) -> None:
     options = {**w.sandbox_defaults, **options}
     w.tasks.run(
         lambda: launch_sandbox(**options),

@@ -114,7 +114,8 @@ def _fill_status_example(w: MainWindow) -> None:
     from console.ui.history.examples import SEND_A_PAYOUT_FIRST, last_payout, status_example
 
     env = w.session.environment
-    row = None if env is None else last_payout(w.journal.history, env.name)
+    wiring = w.attach_journal()
+    row = None if env is None or wiring is None else last_payout(wiring.history, env.name)
     if row is None:
         w.form.load(example_values("status"), clear=True)
         w._show_result("", SEND_A_PAYOUT_FIRST, "status")

@@ -85,7 +85,7 @@ def _bind(w: MainWindow) -> None:
 def verdict(w: MainWindow, *, fresh: bool = False) -> Verdict | None:
     """The shown form's verdict; None before the journal is attached (it is attached right
     after the first paint, and always before a send) or when the form makes no new order."""
-    if not fresh and getattr(w, "_journal", None) is None:
+    if w.journal_problem is not None or (not fresh and w.journal_wiring is None):
         return None  # start-up: nothing is read (or built) before the first paint
     key = key_of(w)
     if key is None:

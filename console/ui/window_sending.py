@@ -10,10 +10,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton
 
 from console.core.pipeline import client_orderid
 from console.core.spec import COMMANDS
-from console.ui import window_guard
+from console.ui import window_guard, window_journal
 from console.ui.icons import icon
 from console.ui.inspector.response_tab import headline
-from console.ui.startup import AfterFirstPaint
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
@@ -67,13 +66,9 @@ def connect_sender(w: MainWindow) -> None:
     sender.failed.connect(lambda text: _failed(w, text))
     sender.cancelled.connect(lambda: _cancelled(w))
     # once the journal is attached (right after the first paint), an id already accepted
-    # (a draft kept across a restart) turns Send off before anyone presses it
-    AfterFirstPaint(w, lambda: _journal_attached(w))
-
-
-def _journal_attached(w: MainWindow) -> None:
-    w.attach_journal()
-    update_send(w)
+    # (a draft kept across a restart) turns Send off before anyone presses it; a journal
+    # that cannot be opened keeps it off
+    window_journal.when_settled(w, lambda: update_send(w))
 
 
 def _cancelled(w: MainWindow) -> None:
@@ -86,7 +81,9 @@ def update_send(w: MainWindow) -> None:
     client_orderid the gateway has not accepted before (see ``window_guard``)."""
     can = not w.sender_.sending and w.session.ready
     blocked = window_guard.show_block(w, window_guard.verdict(w))
-    w.send_button.setEnabled(can and w.summary.errors == 0 and not blocked)
+    refusal = window_journal.send_refusal(w)
+    w.send_button.setEnabled(can and w.summary.errors == 0 and not blocked and not refusal)
+    w.send_button.setToolTip(refusal or "Send this request (Ctrl+Enter)")
     action = w.actions_by_name.get("send")
     if action is not None:
         # The shortcut stays live on a blocked form: trying it shows what is missing.
@@ -95,6 +92,9 @@ def update_send(w: MainWindow) -> None:
 
 def send(w: MainWindow) -> None:
     """Send the current form; while errors block it, show them in colour."""
+    if w.journal_problem is not None:  # nothing may be sent unjournalled
+        show_result(w, "error", window_journal.send_refusal(w))
+        return
     if not w.send_button.isEnabled():
         # an id accepted before: the note beside Send says why and offers a new id
         if w.summary.errors and not w.sender_.sending and not w.send_note.isVisible():
@@ -104,7 +104,9 @@ def send(w: MainWindow) -> None:
             if first is not None:
                 w.focus_field(first.fields[0])
         return
-    w.attach_journal()  # every send is journalled: hooks in place before it leaves
+    if w.attach_journal() is None:  # every send is journalled: hooks in place before it leaves
+        show_result(w, "error", window_journal.send_refusal(w))
+        return
     form = w.form
     w.send_button.setEnabled(False)  # before anything else: no double send
     resend = window_guard.before_send(w)

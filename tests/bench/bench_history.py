@@ -105,7 +105,7 @@ def _report(label: str, first: float, median: float, target: float) -> None:
 
 
 def _plan(history: History, f: HistoryFilter) -> str:
-    from console.core.history_query import ORDER_SQL, ROW_SQL
+    from console.core.history.query import ORDER_SQL, ROW_SQL
 
     where, args = f.where()
     with history.reading() as db:

@@ -144,7 +144,7 @@ def test_cold_pane_on_a_million_rows(qtbot: Any, profile_journal: Path) -> None:
 
 
 def test_window_history_pane_on_a_million_rows(qtbot: Any, profile_journal: Path) -> None:
-    from console.core.history_query import HistoryRow
+    from console.core.history import HistoryRow
     from console.core.paths import resolve
     from console.ui.app import build_window, make_app
 

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from console.core.history_query import HistoryRow
+from console.core.history import HistoryRow
 from console.ui.history.pane import HistoryPane
 from console.ui.main_window import MainWindow
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QComboBox, QLineEdit
 
+from console.ui.forms.recurring_form import RecurringForm
 from console.ui.main_window import MainWindow
 from console.ui.theme import state_colour
 
@@ -29,12 +30,18 @@ def test_fresh_form_is_calm_and_still_blocks_send(window: MainWindow) -> None:
     assert editor.placeholderText() == "required"
 
 
-def test_a_bad_value_is_red_at_once(qtbot: Any, window: MainWindow) -> None:
+def test_a_bad_value_turns_red_when_the_field_is_left(qtbot: Any, window: MainWindow) -> None:
     window.show_command("payout-check")
     window.clear_form()
     amount = window.form.rows["amount"].editor
     assert isinstance(amount, QLineEdit)
+    amount.setFocus()
     qtbot.keyClicks(amount, "ten")
+    # still typing: said calmly, not in red
+    assert window.form.rows["amount"].state == "required"
+    assert window.form.rows["amount"].message.full_text()
+    assert _colour(window, "error") not in window.summary.headline.text()
+    qtbot.keyClick(amount, Qt.Key.Key_Tab)
     headline = window.summary.headline.text()
     assert "1 problem to fix" in headline
     assert "required fields to fill in" in headline
@@ -48,7 +55,28 @@ def test_either_or_rule_asking_for_one_is_calm_until_broken(window: MainWindow) 
     window.clear_form()
     assert window.form.rows["amount"].state == "required"
     window.form.load({"@amount-rule": "range", "amount-from": "5.00"})
-    assert window.form.rows["amount-to"].state == "error"  # half a pair: a real mistake
+    # half a pair asks for the other half calmly, until the person leaves it empty
+    assert window.form.rows["amount-to"].state == "required"
+    window.form.rows["amount-to"].editor.setFocus()
+    window.form.rows["amount-from"].editor.setFocus()
+    assert window.form.rows["amount-to"].state == "error"
+
+
+def test_a_choice_does_not_make_its_partner_red_at_once(qtbot: Any, window: MainWindow) -> None:
+    window.show_command("create-recurring-payment")
+    window.clear_form()
+    form = window.form
+    assert isinstance(form, RecurringForm)
+    form.schedule.set_key("auto")
+    window.form.rows["interval"].editor.setFocus()
+    period = window.form.rows["period"].editor
+    assert isinstance(period, QComboBox)
+    period.setCurrentText("month")
+    # "period and interval go together": interval is still to fill in, not a mistake yet
+    assert window.form.rows["interval"].state != "error"
+    assert window.form.rows["period"].state != "error"
+    qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert window.form.rows["interval"].state == "error"
 
 
 def test_trying_to_send_turns_missing_values_into_errors(qtbot: Any, window: MainWindow) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from collections.abc import Callable
@@ -64,6 +65,23 @@ def test_damaged_draft_file_is_ignored(make_window: Callable[..., MainWindow]) -
     (paths.config_dir / "drafts.json").write_text("{not json", encoding="utf-8")
     window = make_window()
     assert window.form.rows["client_orderid"].text() == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_drafts_are_readable_by_their_owner_only(tmp_path: Path) -> None:
+    from console.ui.drafts import DraftStore
+
+    umask = os.umask(0o022)  # the usual umask, under which drafts.json was 0644
+    try:
+        store = DraftStore(tmp_path / "config")
+        store.put("payout-check", {"client_orderid": "po-1", "first_name": "Ann"})
+        store.save()
+        (tmp_path / "config" / "drafts.tmp").write_text("{}", encoding="utf-8")  # a leftover
+        store.save()
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE((tmp_path / "config" / "drafts.json").stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "config").stat().st_mode) == 0o700
 
 
 def test_every_action_has_a_shortcut_listed_in_help(window: MainWindow) -> None:

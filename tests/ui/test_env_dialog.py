@@ -18,8 +18,25 @@ def _fill(dialog: EnvironmentsDialog, name: str, url: str, kind: EnvKind = EnvKi
     form.name.setText(name)
     form.kind.setCurrentIndex(form.kind.findData(kind))
     form.base_url.setText(url)
+    form.base_url.editingFinished.emit()  # the person moves on to the next field
     form.login.setText("acme")
     form.endpoint_id.setText("1234")
+
+
+def test_a_new_environment_form_is_calm_until_something_is_typed(
+    qtbot: Any, window: MainWindow
+) -> None:
+    from console.ui.theme import state_colour
+
+    dialog = open_environments(window.journal)
+    qtbot.addWidget(dialog)
+    dialog.new_environment()
+    red = state_colour("error", dialog.palette()).name()
+    assert red not in dialog.form.url_rule.text()
+    assert red not in dialog.form.problems.text()
+    assert "name" in dialog.form.problems.text()  # what is missing is still said, calmly
+    assert not dialog.save()  # trying to save makes the missing values mistakes
+    assert red in dialog.form.problems.text()
 
 
 def test_add_with_the_https_rule_shown_while_typing(qtbot: Any, window: MainWindow) -> None:

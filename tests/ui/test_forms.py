@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QSpinBox
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QPlainTextEdit
 
 from console.core.spec import COMMANDS, example_values
 from console.ui.forms.payout_form import PayoutForm
@@ -13,13 +13,17 @@ from console.ui.forms.recurring_form import RecurringForm
 from console.ui.main_window import MainWindow
 
 
-def _type(qtbot: Any, window: MainWindow, name: str, text: str) -> None:
+def _type(qtbot: Any, window: MainWindow, name: str, text: str, *, leave: bool = True) -> None:
+    """Type into a field as a person does, then (``leave``) move on with Tab."""
     row = window.form.rows[name]
     editor = row.editor
     line = editor if isinstance(editor, QLineEdit) else editor.findChild(QLineEdit)
     assert line is not None, name
+    line.setFocus()
     line.clear()
     qtbot.keyClicks(line, text)
+    if leave:
+        qtbot.keyClick(line, Qt.Key.Key_Tab)
 
 
 def test_every_field_has_its_widget_tooltip_and_accessible_name(window: MainWindow) -> None:
@@ -33,22 +37,48 @@ def test_every_field_has_its_widget_tooltip_and_accessible_name(window: MainWind
             assert field.length.text in row.label.toolTip()
             if field.choices:
                 assert isinstance(editor, QComboBox)
-            elif field.type.value == "Int":
-                assert isinstance(editor, QSpinBox)
-            elif field.length.max and field.length.max <= 32767 and field.type.value != "Date":
+            elif field.length.max and field.length.max > 32767:
+                assert isinstance(editor, QPlainTextEdit)
+            elif field.type.value != "Date":
+                # never cut to the contract's length: the core names a value that is too long
                 assert isinstance(editor, QLineEdit)
-                assert editor.maxLength() == field.length.max
+                assert editor.maxLength() == 32767
 
 
-def test_max_length_is_enforced_while_typing(qtbot: Any, window: MainWindow) -> None:
+def test_input_longer_than_the_contract_is_kept_and_named(qtbot: Any, window: MainWindow) -> None:
+    window.fill_example()
+    row = window.form.rows["amount"]
+    row.editor.setFocus()
+    row.editor.clear()  # type: ignore[attr-defined]
+    qtbot.keyClicks(row.editor, "2500000000.75")  # a paste, as a person makes it
+    assert row.text() == "2500000000.75"  # nothing cut
+    qtbot.keyClick(row.editor, Qt.Key.Key_Tab)
+    assert row.state == "error"
+    assert "10" in row.message.full_text()
+    assert not window.send_button.isEnabled()
     _type(qtbot, window, "currency", "USDX")
-    assert window.form.rows["currency"].text() == "USD"
+    assert window.form.rows["currency"].text() == "USDX"
     window.show_command("create-recurring-payment")
     desc = window.form.rows["order_desc"].editor
     assert isinstance(desc, QPlainTextEdit)  # 65K does not fit a line edit
     limit = COMMANDS["create-recurring-payment"].field("order_desc").length.max  # type: ignore[union-attr]
     desc.setPlainText("x" * (limit + 10))
-    assert len(desc.toPlainText()) == limit
+    assert len(desc.toPlainText()) == limit + 10
+
+
+def test_an_amount_sequence_is_read_per_amount_like_the_core(
+    qtbot: Any, window: MainWindow
+) -> None:
+    window.show_command("create-recurring-payment")
+    window.fill_example()
+    form = window.form
+    assert isinstance(form, RecurringForm)
+    form.amount_rule.set_key("sequence")
+    _type(qtbot, window, "amount-sequence", "10.00,20.00,30.00")
+    assert form.rows["amount-sequence"].text() == "10.00,20.00,30.00"
+    assert form.rows["amount-sequence"].state == "warning"  # the core's reading, too
+    preview = form.preview
+    assert [preview.table.item(i, 2).text() for i in range(3)] == ["10.00", "20.00", "30.00"]
 
 
 def test_date_picker_writes_dd_mm_yyyy(window: MainWindow) -> None:
@@ -119,9 +149,12 @@ def test_redirect_pair_half_filled_names_the_missing_field(qtbot: Any, window: M
     form.redirect.set_key("pair")
     _type(qtbot, window, "redirect_success_url", "https://m.example/ok")
     row = form.rows["redirect_fail_url"]
-    assert row.state == "error"
-    assert "redirect_fail_url" in row.message.text()
+    assert row.state == "required"  # asked for calmly: the person has not been there yet
+    assert "redirect_fail_url" in row.message.full_text()
     assert not window.send_button.isEnabled()
+    row.editor.setFocus()
+    form.rows["redirect_success_url"].editor.setFocus()  # left empty
+    assert row.state == "error"
     _type(qtbot, window, "redirect_fail_url", "https://m.example/fail")
     assert form.rows["redirect_fail_url"].state == "fine"
 
@@ -240,3 +273,36 @@ def test_the_page_shown_is_the_command_chosen(window: MainWindow) -> None:
         assert window.command == name
         assert window.commands.currentIndex() == window.forms.names.index(name)
         assert window.stack.currentWidget() is window.forms[name]
+
+
+def test_tab_reaches_the_amounts_and_the_schedule_after_the_currency(
+    qtbot: Any, window: MainWindow
+) -> None:
+    window.show_command("create-recurring-payment")
+    window.fill_example()
+    form = window.form
+    assert isinstance(form, RecurringForm)
+    form.amount_rule.set_key("sequence")
+    window.activateWindow()
+    qtbot.waitActive(window)
+    form.rows["currency"].editor.setFocus()
+    stops = []
+    for _ in range(5):
+        widget = QApplication.focusWidget()
+        stops.append(widget.objectName())
+        qtbot.keyClick(widget, Qt.Key.Key_Tab)
+    assert stops[:4] == [
+        "field:currency",
+        "field:amount-sequence",
+        "field:period",
+        "field:interval",
+    ]
+
+
+def test_labels_are_plain_words_with_the_wire_name_beside(window: MainWindow) -> None:
+    window.show_command("create-recurring-payment")
+    row = window.form.rows["expire-month"]
+    assert row.label.text() == "Expiry month"
+    assert row.wire_name.text() == "expire-month"
+    # read off a card: month before year, as the person reads it
+    assert window.form.rows["expire-month"].y() < window.form.rows["expire-year"].y()

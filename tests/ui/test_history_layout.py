@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from console.core.history_query import COLUMNS
+from console.core.history import COLUMNS
 from console.ui.history.pane import FIRST_COLUMNS
 from console.ui.main_window import MainWindow
 from tests.ui.journal_helpers import send_payout, settle, shown_rows

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import socket
+import time
 
 import pytest
 import requests
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.callbacks import (
-    CallbackEvent,
     CallbackListener,
     CallbackListenerError,
     CallbackRecorder,
-    CheckResult,
     check_control,
     control_code,
+    parse_callback,
 )
-from console.core.history import History
+from console.core.history import CallbackEvent, CheckResult, History
 from console.sandbox.callbacks import control_code as sandbox_control_code
 from tests.helpers.history_data import answered, prepared
 
@@ -58,12 +58,16 @@ def test_control_is_the_gateways_sha1() -> None:
     assert control_code("approved", "777", "po-1", SECRET) == sandbox_control_code(
         "approved", "777", "po-1", SECRET
     )
-    assert check_control(_params(), SECRET) is CheckResult.OK
-    assert check_control(_params(secret="guess"), SECRET) is CheckResult.MISMATCH
-    assert check_control(_params(secret=None), SECRET) is CheckResult.MISSING
-    assert check_control(_params(), None) is CheckResult.NOT_CHECKED
+
+    def check(params: list[tuple[str, str]], secret: str | None) -> CheckResult:
+        return check_control(parse_callback(params), secret)
+
+    assert check(_params(), SECRET) is CheckResult.OK
+    assert check(_params(secret="guess"), SECRET) is CheckResult.MISMATCH
+    assert check(_params(secret=None), SECRET) is CheckResult.MISSING
+    assert check(_params(), None) is CheckResult.UNVERIFIED
     tampered = [(n, "declined" if n == "status" else v) for n, v in _params()]
-    assert check_control(tampered, SECRET) is CheckResult.MISMATCH
+    assert check(tampered, SECRET) is CheckResult.MISMATCH
 
 
 def test_a_trusted_callback_sets_the_final_status(journal: History) -> None:
@@ -105,8 +109,8 @@ def test_repeats_are_marked_duplicates_and_later_updates_apply(journal: History)
 
 
 def test_callbacks_are_per_environment(journal: History) -> None:
-    event = CallbackRecorder(journal, "other", None).record("GET", _params(secret=None))
-    assert event.check is CheckResult.NOT_CHECKED
+    event = CallbackRecorder(journal, "other", SECRET).record("GET", _params())
+    assert event.check is CheckResult.OK
     assert event.request_id is None
     assert journal.get(1).final_status is None
 
@@ -115,7 +119,9 @@ def test_links_by_gateway_order_id_alone(journal: History) -> None:
     params = [
         (n, v) for n, v in _params(secret=None) if n not in ("client_orderid", "merchant_order")
     ]
-    event = CallbackRecorder(journal, "sb", None).record("GET", params)
+    params.append(("control", control_code("approved", "777", "", SECRET)))
+    event = CallbackRecorder(journal, "sb", SECRET).record("GET", params)
+    assert event.check is CheckResult.OK
     assert event.request_id == 1
     assert journal.get(1).final_status == "approved"
 
@@ -178,3 +184,169 @@ def test_a_bad_content_length_is_answered_400_at_once(journal: History, length: 
             )
             answer = conn.recv(200)
     assert answer.startswith(b"HTTP/1.0 400") or answer.startswith(b"HTTP/1.1 400")
+
+
+# -- a sniffed callback must not set another order's status -----------------------------------
+
+
+@pytest.fixture
+def two_orders(rsa_key: rsa.RSAPrivateKey) -> History:
+    """genuine-1 (gateway order 10000001) and victim-1 (gateway order 10000002), and "123"
+    (gateway order 555), accepted in sb."""
+    history = History()
+    hooks = history.journal("sb")
+    for order, gateway in (("genuine-1", "10000001"), ("victim-1", "10000002"), ("123", "555")):
+        req = prepared(rsa_key, client_orderid=order)
+        hooks.after_answer(
+            hooks.before_send(req), answered(req, f"type=async-response&gateway-order-id={gateway}")
+        )
+    return history
+
+
+def _signed(orderid: str, client_orderid: str, status: str = "approved") -> list[tuple[str, str]]:
+    """A callback with a genuine control over the three fields as given."""
+    return [
+        ("status", status),
+        ("orderid", orderid),
+        ("client_orderid", client_orderid),
+        ("control", control_code(status, orderid, client_orderid, SECRET)),
+    ]
+
+
+def _final(history: History, client_orderid: str) -> str | None:
+    return next(r.final_status for r in history.fetch() if r.client_orderid == client_orderid)
+
+
+def test_moving_characters_between_fields_with_a_repeated_parameter_is_refused(
+    two_orders: History,
+) -> None:
+    genuine = control_code("approved", "10000001", "genuine-1", SECRET)
+    forged = [
+        ("status", "approved"),
+        ("orderid", "10000001genuine-1"),
+        ("client_orderid", "victim-1"),
+        ("client_orderid", ""),
+        ("control", genuine),
+    ]
+    recorder = CallbackRecorder(two_orders, "sb", SECRET)
+    with CallbackListener(recorder, "127.0.0.1", 0) as listener:
+        answer = requests.get(listener.url, params=forged, timeout=5)
+    assert answer.status_code == 200  # recorded, so that the person sees it
+    assert _final(two_orders, "victim-1") is None
+    [event] = two_orders.recent_callbacks()
+    assert event.check is CheckResult.MALFORMED
+    assert event.updated == ()
+
+
+def test_a_repeated_parameter_across_query_and_body_is_refused(two_orders: History) -> None:
+    genuine = control_code("approved", "10000002", "victim-1", SECRET)
+    recorder = CallbackRecorder(two_orders, "sb", SECRET)
+    with CallbackListener(recorder, "127.0.0.1", 0) as listener:
+        requests.post(
+            listener.url + "?status=declined",
+            data=[
+                ("status", "approved"),
+                ("orderid", "10000002"),
+                ("client_orderid", "victim-1"),
+                ("control", genuine),
+            ],
+            timeout=5,
+        )
+    assert two_orders.recent_callbacks()[0].check is CheckResult.MALFORMED
+    assert _final(two_orders, "victim-1") is None
+
+
+def test_an_orderid_that_is_not_digits_is_refused(two_orders: History) -> None:
+    params = [
+        ("status", "approved"),
+        ("orderid", "10000001genuine-1"),
+        ("client_orderid", ""),
+        ("control", control_code("approved", "10000001", "genuine-1", SECRET)),
+    ]
+    event = CallbackRecorder(two_orders, "sb", SECRET).record("GET", params)
+    assert event.check is CheckResult.MALFORMED
+    assert all(r.final_status is None for r in two_orders.fetch())
+
+
+def test_ids_of_two_different_requests_are_flagged_and_not_applied(two_orders: History) -> None:
+    # digits moved from orderid into client_orderid: "approved" "1000000" "123" + secret
+    # has the same control as a genuine callback for another order, yet names row "123"
+    params = _signed("10000002", "123")
+    event = CallbackRecorder(two_orders, "sb", SECRET).record("GET", params)
+    assert event.check is CheckResult.UNMATCHED
+    assert event.updated == ()
+    assert all(r.final_status is None for r in two_orders.fetch())
+    shifted = _signed("1000000", "123")
+    assert CallbackRecorder(two_orders, "sb", SECRET).record("GET", shifted).check is (
+        CheckResult.UNMATCHED
+    )
+    assert _final(two_orders, "123") is None
+
+
+def test_a_callback_for_an_order_whose_answer_never_came_still_applies(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    history = History()
+    hooks = history.journal("sb")
+    req = prepared(rsa_key, client_orderid="lost-1")
+    hooks.before_send(req)  # no answer: no gateway order id in the journal
+    params = _signed("42", "lost-1")
+    event = CallbackRecorder(history, "sb", SECRET).record("GET", params)
+    assert event.check is CheckResult.OK
+    assert history.get(1).final_status == "approved"
+    assert history.get(1).gateway_order_id == "42"
+
+
+# -- without a merchant control secret nothing changes -----------------------------------------
+
+
+def test_without_a_secret_callbacks_are_unverified_and_change_nothing(journal: History) -> None:
+    recorder = CallbackRecorder(journal, "sb", None)
+    with CallbackListener(recorder, "127.0.0.1", 0) as listener:
+        answer = requests.get(listener.url, params=_params("declined", secret=None), timeout=5)
+    assert answer.status_code == 200
+    [event] = journal.recent_callbacks()
+    assert event.check is CheckResult.UNVERIFIED
+    assert event.request_id == 1  # shown beside its request
+    assert journal.get(1).final_status is None
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.0.2.10", "::", "gateway-console.example"])
+def test_a_listener_beyond_loopback_without_a_secret_is_refused(host: str) -> None:
+    listener = CallbackListener(CallbackRecorder(History(), "sb", None), host, 0)
+    with pytest.raises(CallbackListenerError, match="without the merchant control secret"):
+        listener.start()
+    assert not listener.running
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_a_loopback_listener_without_a_secret_starts(host: str) -> None:
+    with CallbackListener(CallbackRecorder(History(), "sb", None), host, 0) as listener:
+        assert listener.running
+
+
+def test_connections_beyond_the_cap_are_closed(journal: History) -> None:
+    from console.core.callbacks import MAX_CONNECTIONS
+
+    recorder = CallbackRecorder(journal, "sb", SECRET)
+    with CallbackListener(recorder, "127.0.0.1", 0) as listener:
+        idle = [
+            socket.create_connection(("127.0.0.1", listener.port), timeout=5)
+            for _ in range(MAX_CONNECTIONS)
+        ]
+        try:
+            with socket.create_connection(("127.0.0.1", listener.port), timeout=5) as extra:
+                extra.sendall(b"GET /callback HTTP/1.0\r\n\r\n")
+                assert extra.recv(100) == b""  # closed without an answer
+        finally:
+            for conn in idle:
+                conn.close()
+        # the slots come back once the idle connections are gone
+        for _ in range(50):  # bounded: each try is quick
+            try:
+                answer = requests.get(listener.url, params=_params(), timeout=5)
+            except requests.ConnectionError:
+                time.sleep(0.05)
+                continue
+            break
+        assert answer.status_code == 200

@@ -167,3 +167,15 @@ def test_an_environment_address_overridden_to_plain_http_is_refused(
     capsys.readouterr()
     assert main(args) == 2
     assert "plain http" in capsys.readouterr().err
+
+
+def test_a_card_number_failing_luhn_needs_an_explicit_flag(
+    key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with serve(lambda r: Reply(200, ASYNC_OK, FORM)) as server:
+        bad = ["-f", "credit_card_number=4444444444444441"]
+        assert main([*_send(server.url, key_file), *bad]) == 1
+        assert server.received == []
+        assert "--confirm-card-number" in capsys.readouterr().err
+        assert main([*_send(server.url, key_file, "--confirm-card-number"), *bad]) == 0
+        assert len(server.received) == 1

@@ -11,14 +11,13 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import keys, paths
 from console.core.client import prepare
-from console.core.history import History, HistoryDatabaseError
-from console.core.history_rows import NOT_KEPT
-from console.core.history_schema import MIGRATIONS, SCHEMA_VERSION, _statements
+from console.core.history import History
+from console.core.history.rows import NOT_KEPT
+from console.core.history.schema import MIGRATIONS, SCHEMA_VERSION, _statements
 from tests.helpers.history_data import answered, lost, prepared
 from tests.helpers.http_server import Received, Reply, serve
 from tests.helpers.pipeline import journalled_send
@@ -264,25 +263,8 @@ def test_migrates_from_version_0_and_keeps_rows_from_version_1(tmp_path: Path) -
             assert db.execute("SELECT count(*) FROM callbacks").fetchone()[0] == 0
 
 
-def test_a_newer_database_is_refused_and_left_alone(tmp_path: Path) -> None:
-    newer = tmp_path / "newer.sqlite3"
-    with sqlite3.connect(newer) as db:
-        db.execute("PRAGMA user_version=99")
-    before = newer.read_bytes()
-    with pytest.raises(HistoryDatabaseError, match="newer Gateway Console"):
-        History(newer)
-    assert newer.read_bytes() == before
-
-
-def test_a_damaged_database_says_what_to_do(tmp_path: Path) -> None:
-    junk = tmp_path / "junk.sqlite3"
-    junk.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(HistoryDatabaseError, match="Move the file away"):
-        History(junk)
-
-
 def test_export_json_holds_masked_details(rsa_key: rsa.RSAPrivateKey, tmp_path: Path) -> None:
-    from console.core.history_export import export
+    from console.core.history import export
 
     history = History()
     hooks = history.journal("sb")

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.history import History, HistoryFilter
-from console.core.history_export import export
-from console.core.history_query import last_four
+from console.core.history import History, HistoryFilter, export
+from console.core.history.query import last_four
 from tests.helpers.history_data import answered, lost, prepared
 
 
@@ -149,7 +148,7 @@ def test_broad_searches_page_the_same_way(
 ) -> None:
     narrow = {text: journal.fetch(HistoryFilter(search=text)) for text in ("po*", "1*", "4448*")}
     assert [len(rows) for rows in narrow.values()] == [4, 3, 2]
-    monkeypatch.setattr("console.core.history_reading._DENSE_AT", 0)  # every search counts as broad
+    monkeypatch.setattr("console.core.history.reading._DENSE_AT", 0)  # every search counts as broad
     journal._counts.clear()
     for text, rows in narrow.items():
         assert journal.fetch(HistoryFilter(search=text)) == rows
@@ -189,7 +188,7 @@ def test_sent_before_finds_one_order_id_in_one_environment_and_command(
 
 
 def test_sent_before_uses_the_client_orderid_index(journal: History) -> None:
-    from console.core.history_reading import _SENT_BEFORE_SQL
+    from console.core.history.reading import _SENT_BEFORE_SQL
 
     with journal.reading() as db:
         plan = db.execute(f"EXPLAIN QUERY PLAN {_SENT_BEFORE_SQL}", ("po-1", "acme-sb", "x"))

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from console.core.addresses import is_local_address
 from console.core.client import Client, JournalHooks, Outcome, PreparedRequest, Result, prepare
 from console.core.errors import JournalUnavailableError, SendRefusedError
+from console.core.masking import mask_pan
 from console.core.pipeline.guard import (
     NEW,
     Verdict,
@@ -67,6 +68,7 @@ class Refusal:
     UNKNOWN_OUTCOME = "unknown-outcome"  # the last send's outcome is unknown: decide first
     NOT_CONFIRMED = "not-confirmed"  # production, and the person did not confirm
     PLAIN_HTTP = "plain-http"  # the address would carry card data and signatures in clear
+    CARD_NUMBER = "card-number"  # the card number fails the Luhn check and was not confirmed
 
 
 class RefusedError(SendRefusedError):
@@ -84,6 +86,7 @@ class Decision:
 
     production_confirmed: bool = False
     resend_after_unknown: bool = False
+    card_number_confirmed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +119,20 @@ class Check:
     def question(self) -> str:
         """The question an unknown earlier outcome raises (empty when there is none)."""
         return unknown_question(self.verdict) if self.verdict.asks else ""
+
+    @property
+    def card_question(self) -> str:
+        """The question a card number failing the Luhn check raises (empty: none). A typo
+        in a card number sends the money to a stranger, so it goes only on purpose."""
+        for problem in self.prepared.problems:
+            if problem.code == "luhn":
+                pan = next((v for n, v in self.prepared.params if n in problem.fields), "")
+                return (
+                    f"The card number {mask_pan(pan)} fails the card number check digit "
+                    "(Luhn): it is probably mistyped, and a mistyped number can pay a "
+                    "stranger. Send it only if you have checked every digit."
+                )
+        return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +266,8 @@ class Pipeline:
             raise RefusedError(Refusal.ACCEPTED_BEFORE, check.blocked, verdict)
         if verdict.asks and not decision.resend_after_unknown:
             raise RefusedError(Refusal.UNKNOWN_OUTCOME, check.question, verdict)
+        if check.card_question and not decision.card_number_confirmed:
+            raise RefusedError(Refusal.CARD_NUMBER, check.card_question, verdict)
         if check.needs_confirmation and not decision.production_confirmed:
             raise RefusedError(
                 Refusal.NOT_CONFIRMED,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 
+from .amount_rules import amounts_fit_currency
 from .checks import ERROR, WARNING
 from .codes import Code
 from .model import CardType, Necessity, Problem
@@ -102,6 +103,7 @@ PAYOUT_RULES: tuple[Rule, ...] = (
     state_for_country("receiver_country_code", "receiver_state", WARNING, STATE_COUNTRIES),
     _some_receiver,
     expiry("expire_month", "expire_year"),
+    amounts_fit_currency(("amount",)),
 )
 
 # create-recurring-payment -----------------------------------------------------------------
@@ -194,6 +196,7 @@ RECURRING_RULES: tuple[Rule, ...] = (
     _state_unless_dst,
     date_order("start-date", "finish-date"),
     expiry("expire-month", "expire-year"),
+    amounts_fit_currency(("amount", "amount-from", "amount-to", "amount-sequence")),
 )
 
 RULES: dict[str, tuple[Rule, ...]] = {

@@ -1,8 +1,8 @@
 """The shared journal on PostgreSQL: the methods of the SQLite ``History`` that the send
 pipeline, the history pane and the command line use, on one database for the whole team.
 
-Rows are the same (:class:`~console.core.history_query.HistoryRow`, masked by the same
-:mod:`console.core.history_rows`), and so is the path of a send: a "pending" row committed
+Rows are the same (:class:`~console.core.history.HistoryRow`, masked by the same
+:mod:`console.core.history.rows`), and so is the path of a send: a "pending" row committed
 before anything leaves, the answer after. What differs:
 
 * every row names who sent it (``made_by``) and, for an approved payout, who approved it
@@ -22,16 +22,12 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from console.core.history import INTERRUPTED_SUMMARY, timestamp_now
-from console.core.history_query import (
-    ORDER_SQL,
-    PENDING,
-    ROW_SQL,
-    HistoryDetail,
-    HistoryFilter,
-    HistoryRow,
-)
-from console.core.history_rows import answer_columns, masked_request, request_columns
+from console.core.history import PENDING, HistoryDetail, HistoryFilter, HistoryRow, timestamp_now
+
+# The row's columns, its SQL and its masking are the SQLite journal's: one definition.
+from console.core.history.journal import INTERRUPTED_SUMMARY
+from console.core.history.query import ORDER_SQL, ROW_SQL
+from console.core.history.rows import answer_columns, masked_request, request_columns
 from console.core.team.dsn import connect
 from console.core.team.errors import ApprovalRefusedError, TeamUnavailableError
 from console.core.team.schema import require_current
@@ -299,6 +295,15 @@ class TeamJournal:
             ) is not None:
                 values.append(found)
         return values
+
+    def interrupted_count(self) -> int:
+        """Requests interrupted (outcome unknown) with no final status yet, the team's."""
+        with self.reading() as db:
+            found = db.execute(
+                "SELECT count(*) FROM requests WHERE interrupted AND outcome = 'unknown'"
+                " AND final_status IS NULL"
+            ).fetchall()
+        return int(found[0][0])
 
     def people(self, ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:
         """Who sent each row, and who approved it (None: no approval was needed)."""

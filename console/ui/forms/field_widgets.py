@@ -7,8 +7,10 @@ what ``core.spec.validate`` reads; empty means "not given".
 from __future__ import annotations
 
 import html
+import re
 
-from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QCalendarWidget,
     QComboBox,
@@ -17,13 +19,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPlainTextEdit,
-    QSpinBox,
     QToolButton,
     QVBoxLayout,
     QWidget,
     QWidgetAction,
 )
 
+from console.core.spec.labels import label_for
 from console.core.spec.model import Field, FieldType, Necessity
 from console.ui.theme import state_colour
 
@@ -58,7 +60,6 @@ class _DateEditor(QWidget):
         super().__init__(parent)
         self.line = QLineEdit(self)
         self.line.setPlaceholderText("DD.MM.YYYY")
-        self.line.setMaxLength(10)  # 8 digits and two dots
         self.button = QToolButton(self)
         self.button.setArrowType(Qt.ArrowType.DownArrow)
         self.button.setToolTip("Pick a date (writes DD.MM.YYYY)")
@@ -96,8 +97,55 @@ class _DateEditor(QWidget):
             self.calendar.setSelectedDate(day)
 
 
+_CARD_GROUPS = re.compile(r"[0-9][0-9 \-]*")
+
+
+def _card_digits_only(line: QLineEdit, text: str) -> None:
+    """A card number typed or pasted in groups (``4444 4444 4444 4448``, dashes too) becomes
+    its digits as the person types, in sight: the contract's card number is Numeric."""
+    if (" " in text or "-" in text) and _CARD_GROUPS.fullmatch(text.strip()):
+        cursor = line.cursorPosition()
+        digits = text.replace(" ", "").replace("-", "")
+        line.setText(digits)
+        line.setCursorPosition(max(0, cursor - (len(text) - len(digits))))
+
+
+class _MessageLine(QLabel):
+    """The row's message on one line of its own, reserved even when empty, so a message
+    that comes or goes never moves the fields below; a long one is elided (the full text is
+    in the tooltip and in the problem list)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+        self.setFixedHeight(self.fontMetrics().height())
+        self.setTextFormat(Qt.TextFormat.PlainText)
+
+    def set_message(self, text: str) -> None:
+        self._full = text
+        self.setToolTip(text)
+        self._elide()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = max(self.width() - 4, 20)
+        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width)
+        if shown != self.text():
+            self.setText(shown)
+
+
 class FieldRow(QWidget):
-    """Label, editor, state mark and message for one field."""
+    """Label, editor, state mark and message for one field.
+
+    ``left`` becomes True when the person has been in the field and moved on, or the value
+    was put there whole (loaded, generated, chosen): only then may its problems show in red.
+    """
 
     edited = Signal(str)  # the field name
 
@@ -106,27 +154,36 @@ class FieldRow(QWidget):
         self.field = field
         self.state = ""
         self._message = ""
+        self.left = False
+        self._setting = False
         self._editor, self._get, self._set, changed = self._make_editor(field)
-        changed.connect(lambda *_: self.edited.emit(self.field.name))
+        changed.connect(self._changed)
         self._editor.setAccessibleName(field.name)
         self._editor.setAccessibleDescription(field.meaning)
         tip = tooltip_for(field)  # built once: label and editor share it
         self._editor.setToolTip(tip)
         self._editor.setObjectName(f"field:{field.name}")
 
+        # plain words first, the contract's wire name under them (beside the message line,
+        # so it costs no height)
         mark = " *" if field.necessity is Necessity.REQUIRED else ""
-        self.label = QLabel(f"{field.name}{mark}", self)
+        self.label = QLabel(f"{html.escape(label_for(field.name))}{mark}", self)
         self.label.setToolTip(tip)
         self.label.setBuddy(self._editor)
         self.label.setFixedWidth(LABEL_WIDTH)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self.wire_name = QLabel(field.name, self)
+        self.wire_name.setObjectName("wire-name")
+        self.wire_name.setToolTip(tip)
+        self.wire_name.setFixedWidth(LABEL_WIDTH)
+        small = self.wire_name.font()
+        small.setPointSizeF(max(small.pointSizeF() * 0.85, 6.0))
+        self.wire_name.setFont(small)
+        self.wire_name.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.mark = QLabel(self)
         self.mark.setFixedWidth(16)
         self.mark.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.message = QLabel(self)
-        self.message.setWordWrap(True)
-        self.message.setVisible(False)
-        self.message.setContentsMargins(LABEL_WIDTH + 6, 0, 0, 2)
+        self.message = _MessageLine(self)
 
         top = QHBoxLayout()
         self._top = top
@@ -138,8 +195,29 @@ class FieldRow(QWidget):
         lay.setContentsMargins(0, 1, 0, 1)
         lay.setSpacing(1)
         lay.addLayout(top)
-        lay.addWidget(self.message)
+        under = QHBoxLayout()  # the message stands under the editor, the wire name beside it
+        under.setContentsMargins(0, 0, 0, 0)
+        under.addWidget(self.wire_name)
+        under.addWidget(self.message, 1)
+        lay.addLayout(under)
         self.setFocusProxy(self._editor)
+        focus_target = getattr(self._editor, "line", self._editor)  # a date's line edit
+        focus_target.installEventFilter(self)
+
+    def _changed(self, *_args: object) -> None:
+        if isinstance(self._editor, QComboBox) and not self._setting:
+            self.left = True  # a choice is made whole
+        self.edited.emit(self.field.name)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.FocusOut and not self.left:
+            self.left = True
+            self.edited.emit(self.field.name)  # its problems may show in colour now
+        return False
+
+    def reset_left(self) -> None:
+        """A fresh start: the person has not been here yet."""
+        self.left = False
 
     # -- editors -----------------------------------------------------------------------
     def _make_editor(self, field: Field):  # type: ignore[no-untyped-def]
@@ -155,41 +233,23 @@ class FieldRow(QWidget):
         if field.type is FieldType.DATE:
             date = _DateEditor(self)
             return date, date.text, date.setText, date.textChanged
-        if field.type is FieldType.INT:
-            spin = QSpinBox(self)
-            spin.setRange(-1, 2_147_483_647)
-            spin.setSpecialValueText(" ")  # the minimum stands for "not given"
-            spin.setValue(-1)
-            spin.setAccelerated(True)
-
-            def get() -> str:
-                return "" if spin.value() < 0 else str(spin.value())
-
-            def put(text: str) -> None:
-                spin.setValue(int(text) if text.strip().isdigit() else -1)
-
-            return spin, get, put, spin.valueChanged
+        # Nothing here cuts or refuses what a person types or pastes: the contract's lengths
+        # and types are checked by the core, and a value that breaks them is shown as a
+        # problem with the text kept as it is.
         limit = field.length.max
         if limit is not None and limit > _LINE_EDIT_LIMIT:
             text = QPlainTextEdit(self)
             text.setTabChangesFocus(True)
             text.setFixedHeight(54)
-
-            def enforce() -> None:
-                content = text.toPlainText()
-                if len(content) > limit:
-                    text.setPlainText(content[:limit])  # the widget enforces the limit
-
-            text.textChanged.connect(enforce)
             return text, text.toPlainText, text.setPlainText, text.textChanged
         line = QLineEdit(self)
-        if limit is not None:
-            line.setMaxLength(limit)
         if field.necessity is Necessity.REQUIRED:
             line.setPlaceholderText("required")
         if field.sensitive == "cvv":
             line.setEchoMode(QLineEdit.EchoMode.Password)
-        if field.type in (FieldType.NUMERIC, FieldType.LONG):
+        if field.sensitive == "pan":
+            line.textEdited.connect(lambda text: _card_digits_only(line, text))
+        if field.type in (FieldType.NUMERIC, FieldType.LONG, FieldType.INT):
             line.setInputMethodHints(Qt.InputMethodHint.ImhDigitsOnly)
         return line, line.text, line.setText, line.textChanged
 
@@ -215,21 +275,35 @@ class FieldRow(QWidget):
         self._top.insertWidget(self._top.count() - 1, button)
 
     def set_text(self, text: str) -> None:
+        """Put a whole value in (loaded, generated, restored): it counts as finished."""
+        self.left = bool(text)
         if text != self.text():
-            self._set(text)
+            self._setting = True
+            try:
+                self._set(text)
+            finally:
+                self._setting = False
 
     def set_state(self, state: str, message: str = "") -> None:
         """Show "required", "fine", "warning", "error" or "" (nothing to say)."""
         if state == self.state and message == self._message:
             return  # repainting unchanged rows is what makes typing slow
         self.state, self._message = state, message
+        self._paint_state()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._paint_state()  # a new theme: the state colours of the new background
+
+    def _paint_state(self) -> None:
+        state, message = self.state, self._message
         colour = state_colour(state or "required", self.palette()).name()
         self.mark.setText(_GLYPHS.get(state, ""))
         self.mark.setStyleSheet(f"color: {colour}; font-weight: bold;")
         self.mark.setToolTip(message or state)
-        self.message.setText(message)
+        self.message.set_message(message)
         self.message.setStyleSheet(f"color: {colour};")
-        self.message.setVisible(bool(message))
         self._editor.setAccessibleDescription(
             f"{self.field.meaning} {message}".strip() if message else self.field.meaning
         )

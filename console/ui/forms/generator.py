@@ -21,9 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from console.core.spec.commands import SECTION_TITLES
+from console.core.spec.labels import shown_order
 from console.core.spec.model import Command, Necessity, Problem, Severity
 from console.ui.forms.field_widgets import FieldRow
-from console.ui.forms.lazy_rows import LazyRows
+from console.ui.forms.lazy_rows import LazyRows, place_in_tab_order, visual_chain
 
 CHOICE_PREFIX = "@"  # draft keys for form choices, never a wire name
 
@@ -124,7 +125,7 @@ class CommandForm(QWidget):
             if f.section not in order:
                 order.append(f.section)
         for key in order:
-            names = tuple(f.name for f in self.command.fields if f.section == key)
+            names = shown_order(f.name for f in self.command.fields if f.section == key)
             if not names:
                 continue
             # a bold heading over a frame: a bold group box title would make every child bold
@@ -148,6 +149,14 @@ class CommandForm(QWidget):
             if f.name not in deferred:
                 self._build_row(f.name)
         self._placing = True
+        self.follow_visual_tab_order()
+
+    def follow_visual_tab_order(self) -> None:
+        """Tab goes where the eye goes: choices, then each section's rows and their buttons,
+        in the order they are shown (not the contract table's order)."""
+        chain = visual_chain(self.content)
+        if len(chain) > 1:
+            place_in_tab_order(chain[0], chain[1:])
 
     def _build_row(self, name: str) -> FieldRow:
         """Create one row in its place: section position, tab order, state, loaded text."""
@@ -158,16 +167,13 @@ class CommandForm(QWidget):
             row.setVisible(False)  # before it joins the shown form: no flash
         if name in self._disabled:
             row.setEnabled(False)
-        before = [
-            n
-            for n in self._section_rows[field.section]
-            if self._position[n] < self._position[name] and self.rows.is_built(n)
-        ]
+        shown = self._section_rows[field.section]  # in the order the section shows them
+        before = [n for n in shown[: shown.index(name)] if self.rows.is_built(n)]
         self._section_layouts[field.section].insertWidget(len(before), row)
         self.rows.add(name, row)
         self.decorate_row(row)
         if self._placing:
-            self.rows.place_in_tab_order(name)
+            self.follow_visual_tab_order()
         text = self._pending.pop(name, "")
         if text:
             loading, self._loading = self._loading, True
@@ -251,6 +257,8 @@ class CommandForm(QWidget):
         self._loading = True
         if clear:
             self.attempted = False  # a fresh start is calm again
+            for row in self.rows.built().values():
+                row.reset_left()
         try:
             choices = self.implied_choices(values)
             choices.update(
@@ -284,18 +292,29 @@ class CommandForm(QWidget):
 
     # -- validation --------------------------------------------------------------------
     def is_pending(self, problem: Problem) -> bool:
-        """True when ``problem`` only asks for values not typed yet and no send was tried.
+        """True when ``problem`` concerns only fields nobody has finished yet (empty, or still
+        being typed in) and no send was tried.
 
-        Such a problem still blocks Send, but it is no mistake: it is shown in a neutral tone
-        ("required"); a bad value, a broken either-or rule or a tried send shows it in colour.
+        Such a problem still blocks Send, but it is not shown as a mistake: it is listed in a
+        neutral tone. A field turns red when the person leaves it, or tries to send.
         """
         if self.attempted or not problem.fields:
             return False
-        for name in problem.fields:
-            field = self.command.field(name)
-            if field is not None and self.text_of(field.name):
-                return False
-        return True
+        names = [f.name for n in problem.fields if (f := self.command.field(n)) is not None]
+        if not names:
+            return False
+        empty = [n for n in names if not self.text_of(n)]
+        if empty:
+            # it asks for a value: calm until the person has left one of those fields empty
+            return not any(self._left(n) for n in empty)
+        # it is about values given: calm while one of them is still being typed
+        return not all(self._left(n) for n in names)
+
+    def _left(self, name: str) -> bool:
+        """The person has been in the field and moved on, or it was filled whole."""
+        if self.rows.is_built(name):
+            return self.rows[name].left
+        return bool(self._pending.get(name))  # loaded into a row not built yet
 
     def apply_problems(self, problems: Sequence[Problem]) -> None:
         """Show each row's state: required, fine, warning or error, with the message."""

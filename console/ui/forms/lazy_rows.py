@@ -2,9 +2,9 @@
 
 A form's choices hide many rows at first (every receiver type but one, the callback and
 redirect addresses not chosen). Building those rows at start-up costs time nobody sees, so
-:class:`LazyRows` builds each one the first time it is needed; :func:`place_in_tab_order`
-then puts the new row's editors where they would have been had the row been built with the
-others (Qt appends a widget added later to the end of the window's tab order).
+:class:`LazyRows` builds each one the first time it is needed. Qt appends a widget added
+later to the end of the window's tab order, so the form puts every stop back in the order
+the eye reads them with :func:`visual_chain` and :func:`place_in_tab_order`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QLayout, QWidget
 
 from console.ui.forms.field_widgets import FieldRow
 
@@ -28,7 +28,6 @@ class LazyRows(Mapping[str, FieldRow]):
         self.names = tuple(names)
         self._build = build
         self._built: dict[str, FieldRow] = {}
-        self._chains: dict[str, list[QWidget]] = {}  # each row's widgets in tab-chain order
 
     def __getitem__(self, name: str) -> FieldRow:
         row = self._built.get(name)
@@ -58,32 +57,36 @@ class LazyRows(Mapping[str, FieldRow]):
         """The rows that exist, in contract order."""
         return {n: self._built[n] for n in self.names if n in self._built}
 
-    def place_in_tab_order(self, name: str) -> None:
-        """Put a row built after its form where Tab would have found it, had it been built
-        with the others: after the nearest earlier row in contract order."""
-        own = self._chain(name)  # now, while the new row's chain is still in one piece
-        earlier = [n for n in self.names[: self.names.index(name)] if n in self._built]
-        if earlier:
-            place_in_tab_order(self._chain(earlier[-1])[-1], own)
 
-    def _chain(self, name: str) -> list[QWidget]:
-        # A row's chain is read once: later rows are put after its end, never inside it.
-        if name not in self._chains:
-            self._chains[name] = chain_of(self._built[name])
-        return self._chains[name]
+def visual_chain(root: QWidget) -> list[QWidget]:
+    """The widgets Tab stops at under ``root``, in the order the eye reads them: the order
+    of the layouts, top to bottom and left to right (hidden ones too: Tab skips them)."""
+    found: list[QWidget] = []
 
+    def visit(widget: QWidget) -> None:
+        if widget.focusProxy() is not None:
+            # a row or composite editor that hands its focus on: it moves with its insides,
+            # or Tab would come back to it from where it was
+            found.append(widget)
+        elif widget.focusPolicy() & Qt.FocusPolicy.TabFocus and not isinstance(widget, QLabel):
+            found.append(widget)
+            return  # its insides (a combo's line edit, a text edit's viewport) are its own
+        inner = widget.layout()
+        if inner is not None:
+            walk(inner)
 
-def chain_of(row: QWidget) -> list[QWidget]:
-    """``row`` and its widgets in tab-chain order; call right after building the row.
+    def walk(layout: QLayout) -> None:
+        for i in range(layout.count()):
+            item = layout.itemAt(i)
+            if item is None:
+                continue
+            child, nested = item.widget(), item.layout()
+            if child is not None:
+                visit(child)
+            elif nested is not None:
+                walk(nested)
 
-    Qt appends a new widget and its children to the window's tab chain in one piece, so the
-    walk from ``row`` stops at the first widget outside it.
-    """
-    found = [row]
-    widget = row.nextInFocusChain()
-    while widget is not None and widget is not row and row.isAncestorOf(widget):
-        found.append(widget)
-        widget = widget.nextInFocusChain()
+    visit(root)
     return found
 
 

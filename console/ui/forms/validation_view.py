@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
@@ -46,6 +46,7 @@ class ProblemSummary(QWidget):
         lay.addWidget(self.list)
         self.problems: tuple[Problem, ...] = ()
         self._key: tuple[tuple[str, ...], ...] = ()
+        self._shown: tuple[Sequence[Problem], Callable[[Problem], bool]] = ((), _never)
         self.max_lines = 6
 
     def set_max_lines(self, lines: int) -> None:
@@ -77,6 +78,7 @@ class ProblemSummary(QWidget):
         ``pending(problem)`` is True for a value still to be filled in on a form nobody tried
         to send yet: it keeps Send disabled but is listed calmly, not as a mistake.
         """
+        self._shown = (problems, pending)
         calm = [pending(p) for p in problems]
         rank = sorted(
             range(len(problems)),
@@ -122,6 +124,12 @@ class ProblemSummary(QWidget):
             self.list.addItem(item)
         self.list.setVisible(bool(ordered))
         self._fit_height()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._key = ()  # a new theme: paint the same problems in its colours
+            self.set_problems(*self._shown)
 
     def _activated(self, item: QListWidgetItem) -> None:
         name = item.data(Qt.ItemDataRole.UserRole)

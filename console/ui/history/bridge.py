@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 if TYPE_CHECKING:
-    from console.core.callbacks import CallbackEvent
-    from console.core.history import History
+    from console.core.history import CallbackEvent, History
 
 
 class JournalBridge(QObject):

@@ -15,7 +15,7 @@ from console.ui.history.model import local_time
 from console.ui.inspector.widgets import CopyBlock, fill_table, pairs_table
 
 if TYPE_CHECKING:
-    from console.core.history_query import HistoryDetail, HistoryRow
+    from console.core.history import HistoryDetail, HistoryRow
 
 
 def _text(value: object) -> str:

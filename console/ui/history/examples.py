@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from console.core.history_query import UNKNOWN, HistoryFilter
+from console.core.history import UNKNOWN, HistoryFilter
 
 if TYPE_CHECKING:
-    from console.core.history import History
-    from console.core.history_query import HistoryRow
+    from console.core.history import History, HistoryRow
 
 # Payouts the gateway took (accepted) or may have taken (outcome unknown): the ones whose
 # status can be asked for. A rejected or unsent payout created no order.

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, time, timedelta
 from PySide6.QtCore import QDate, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QDateEdit, QHBoxLayout, QLabel, QLineEdit, QWidget
 
-from console.core.history_query import OUTCOME_TEXT, HistoryFilter
+from console.core.history import OUTCOME_TEXT, HistoryFilter
 
 ANY = ""
 DATE_RANGES = (

@@ -23,7 +23,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QGuiApplication
 
-from console.core.history_query import COLUMNS, HistoryFilter, HistoryRow
+from console.core.history import COLUMNS, HistoryFilter, HistoryRow
 from console.ui.tasks import TaskRunner
 from console.ui.theme import state_colour
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from console.core.history_query import COLUMNS, HistoryRow
+from console.core.history import COLUMNS, HistoryRow
 from console.ui.history.details import HistoryDetailsView
 from console.ui.history.filters import HistoryFilters
 from console.ui.history.model import HistoryModel
@@ -238,7 +238,7 @@ class HistoryPane(QWidget):
         self.runner.run(lambda: self.history.details(row.id), self._detail_arrived)
 
     def _detail_arrived(self, detail: object) -> None:
-        from console.core.history_query import HistoryDetail
+        from console.core.history import HistoryDetail
 
         if isinstance(detail, HistoryDetail) and detail.row.id == self._detail_for:
             self.details.show_detail(detail)
@@ -304,7 +304,7 @@ class HistoryPane(QWidget):
 
     def export_selection(self, path: Path) -> None:
         """Write the selected rows to ``path`` (.csv or .json) in the background."""
-        from console.core.history_export import export
+        from console.core.history import export
 
         ids = [r.id for r in self.selected_rows()]
         if not ids:

@@ -22,7 +22,6 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QPushButton
 
-from console.core.history import History
 from console.core.paths import AppPaths, resolve
 from console.core.pipeline import ORDER_ID_FIELDS
 from console.ui.callback_listeners import CallbackListeners
@@ -34,7 +33,7 @@ from console.ui.status_follow import Follow, OrderRef, StatusController
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
-    from console.core.history_query import HistoryDetail, HistoryRow
+    from console.core.history import History, HistoryDetail, HistoryRow
     from console.ui.main_window import MainWindow
 
 REPEAT_NOTE = (
@@ -46,11 +45,11 @@ REPEAT_NOTE = (
 class JournalWiring(QObject):
     """Everything the journal issue adds to one main window (see the module docstring)."""
 
-    def __init__(self, window: MainWindow, paths: AppPaths | None = None) -> None:
+    def __init__(self, window: MainWindow, history: History, paths: AppPaths | None = None) -> None:
         super().__init__(window)
         self.window = window
         self.paths = paths or resolve()
-        self.history = History(self.paths.history_db)
+        self.history = history
         self.bridge = JournalBridge(self.history, self)
         self.secrets = SecretsAccess(self.paths)
         self.listeners = CallbackListeners(self.history, self.bridge, self)
@@ -306,6 +305,6 @@ def _order_of(row: HistoryRow) -> OrderRef:
     return OrderRef(row.environment, row.client_orderid or "", row.gateway_order_id)
 
 
-def attach_journal(window: MainWindow) -> JournalWiring:
-    """Add the journal, panes, dialogs and status actions to ``window``."""
-    return JournalWiring(window)
+def attach_journal(window: MainWindow, history: History) -> JournalWiring:
+    """Add the open journal, panes, dialogs and status actions to ``window``."""
+    return JournalWiring(window, history)

@@ -1,7 +1,7 @@
 """Rows, filters and the SQL that pages over them, for the history pane and the CLI.
 
-The pane asks :meth:`console.core.history.History.count` once, then
-:meth:`~console.core.history.History.fetch` page by page (offset and limit) as it scrolls;
+The pane asks :meth:`console.core.history.journal.History.count` once, then
+:meth:`~console.core.history.journal.History.fetch` page by page (offset and limit) as it scrolls;
 both take a :class:`HistoryFilter`. Rows come newest first, by ``(created, id)``.
 """
 

@@ -1,7 +1,7 @@
 """The history journal: every request, written before it is sent, updated after.
 
 Stored in SQLite (``paths.history_db``, WAL, schema in ``PRAGMA user_version``, see
-:mod:`console.core.history_schema`). The path of one send::
+:mod:`console.core.history.schema`). The path of one send::
 
     hooks = history.journal("acme-sb", connect_timeout=10, read_timeout=60)
     outcome = Client(transport, hooks).send(prepared)
@@ -10,11 +10,11 @@ Stored in SQLite (``paths.history_db``, WAL, schema in ``PRAGMA user_version``, 
 A row still "pending" when its console stopped (crash, kill, power cut) is turned into
 "outcome unknown" (``interrupted``) the next time the journal is opened, or when
 :meth:`History.recover_interrupted` runs: never a silent gap. What is stored is masked
-(:mod:`console.core.history_rows`); keys and secrets are never stored.
+(:mod:`console.core.history.rows`); keys and secrets are never stored.
 
 For the pane: :meth:`History.count` and :meth:`History.fetch` over a
-:class:`~console.core.history_query.HistoryFilter`, rows as
-:class:`~console.core.history_query.HistoryRow`, details with :meth:`History.details`.
+:class:`~console.core.history.query.HistoryFilter`, rows as
+:class:`~console.core.history.query.HistoryRow`, details with :meth:`History.details`.
 Changes are announced to :meth:`History.subscribe` listeners from the writing thread.
 """
 
@@ -32,32 +32,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from console.core import paths as app_paths
-from console.core.history_query import (
-    COLUMNS,
-    PENDING,
-    UNKNOWN,
-    HistoryDetail,
-    HistoryFilter,
-    HistoryRow,
-)
-from console.core.history_reading import HistoryQueries
-from console.core.history_rows import answer_columns, masked_request, request_columns
-from console.core.history_schema import HistoryDatabaseError, open_database
+from console.core.history import callback_log
+from console.core.history.callback_log import CallbackEvent
+from console.core.history.query import PENDING, UNKNOWN, HistoryFilter
+from console.core.history.reading import HistoryQueries
+from console.core.history.rows import answer_columns, masked_request, request_columns
+from console.core.history.schema import open_database, unavailable
 
 if TYPE_CHECKING:
     from console.core.client import Outcome, PreparedRequest
-
-__all__ = [
-    "COLUMNS",
-    "PENDING",
-    "UNKNOWN",
-    "History",
-    "HistoryDatabaseError",
-    "HistoryDetail",
-    "HistoryFilter",
-    "HistoryRow",
-    "JournalHooks",
-]
 
 Listener = Callable[[str, int], None]
 INTERRUPTED_SUMMARY = (
@@ -74,6 +57,11 @@ class History(HistoryQueries):
 
     Args:
         path: the database file; ``paths.resolve().history_db`` by default.
+
+    Raises:
+        JournalUnavailableError: the journal cannot be opened (a folder at its path, a
+            damaged file, a newer schema, a read-only folder, a full disk); its message
+            says why, where the file is and what to do. The file is left as it is.
     """
 
     def __init__(self, path: Path | None = None) -> None:
@@ -96,7 +84,7 @@ class History(HistoryQueries):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- plumbing shared with callbacks.py ------------------------------------------------
+    # -- plumbing shared with the reading and callback halves -------------------------------
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
@@ -140,24 +128,31 @@ class History(HistoryQueries):
         return JournalHooks(self, environment, connect_timeout + read_timeout + _MARGIN)
 
     def begin(self, environment: str, prepared: PreparedRequest, *, window: float) -> int:
-        """Commit a pending row for ``prepared`` and return its id (before anything is sent)."""
+        """Commit a pending row for ``prepared`` and return its id (before anything is sent).
+
+        Raises:
+            JournalUnavailableError: the row could not be written (so nothing may be sent).
+        """
         if prepared.signed is None:
             raise ValueError("Only signed requests are journalled.")
         columns = request_columns(environment, prepared)
         now = timestamp_now()
         columns.update(created=now, outcome=PENDING, writer_pid=os.getpid(), deadline=now + window)
         names = ", ".join(columns)
-        with self.writing() as db:
-            cur = db.execute(
-                f"INSERT INTO requests ({names}) VALUES ({', '.join('?' * len(columns))})",  # noqa: S608 (column names are ours)
-                list(columns.values()),
-            )
-            row_id = int(cur.lastrowid or 0)
-            db.execute(
-                "INSERT INTO request_details (request_id, request_json) VALUES (?, ?)",
-                (row_id, json.dumps(masked_request(prepared))),
-            )
-            self._in_flight.add(row_id)
+        try:
+            with self.writing() as db:
+                cur = db.execute(
+                    f"INSERT INTO requests ({names}) VALUES ({', '.join('?' * len(columns))})",  # noqa: S608 (column names are ours)
+                    list(columns.values()),
+                )
+                row_id = int(cur.lastrowid or 0)
+                db.execute(
+                    "INSERT INTO request_details (request_id, request_json) VALUES (?, ?)",
+                    (row_id, json.dumps(masked_request(prepared))),
+                )
+                self._in_flight.add(row_id)
+        except (sqlite3.Error, OSError) as exc:  # e.g. a full disk: nothing may leave
+            raise unavailable(self.path, exc) from exc
         self.notify("added", row_id)
         return row_id
 
@@ -200,6 +195,28 @@ class History(HistoryQueries):
         for row_id in lost:
             self.notify("changed", row_id)
         return lost
+
+    def interrupted_count(self) -> int:
+        """How many requests were interrupted (outcome unknown) and have no final status yet:
+        each still needs a status check before it is sent again, whoever recovered it."""
+        with self.reading() as db:
+            row = db.execute(
+                "SELECT count(*) FROM requests WHERE interrupted = 1 AND outcome = ?"
+                " AND final_status IS NULL",
+                (UNKNOWN,),
+            ).fetchone()
+        return int(row[0])
+
+    # -- callbacks ------------------------------------------------------------------------
+
+    def record_callback(self, event: CallbackEvent) -> CallbackEvent:
+        """Store a checked callback and apply it when it may change a final status (see
+        :mod:`console.core.history.callback_log`); returns it as recorded."""
+        return callback_log.record_callback(self, event)
+
+    def recent_callbacks(self, limit: int = 1000) -> list[CallbackEvent]:
+        """The newest recorded callbacks, oldest first."""
+        return callback_log.recent_callbacks(self, limit)
 
     # -- final status ---------------------------------------------------------------------
 

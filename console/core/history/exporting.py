@@ -13,9 +13,12 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from console.core.history import History, HistoryFilter, HistoryRow
+from console.core.history.query import HistoryFilter, HistoryRow
+
+if TYPE_CHECKING:
+    from console.core.history.journal import History
 
 CSV_COLUMNS = (
     "id",

@@ -1,6 +1,6 @@
 """Reading the history journal: counts, pages, selections and details for the pane and exports.
 
-:class:`HistoryQueries` is the reading half of :class:`console.core.history.History`, which
+:class:`HistoryQueries` is the reading half of :class:`console.core.history.journal.History`, which
 supplies the connection (:meth:`reading`) and forgets remembered counts when it writes.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 
-from console.core.history_query import (
+from console.core.history.query import (
     ORDER_SQL,
     ROW_SQL,
     HistoryDetail,
@@ -40,7 +40,7 @@ def sent_before(
 
 
 class HistoryQueries:
-    """The journal's queries; mixed into :class:`console.core.history.History`."""
+    """The journal's queries; mixed into :class:`console.core.history.journal.History`."""
 
     _counts: dict[HistoryFilter, int]
     _data_version: int

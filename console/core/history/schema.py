@@ -4,15 +4,20 @@ Each migration moves the database one version up inside one transaction, so a da
 always at a version this list knows. A database from a newer console is refused, never
 touched.
 
-Indexes serve the history pane (see :mod:`console.core.history`): the newest rows first by
+Indexes serve the history pane (see :mod:`console.core.history.journal`): the newest rows first by
 ``(created, id)``; one ``(column, created)`` index per filter; one index per id column for
 "search by any id"; and ``(last4, created)`` for the last-four search.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import sqlite3
 from pathlib import Path
+
+from console.core.errors import JournalUnavailableError
 
 _V1 = """
 CREATE TABLE requests (
@@ -78,7 +83,7 @@ CREATE TABLE callbacks (
     type TEXT,
     orderid TEXT,
     client_orderid TEXT,
-    check_result TEXT NOT NULL,       -- ok, mismatch, missing, not-checked
+    check_result TEXT NOT NULL,       -- a console.core.history.callback_log.CheckResult
     duplicate_of INTEGER REFERENCES callbacks(id),
     request_id INTEGER REFERENCES requests(id)
 );
@@ -87,35 +92,99 @@ CREATE INDEX ix_callbacks_received ON callbacks(received);
 CREATE INDEX ix_callbacks_request ON callbacks(request_id) WHERE request_id IS NOT NULL;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+# Version 3: callbacks without a merchant control secret are "unverified" (they change nothing).
+_V3 = """
+UPDATE callbacks SET check_result = 'unverified' WHERE check_result = 'not-checked';
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class HistoryDatabaseError(Exception):
-    """The journal database cannot be used; the message says why and what to do."""
+_NO_SEND = "Nothing can be sent until then: every request is written to the history first."
 
 
 def open_database(path: Path) -> sqlite3.Connection:
     """Open (creating or migrating) the journal at ``path``.
 
-    Autocommit mode: writers open their own ``BEGIN IMMEDIATE`` transactions. WAL lets the
-    pane read while a send is being journalled; ``synchronous=FULL`` because a pending row
-    must survive a power cut, not only a crash, before the request leaves.
+    The file and its ``-wal``/``-shm`` companions are readable by their owner only (SQLite
+    gives the companions the file's own permissions). Autocommit mode: writers open their
+    own ``BEGIN IMMEDIATE`` transactions. WAL lets the pane read while a send is being
+    journalled; ``synchronous=FULL`` because a pending row must survive a power cut, not
+    only a crash, before the request leaves.
+
+    Raises:
+        JournalUnavailableError: the journal cannot be used; the message says why, where
+            the file is and what to do. The file is never replaced or deleted.
     """
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    db: sqlite3.Connection | None = None
     try:
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "a folder", str(path))
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _owner_only(path)
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
         _check_version(db, path)  # before WAL: switching it on rewrites the file header
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         migrate(db, path)
-    except sqlite3.DatabaseError as exc:
-        raise HistoryDatabaseError(
-            f"The history at {path} cannot be opened ({exc}). Move the file away to start a "
-            "new history; the old one is kept for inspection."
-        ) from exc
+    except JournalUnavailableError:
+        raise
+    except (sqlite3.Error, OSError) as exc:
+        if db is not None:
+            db.close()
+        raise unavailable(path, exc) from exc
     return db
+
+
+def _owner_only(path: Path) -> None:
+    """Create the file 0600, or take group and other access away from an existing one."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    os.close(fd)
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        with contextlib.suppress(FileNotFoundError):
+            if name.stat().st_mode & 0o077:
+                name.chmod(0o600)
+
+
+def unavailable(path: Path, exc: BaseException) -> JournalUnavailableError:
+    """The error for a journal that cannot be opened or written, by cause."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    err = getattr(exc, "errno", None)
+    folder = path.parent
+    if path.is_dir() or err == errno.EISDIR:
+        why = (
+            f"There is a folder at {path}, where the history file belongs. Move or rename "
+            "that folder; the console then starts a new history there."
+        )
+    elif err == errno.ENOSPC or code == sqlite3.SQLITE_FULL:
+        why = (
+            f"The disk holding the history ({path}) is full. Free some space on it, then "
+            "start again; the history file is kept as it is."
+        )
+    elif err in (errno.EACCES, errno.EPERM, errno.EROFS) or code in (
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_PERM,
+    ):
+        why = (
+            f"The history at {path} cannot be written: the file or its folder {folder} is "
+            "read-only for this user. Give your user write access to that folder, or set "
+            f"GATEWAY_CONSOLE_HOME to a writable folder. ({_detail(exc)})"
+        )
+    else:
+        why = (
+            f"The history file {path} is damaged ({_detail(exc)}). Move it away (keep it "
+            "for inspection); the console then starts a new history."
+        )
+    return JournalUnavailableError(
+        f"The history journal is unavailable. {why} {_NO_SEND}", str(path)
+    )
+
+
+def _detail(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
 def migrate(db: sqlite3.Connection, path: Path | str = "the history") -> int:
@@ -138,9 +207,12 @@ def _check_version(db: sqlite3.Connection, path: Path | str) -> int:
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
         db.close()
-        raise HistoryDatabaseError(
-            f"{path} was written by a newer Gateway Console (schema {version}, this one knows "
-            f"{SCHEMA_VERSION}). Update the console; the file was not changed."
+        raise JournalUnavailableError(
+            f"The history journal is unavailable. {path} was written by a newer Gateway "
+            f"Console (schema {version}, this one knows {SCHEMA_VERSION}). Update the "
+            "console to use it, or move the file away to start a new history here; the file "
+            f"was not changed. {_NO_SEND}",
+            str(path),
         )
     return version
 

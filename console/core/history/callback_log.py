@@ -1,0 +1,181 @@
+"""The journal's callbacks: each callback received, its check, and the request row it names.
+
+The listener (:mod:`console.core.callbacks`) parses and checks a callback, then records it
+here. Only a callback whose ``control`` checked out (:attr:`CheckResult.OK`) may change a
+final status, and only when it is new and its ``orderid`` and ``client_orderid`` name the
+same request row; a callback naming two different rows is recorded as
+:attr:`CheckResult.UNMATCHED` and never applied.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from console.core.history.journal import History
+
+_KEY = ("status", "type", "orderid", "client_orderid")
+_ROW_SQL = (
+    "SELECT id, client_orderid, gateway_order_id FROM requests WHERE environment = ?"
+    " AND command != 'status' AND {column} = ? ORDER BY created DESC, id DESC LIMIT 1"
+)
+
+
+class CheckResult(StrEnum):
+    """What the checks of one callback found (stored as text in the journal)."""
+
+    OK = "ok"
+    MISMATCH = "mismatch"  # control does not match: forged or another secret
+    MISSING = "missing"  # a secret is set but the callback has no control
+    UNVERIFIED = "unverified"  # no merchant control secret: nothing can be checked
+    MALFORMED = "malformed"  # a repeated parameter, or an orderid that is not digits
+    UNMATCHED = "unmatched"  # orderid and client_orderid name different requests
+
+    @property
+    def trusted(self) -> bool:
+        """Whether the callback may change a final status."""
+        return self is CheckResult.OK
+
+
+@dataclass(frozen=True, slots=True)
+class CallbackEvent:
+    """One recorded callback, as the callbacks list shows it.
+
+    Attributes:
+        params: the parameters, masked, without the ``control`` value.
+        check: the check result.
+        duplicate_of: the id of the earlier identical callback, or None.
+        request_id: the history row it belongs to, or None when none matched.
+        updated: history rows whose final status this callback set.
+    """
+
+    id: int
+    received: datetime
+    environment: str
+    method: str
+    remote: str
+    params: tuple[tuple[str, str], ...]
+    status: str | None
+    type: str | None
+    orderid: str | None
+    client_orderid: str | None
+    check: CheckResult
+    duplicate_of: int | None
+    request_id: int | None
+    updated: tuple[int, ...] = ()
+
+
+def _row(
+    db: sqlite3.Connection, environment: str, column: str, value: str | None
+) -> tuple[int, str | None, str | None] | None:
+    if not value:
+        return None
+    found = db.execute(_ROW_SQL.format(column=column), (environment, value)).fetchone()
+    return (int(found[0]), found[1], found[2]) if found else None
+
+
+def _link(
+    db: sqlite3.Connection, environment: str, orderid: str | None, client_orderid: str | None
+) -> tuple[tuple[int, str | None, str | None] | None, bool]:
+    """The request row a callback names, and whether its two ids agree on that row."""
+    by_client = _row(db, environment, "client_orderid", client_orderid)
+    by_order = _row(db, environment, "gateway_order_id", orderid)
+    if not (orderid and client_orderid) or (by_client is None and by_order is None):
+        return by_client or by_order, True
+    if by_client is not None:
+        # the same order (resends share the client_orderid), or its answer never came
+        agree = (by_order is not None and by_order[1] == client_orderid) or (
+            by_order is None and by_client[2] is None
+        )
+        return by_client, agree
+    assert by_order is not None
+    return by_order, by_order[1] is None
+
+
+def record_callback(history: History, event: CallbackEvent) -> CallbackEvent:
+    """Store ``event`` (its id, duplicate and row still to find), apply it when it may
+    change a final status, and return it as recorded."""
+    key = (event.status, event.type, event.orderid, event.client_orderid)
+    with history.writing() as db:
+        duplicate_of = None
+        request, agree = _link(db, event.environment, event.orderid, event.client_orderid)
+        check = event.check
+        if check.trusted and not agree:
+            check = CheckResult.UNMATCHED
+        if check.trusted:
+            found = db.execute(
+                "SELECT min(id) FROM callbacks WHERE environment = ? AND status IS ?"
+                " AND type IS ? AND orderid IS ? AND client_orderid IS ?"
+                " AND check_result = 'ok'",
+                (event.environment, *key),
+            ).fetchone()
+            duplicate_of = found[0]
+        cur = db.execute(
+            "INSERT INTO callbacks (received, environment, method, remote, params_json,"
+            " status, type, orderid, client_orderid, check_result, duplicate_of, request_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                event.received.timestamp(),
+                event.environment,
+                event.method,
+                event.remote,
+                json.dumps(event.params),
+                *key,
+                str(check),
+                duplicate_of,
+                request[0] if request else None,
+            ),
+        )
+        callback_id = int(cur.lastrowid or 0)
+    updated: list[int] = []
+    if check.trusted and duplicate_of is None and request and event.status:
+        updated = history.set_final_status(
+            event.environment,
+            event.client_orderid or request[1] or "",
+            event.status,
+            orderid=event.orderid,
+            source="callback",
+        )
+    history.notify("callback", callback_id)
+    return replace(
+        event,
+        id=callback_id,
+        check=check,
+        duplicate_of=duplicate_of,
+        request_id=request[0] if request else None,
+        updated=tuple(updated),
+    )
+
+
+def recent_callbacks(history: History, limit: int) -> list[CallbackEvent]:
+    """The newest recorded callbacks, oldest first (as the list grows downwards)."""
+    with history.reading() as db:
+        rows = db.execute(
+            "SELECT id, received, environment, method, remote, params_json, status, type,"
+            " orderid, client_orderid, check_result, duplicate_of, request_id"
+            " FROM callbacks ORDER BY received DESC, id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+    return [
+        CallbackEvent(
+            id=r[0],
+            received=datetime.fromtimestamp(r[1], UTC),
+            environment=r[2],
+            method=r[3],
+            remote=r[4] or "",
+            params=tuple((str(n), str(v)) for n, v in json.loads(r[5])),
+            status=r[6],
+            type=r[7],
+            orderid=r[8],
+            client_orderid=r[9],
+            check=CheckResult(r[10]),
+            duplicate_of=r[11],
+            request_id=r[12],
+        )
+        for r in reversed(rows)
+    ]

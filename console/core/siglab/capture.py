@@ -1,0 +1,107 @@
+"""A captured request as text: raw HTTP, or URL + Authorization header + body.
+
+Whatever the form, the result is a :class:`Capture`: method, absolute URL, the
+Authorization header as written and the body as sent. Input that cannot be read raises
+:class:`CaptureError` with a message naming what is missing and how to give it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+
+class CaptureError(ValueError):
+    """The request text cannot be read as a request."""
+
+
+@dataclass(frozen=True)
+class Capture:
+    """A request as it went over the wire (body and header undecoded)."""
+
+    method: str
+    url: str
+    authorization: str | None
+    body: str
+    content_type: str | None = None
+
+    def __repr__(self) -> str:  # the body may hold card data
+        return f"Capture(method={self.method!r}, url={self.url!r}, body={len(self.body)} chars)"
+
+
+def from_parts(
+    url: str, authorization: str | None, body: str = "", *, method: str = "POST"
+) -> Capture:
+    """A capture from its parts, given separately (the URL must be absolute)."""
+    url = url.strip()
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        raise CaptureError(f"The URL {url!r} cannot be read: its host is malformed.") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise CaptureError(
+            f"The URL {url!r} is not an absolute http(s) address: give the full request URL, "
+            "e.g. https://gateway.example/paynet/api/v4/payout-check/1001."
+        )
+    auth = authorization.strip() if authorization else None
+    return Capture(method.strip().upper() or "POST", url, auth or None, body.strip("\r\n"))
+
+
+def parse_http(text: str, *, scheme: str = "https") -> Capture:
+    """Read raw HTTP request text: request line, headers, a blank line, the body.
+
+    The request line may carry an absolute URL; otherwise the ``Host`` header and
+    ``scheme`` (HTTPS unless told) make it absolute.
+    """
+    text = text.lstrip("\r\n")
+    head, _sep, body = text.replace("\r\n", "\n").partition("\n\n")
+    lines = head.split("\n")
+    words = lines[0].split()
+    if len(words) < 2 or not (words[0].isalpha() and words[0].isupper()):
+        raise CaptureError(
+            f"The first line {lines[0][:60]!r} is not an HTTP request line: start with "
+            "'POST /path HTTP/1.1', then the headers, a blank line and the body."
+        )
+    method, target = words[0].upper(), words[1]
+    headers: dict[str, str] = {}
+    for line in lines[1:]:
+        if line.startswith((" ", "\t")) and headers:  # an obsolete folded header line
+            last = list(headers)[-1]
+            headers[last] += " " + line.strip()
+            continue
+        name, colon, value = line.partition(":")
+        if not colon or not name.strip():
+            raise CaptureError(
+                f"The header line {line[:60]!r} has no 'Name: value' form; leave a blank "
+                "line between the headers and the body."
+            )
+        headers[name.strip().lower()] = value.strip()
+    if "://" in target:
+        url = target
+    else:
+        host = headers.get("host")
+        if not host:
+            raise CaptureError(
+                "The request has no Host header and its request line no absolute URL: add "
+                "'Host: gateway.example' so the signed URL can be rebuilt."
+            )
+        url = f"{scheme}://{host}{target}"
+    return Capture(
+        method,
+        url,
+        headers.get("authorization"),
+        body.strip("\r\n"),
+        headers.get("content-type"),
+    )
+
+
+def parse_request_text(text: str, *, scheme: str = "https") -> Capture:
+    """Read either a curl command line or raw HTTP text (which one is told by the start)."""
+    stripped = text.strip()
+    if not stripped:
+        raise CaptureError("The request text is empty: paste a raw HTTP request or a curl line.")
+    if stripped.split(None, 1)[0] in ("curl", "curl.exe"):
+        from console.core.siglab.curl import parse_curl
+
+        return parse_curl(stripped)
+    return parse_http(stripped, scheme=scheme)

@@ -1,0 +1,165 @@
+"""What a gateway reads from a captured request: URL parts, parameters and the OAuth header.
+
+Values are decoded with ``surrogateescape`` so bytes that are not UTF-8 survive and are
+encoded back exactly as they came.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from urllib.parse import unquote, unquote_plus, urlsplit
+
+from console.core.masking import mask_params
+from console.core.siglab.capture import Capture, CaptureError
+
+Pairs = tuple[tuple[str, str], ...]
+
+SIGNED_OAUTH = (
+    "oauth_consumer_key",
+    "oauth_nonce",
+    "oauth_signature_method",
+    "oauth_timestamp",
+    "oauth_version",
+)
+_PARAM = re.compile(r'\s*([^\s=,"]+)\s*=\s*"([^"]*)"\s*(?:,|$)')
+
+
+@dataclass(frozen=True)
+class Received:
+    """A request as the gateway sees it.
+
+    Attributes:
+        method: HTTP method, upper case.
+        scheme, host, port, path: the URL's parts as written (case kept; port None when
+            the URL names none).
+        query, body: decoded parameters, in the order sent.
+        body_raw: the body's ``name=value`` segments as sent (undecoded), when known.
+        oauth: every parameter of the Authorization header except ``oauth_signature``,
+            decoded, in header order (``oauth_token`` and ``realm`` too, when present).
+        signature_text: ``oauth_signature`` as written in the header (still encoded).
+    """
+
+    method: str
+    scheme: str
+    host: str
+    port: int | None
+    path: str
+    query: Pairs
+    body: Pairs
+    body_raw: Pairs | None
+    oauth: Pairs
+    signature_text: str
+
+    def oauth_value(self, name: str) -> str | None:
+        return next((v for n, v in self.oauth if n == name), None)
+
+    @property
+    def signed_oauth(self) -> Pairs:
+        """The five oauth parameters this API signs, as the header gave them."""
+        return tuple((n, v) for n, v in self.oauth if n in SIGNED_OAUTH)
+
+    def masked(self) -> Received:
+        """A copy with card numbers and CVV2 masked, to build base strings fit to show."""
+        raw = None if self.body_raw is None else tuple(mask_params(self.body_raw))
+        return replace(
+            self,
+            query=tuple(mask_params(self.query)),
+            body=tuple(mask_params(self.body)),
+            body_raw=raw,
+        )
+
+
+def from_capture(capture: Capture) -> Received:
+    """Read a capture the way the gateway does.
+
+    Raises:
+        CaptureError: no readable OAuth Authorization header, no ``oauth_signature``, or a
+            URL that is not absolute http(s).
+    """
+    try:
+        parts = urlsplit(capture.url)
+        port = parts.port
+    except ValueError:
+        raise CaptureError(
+            f"The URL {capture.url!r} cannot be read: its host or port is malformed."
+        ) from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise CaptureError(f"The URL {capture.url!r} is not an absolute http(s) address.")
+    host = parts.netloc.rpartition("@")[2]
+    host = host.rsplit(":", 1)[0] if port is not None else host
+    body = capture.body.strip("\r\n")
+    return Received(
+        method=capture.method.upper(),
+        scheme=capture.url.strip().split("://", 1)[0],  # urlsplit lowers it: keep as written
+        host=host,
+        port=port,
+        path=parts.path or "/",
+        query=_form(parts.query),
+        body=_form(body),
+        body_raw=tuple(_segments(body)),
+        oauth=tuple(_header(capture.authorization)),
+        signature_text=_signature_text(capture.authorization),
+    )
+
+
+def from_decoded(
+    method: str, url: str, params: Pairs | list[tuple[str, str]], authorization: str
+) -> Received:
+    """A request whose parameters were already decoded (the sandbox's view)."""
+    received = from_capture(Capture(method, url.split("?", 1)[0], authorization, ""))
+    return replace(received, body=tuple(params), body_raw=None)
+
+
+def _form(text: str) -> Pairs:
+    return tuple((_decode(name), _decode(value)) for name, value in _segments(text))
+
+
+def _segments(text: str) -> list[tuple[str, str]]:
+    out = []
+    for segment in text.split("&"):
+        if segment:
+            name, _, value = segment.partition("=")
+            out.append((name, value))
+    return out
+
+
+def _decode(raw: str) -> str:
+    return unquote_plus(raw, errors="surrogateescape")
+
+
+def _header_params(authorization: str | None) -> list[tuple[str, str]]:
+    if not authorization:
+        raise CaptureError(
+            "The request has no Authorization header: add the 'Authorization: OAuth ...' "
+            "line it was sent with."
+        )
+    scheme, _, rest = authorization.strip().partition(" ")
+    if scheme.lower() != "oauth":
+        raise CaptureError(f"The Authorization scheme is {scheme!r}, not OAuth.")
+    out, pos, rest = [], 0, rest.strip()
+    while pos < len(rest):
+        match = _PARAM.match(rest, pos)
+        if match is None or match.end() == pos:
+            raise CaptureError(
+                f"The Authorization header cannot be read near {rest[pos:][:40]!r}: each "
+                'parameter is name="value", separated by commas.'
+            )
+        out.append((match.group(1), match.group(2)))
+        pos = match.end()
+    return out
+
+
+def _header(authorization: str | None) -> list[tuple[str, str]]:
+    return [
+        (unquote(n), unquote(v, errors="surrogateescape"))
+        for n, v in _header_params(authorization)
+        if n != "oauth_signature"
+    ]
+
+
+def _signature_text(authorization: str | None) -> str:
+    for name, value in _header_params(authorization):
+        if name == "oauth_signature":
+            return value
+    raise CaptureError("The Authorization header has no oauth_signature: nothing to verify.")

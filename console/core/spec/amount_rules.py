@@ -1,0 +1,78 @@
+"""Amounts against their currency: more than zero, and no more decimals than the currency
+has (ISO 4217 minor units: JPY none, USD and EUR two, BHD three).
+
+The contract says amounts are "in the highest currency units with `.` as the delimiter";
+an amount of 0, or 10.505 EUR, cannot be paid as written, so both are errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from decimal import Decimal
+from functools import cache
+
+from .checks import ERROR, parse_amount
+from .codes import Code
+from .model import Problem
+from .rules import Rule
+
+
+@cache
+def minor_units(currency: str) -> int | None:
+    """Decimals the currency has (ISO 4217), or None for a code it does not know."""
+    import iso4217  # the currency table loads when an amount is first checked
+
+    try:
+        exponent = iso4217.Currency(currency.upper()).exponent
+    except ValueError:
+        return None
+    return int(exponent) if exponent is not None else None
+
+
+def _decimals(amount: Decimal) -> int:
+    exponent = amount.as_tuple().exponent
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+
+def amounts_fit_currency(amount_fields: Sequence[str], currency_field: str = "currency") -> Rule:
+    """Each amount (and each element of an amount list) is above zero and has no more
+    decimals than the currency's minor units."""
+
+    def rule(given: Mapping[str, str], today: date, out: list[Problem]) -> None:
+        currency = given.get(currency_field, "")
+        places = minor_units(currency) if len(currency) == 3 else None
+        for name in amount_fields:
+            raw = given.get(name)
+            if raw is None:
+                continue
+            for part in raw.split(","):
+                amount = parse_amount(part)
+                if amount is None:
+                    continue  # its own check said what is wrong with the writing
+                if amount <= 0:
+                    out.append(
+                        Problem(
+                            (name,),
+                            ERROR,
+                            f"{name} {part} is not an amount that can be paid: it must be "
+                            "more than 0.",
+                            Code.RANGE.value,
+                        )
+                    )
+                elif places is not None and _decimals(amount) > places:
+                    fix = (
+                        "write a whole number"
+                        if places == 0
+                        else f"write it with at most {places} decimal{'s' if places > 1 else ''}"
+                    )
+                    out.append(
+                        Problem(
+                            (name, currency_field),
+                            ERROR,
+                            f"{name} {part} has more decimals than {currency.upper()} has: {fix}.",
+                            Code.FORMAT.value,
+                        )
+                    )
+
+    return rule

@@ -1,0 +1,65 @@
+"""Card numbers as people type them, and a card number that fails its check digit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from console.ui.main_window import MainWindow
+
+
+def _requests(window: MainWindow) -> int:
+    return int(window.session.sandbox.sandbox.stats.requests)
+
+
+def test_a_card_number_typed_in_groups_becomes_its_digits(qtbot: Any, window: MainWindow) -> None:
+    window.fill_example()
+    row = window.form.rows["credit_card_number"]
+    row.editor.setFocus()
+    row.editor.clear()  # type: ignore[attr-defined]
+    qtbot.keyClicks(row.editor, "4444 4444 4444 4448")  # as the sandbox hint shows it
+    assert row.text() == "4444444444444448"
+    qtbot.keyClick(row.editor, Qt.Key.Key_Tab)
+    assert row.state == "fine"
+    row.editor.setFocus()
+    row.editor.clear()  # type: ignore[attr-defined]
+    qtbot.keyClicks(row.editor, "4444-4444-4444-4448")
+    assert row.text() == "4444444444444448"
+
+
+def _answer(accept: bool, seen: list[str]) -> None:
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        seen.append(box.text())
+        for button in box.buttons():
+            if (box.buttonRole(button) == QMessageBox.ButtonRole.AcceptRole) == accept:
+                button.click()
+                return
+
+    QTimer.singleShot(20, answer)
+
+
+def test_a_card_number_failing_luhn_is_sent_only_on_purpose(qtbot: Any, window: MainWindow) -> None:
+    window.fill_example()
+    window.form.rows["credit_card_number"].set_text("4444444444444441")  # one digit off
+    before = _requests(window)
+    seen: list[str] = []
+    _answer(accept=False, seen=seen)
+    window.send()
+    qtbot.waitUntil(lambda: bool(seen), timeout=5_000)
+    assert "Luhn" in seen[0]
+    assert "4444444444444441" not in seen[0]  # masked in the question too
+    qtbot.wait(200)
+    assert _requests(window) == before
+    assert "Cancelled" in window.result.text()
+    seen.clear()
+    _answer(accept=True, seen=seen)
+    window._last_outcome = None
+    window.send()
+    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
+    assert _requests(window) == before + 1
