@@ -67,6 +67,10 @@ class JournalStore(Protocol):
 
     def close(self) -> None: ...
 
+    def __enter__(self) -> Any: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
 
 def team_dsn() -> str | None:
     """This profile's team DSN, or None: one person, the SQLite journal."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,19 @@ def test_a_card_payout_needs_wait_and_reject_needs_a_reason(
         assert "already rejected (by bob)" in capsys.readouterr().err
         assert server.received == []
         assert PAN not in capsys.readouterr().out
+
+
+def test_history_reads_the_shared_journal_in_team_mode(
+    team_db: TeamDatabase,
+    key_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with serve(lambda r: Reply(200, accepted(), FORM)) as server:
+        _as(monkeypatch, team_db, "alice")
+        assert main(_send(server.url, key_file, order="shared-1")) == 0
+    _as(monkeypatch, team_db, "carol")  # another person, another profile's console
+    capsys.readouterr()
+    assert main(["history", "--search", "shared-1", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["client_orderid"], r["outcome"]) for r in rows] == [("shared-1", "accepted")]
