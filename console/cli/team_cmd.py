@@ -266,10 +266,14 @@ def run_audit(args: argparse.Namespace) -> int:
     for e in entries:
         ref = f" #{e.submission_id}" if e.submission_id else ""
         ref += f" row {e.request_id}" if e.request_id else ""
-        print(
-            f"{e.at.astimezone():%Y-%m-%d %H:%M:%S}  {e.actor} ({e.role})  {e.action}{ref}"
-            f"  {e.environment or ''}  {e.detail}".rstrip()
+        parts = (
+            f"{e.at.astimezone():%Y-%m-%d %H:%M:%S}",
+            f"{e.actor} ({e.role})",
+            f"{e.action}{ref}",
+            e.environment or "",
+            e.detail,
         )
+        print("  ".join(p for p in parts if p))
     return EXIT_OK
 
 

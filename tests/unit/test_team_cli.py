@@ -47,6 +47,12 @@ def test_team_init_is_idempotent_and_remembers_the_dsn(
     assert "already at schema 1" in capsys.readouterr().out
     assert main(["team", "pending"]) == 0  # the saved DSN
     assert "Nothing waits for approval." in capsys.readouterr().out
+    # a member runs it in their own profile: nothing to change, the DSN is saved
+    assert main(["team", "init", "--dsn", team_db.dsn("alice")]) == 0
+    assert main(["team", "add-user", "mallory", "--role", "admin"]) == EXIT_APPROVAL_REFUSED
+    assert "only an admin may add users" in capsys.readouterr().err
+    assert main(["team", "audit"]) == 0
+    assert "alice (maker)  refused  add user mallory: not an admin" in capsys.readouterr().out
 
 
 def test_a_dsn_with_a_password_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -187,13 +187,16 @@ class Approvals:
         self._call("SELECT gateway.add_user(%s, %s)", (name, role))
 
     def _call(self, sql: str, args: tuple[Any, ...]) -> None:
+        """An admin step; the database answers "ok" or "refused: ..." (audited)."""
         import psycopg
 
         try:
             with self.journal.writing() as db:
-                db.execute(sql, args)
+                answer = str(db.execute(sql, args).fetchall()[0][0])
         except psycopg.errors.InsufficientPrivilege as exc:
             raise TeamPermissionError(f"Refused by the team database: {_message(exc)}.") from exc
+        if answer != "ok":
+            raise TeamPermissionError(f"Refused by the team database: {answer[9:]}.")
 
     # -- submitting -----------------------------------------------------------------------
 

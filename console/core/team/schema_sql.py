@@ -336,13 +336,13 @@ LANGUAGE sql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
     RETURNING id
 $$;
 
+-- Admin steps answer "ok" or "refused: ..." (an error would roll back the audit entry).
 CREATE FUNCTION gateway.set_policy(env text, how text, limits jsonb, lifetime interval)
-RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
+RETURNS text LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 BEGIN
     IF NOT pg_has_role(session_user, 'gateway_admin', 'MEMBER') THEN
         PERFORM gateway.log('refused', NULL, NULL, env, 'policy: not an admin');
-        RAISE EXCEPTION 'only an admin may change the approval policy'
-            USING ERRCODE = 'insufficient_privilege';
+        RETURN 'refused: only an admin may change the approval policy';
     END IF;
     INSERT INTO gateway.policies (environment, mode, thresholds, expiry)
     VALUES (env, how, limits, lifetime)
@@ -350,23 +350,24 @@ BEGIN
         expiry = lifetime, updated_by = session_user, updated_at = now();
     PERFORM gateway.log('policy', NULL, NULL, env,
         format('%s %s, pending submissions expire after %s', how, limits, lifetime));
+    RETURN 'ok';
 END $$;
 
-CREATE FUNCTION gateway.add_user(who text, team_role text) RETURNS void
+CREATE FUNCTION gateway.add_user(who text, team_role text) RETURNS text
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 BEGIN
     IF NOT pg_has_role(session_user, 'gateway_admin', 'MEMBER') THEN
         PERFORM gateway.log('refused', NULL, NULL, NULL, 'add user ' || who || ': not an admin');
-        RAISE EXCEPTION 'only an admin may add users' USING ERRCODE = 'insufficient_privilege';
-    END IF;
-    IF team_role NOT IN ('maker', 'checker', 'admin') THEN
-        RAISE EXCEPTION 'role must be maker, checker or admin, not %', team_role;
+        RETURN 'refused: only an admin may add users';
+    ELSIF team_role NOT IN ('maker', 'checker', 'admin') THEN
+        RETURN 'refused: the role must be maker, checker or admin, not ' || team_role;
     END IF;
     IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = who) THEN
         EXECUTE format('CREATE ROLE %I LOGIN', who);
     END IF;
     EXECUTE format('GRANT %I TO %I', 'gateway_' || team_role, who);
     PERFORM gateway.log('user', NULL, NULL, NULL, format('%s is now %s', who, team_role));
+    RETURN 'ok';
 END $$;
 
 -- Grants: nobody but the functions above writes submissions, policies or the audit.
@@ -390,7 +391,7 @@ GRANT EXECUTE ON FUNCTION gateway.decide(bigint, boolean, text), gateway.claim(b
     gateway.set_final_status(text, text, text, text, text)
     TO gateway_maker, gateway_checker, gateway_admin;
 GRANT EXECUTE ON FUNCTION gateway.set_policy(text, text, jsonb, interval),
-    gateway.add_user(text, text) TO gateway_admin;
+    gateway.add_user(text, text) TO gateway_maker, gateway_checker, gateway_admin;
 
 -- Row-level security: everyone reads every send (the double-payout guard sees the whole
 -- team's); a row is written and finished only by the person who sent it.
