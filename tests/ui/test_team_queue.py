@@ -88,3 +88,34 @@ def test_view_menu_opens_the_queue_in_team_mode(
 
 def test_one_person_has_no_approval_queue(make_window: Any) -> None:
     assert "approval-queue" not in make_window().actions_by_name
+
+
+def test_history_details_name_who_sent_and_who_approved(
+    qtbot: Any, team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    from console.core.pipeline import Pipeline
+    from console.core.transport import Transport
+    from console.ui.history.details import HistoryDetailsView
+    from tests.helpers.http_server import Reply, serve
+    from tests.helpers.team import FORM, accepted
+
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy("prod", "all")
+    with (
+        serve(lambda r: Reply(200, accepted(), FORM)) as server,
+        TeamJournal(team_db.dsn("alice")) as alice,
+        TeamJournal(team_db.dsn("carol")) as carol,
+    ):
+        prepared = prepared_payout(server.url, rsa_key)
+        sid = Approvals(alice).submit("prod", prepared).id
+        Approvals(carol).approve(sid)
+        pipeline = Pipeline("prod", production=True, journal=alice, transport=Transport)
+        Approvals(alice).send_approved(pipeline, sid, prepared)
+        view = HistoryDetailsView()
+        qtbot.addWidget(view)
+        view.show_detail(alice.details(alice.fetch()[0].id))
+    shown = {
+        view.summary.item(r, 0).text(): view.summary.item(r, 1).text()
+        for r in range(view.summary.rowCount())
+    }
+    assert (shown["Sent by"], shown["Approved by"]) == ("alice", "carol")

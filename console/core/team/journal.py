@@ -267,8 +267,8 @@ class TeamJournal:
         return sorted(found, key=lambda r: (r.created, r.id), reverse=True)
 
     def details(self, row_id: int) -> HistoryDetail:
-        """The row with its masked request and answer (callbacks stay in each console's
-        own journal)."""
+        """The row with its masked request and answer; ``request["team"]`` names who sent
+        it and who approved it (callbacks stay in each console's own journal)."""
         row = self.get(row_id)
         with self.reading() as db:
             found = db.execute(
@@ -277,7 +277,10 @@ class TeamJournal:
             ).fetchone()
         request_json, response_json = found or ("{}", None)
         response = json.loads(response_json) if response_json else None
-        return HistoryDetail(row, json.loads(request_json), response, ())
+        request = json.loads(request_json)
+        sent_by, approved_by = self.people([row_id]).get(row_id, ("", None))
+        request["team"] = {"sent_by": sent_by, "approved_by": approved_by}
+        return HistoryDetail(row, request, response, ())
 
     def sent_before(self, environment: str, command: str, client_orderid: str) -> list[HistoryRow]:
         """Every team member's earlier sends of this order id, newest first."""
