@@ -139,3 +139,33 @@ def test_history_reads_the_shared_journal_in_team_mode(
     assert main(["history", "--search", "shared-1", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [(r["client_orderid"], r["outcome"]) for r in rows] == [("shared-1", "accepted")]
+
+
+def test_send_wait_sends_a_card_payout_from_memory_once_approved(
+    team_db: TeamDatabase,
+    key_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import threading
+
+    from console.core.team import Approvals, TeamJournal
+
+    def checker() -> None:  # bob, at his own console, approves what turns up
+        with TeamJournal(team_db.dsn("bob")) as bob:
+            assert bob.wait_for(lambda: bool(Approvals(bob).pending()), timeout=10)
+            Approvals(bob).approve(Approvals(bob).pending()[0].id)
+
+    with serve(lambda r: Reply(200, accepted(), FORM)) as server:
+        environment = f"command line ({server.url.split('//')[1]})"
+        with TeamJournal(team_db.dsn("root_admin")) as admin:
+            Approvals(admin).set_policy(environment, "all")
+        _as(monkeypatch, team_db, "alice")
+        bob = threading.Thread(target=checker)
+        bob.start()
+        assert main([*_send(server.url, key_file, card=True), "--wait", "10"]) == 0
+        bob.join(timeout=10)
+        assert len(server.received) == 1
+        assert PAN in server.received[0].body.decode()
+    err = capsys.readouterr().err
+    assert "Approved by bob; sending." in err

@@ -320,7 +320,11 @@ LANGUAGE sql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
     WHERE r.outcome = 'pending' AND (
         r.deadline < extract(epoch FROM now())
         OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a
-                       WHERE a.pid = r.writer_backend AND a.backend_start = r.writer_started))
+                       WHERE a.pid = r.writer_backend
+                         -- NULL when the owner may not read other sessions' details: the
+                         -- pid alone then (a live send is never taken for a lost one)
+                         AND (a.backend_start IS NULL OR r.writer_started IS NULL
+                              OR a.backend_start = r.writer_started)))
     RETURNING r.id
 $$;
 
