@@ -196,7 +196,16 @@ def run_approve(args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.no_send:
             return EXIT_OK
-        return _send(args, journal, decided)
+        try:
+            conn = _connection(args, decided)
+        except UsageError as exc:  # approved all the same: someone with the key sends it
+            print(
+                f"Not sent from here ({exc.message}). Send it with `gateway-console team send "
+                f"{decided.id}` where {decided.environment} and its key are set up.",
+                file=sys.stderr,
+            )
+            return EXIT_OK
+        return _send(args, journal, decided, conn)
 
 
 def run_send_approved(args: argparse.Namespace) -> int:
@@ -209,19 +218,26 @@ def run_send_approved(args: argparse.Namespace) -> int:
                 f"#{found.id} carries card data, which only its maker's console holds: it is "
                 "sent from there"
             )
-        return _send(args, journal, found)
+        return _send(args, journal, found, _connection(args, found))
 
 
-def _send(args: argparse.Namespace, journal: TeamJournal, s: Submission) -> int:
+def _connection(args: argparse.Namespace, s: Submission) -> dict[str, Any]:
+    """Where and as whom to send ``s`` from here: the options, else the environment of the
+    same name in this profile."""
+    if not args.env and not args.base_url:
+        args.env = s.environment
+    args.api_command = s.command
+    return connection(args)
+
+
+def _send(
+    args: argparse.Namespace, journal: TeamJournal, s: Submission, conn: dict[str, Any]
+) -> int:
     """Prepare the approved fields again here (this console's key signs) and send once."""
     from console.cli.request_cmds import report_sent, send_pipeline
     from console.core.client import prepare
     from console.core.team.approval import Approvals
 
-    if not args.env and not args.base_url:  # the environment of the same name here
-        args.env = s.environment
-    args.api_command = s.command
-    conn = connection(args)
     pipeline = send_pipeline(args, conn, journal)
     pipeline.environment = s.environment
     prepared = prepare(s.command, s.values, **conn)

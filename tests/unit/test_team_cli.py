@@ -121,6 +121,11 @@ def test_a_card_payout_needs_wait_and_reject_needs_a_reason(
         _as(monkeypatch, team_db, "carol")
         assert main(["team", "approve", "1", "--no-send"]) == EXIT_APPROVAL_REFUSED
         assert "already rejected (by bob)" in capsys.readouterr().err
+        _as(monkeypatch, team_db, "alice")
+        assert main(_send(server.url, key_file, order="p-3")) == EXIT_SUBMITTED
+        _as(monkeypatch, team_db, "carol")
+        assert main(["team", "approve", "2"]) == 0  # no such environment in carol's profile
+        assert "Not sent from here" in capsys.readouterr().err
         assert server.received == []
         assert PAN not in capsys.readouterr().out
 
