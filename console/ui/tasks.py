@@ -62,7 +62,9 @@ class TaskRunner(QObject):
         on_error: Callable[[BaseException, str], None] | None = None,
     ) -> None:
         """Call ``fn()`` on a worker; then ``on_done(result)`` or ``on_error(exc, tb)``."""
-        relay = _Relay()
+        # a child of the runner: when the window (and with it the runner) is gone, an answer
+        # still on its way is dropped with the relay instead of reaching a deleted object
+        relay = _Relay(self)
         was_busy = self.busy
         self._relays.add(relay)
 
