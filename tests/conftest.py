@@ -9,6 +9,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+pytest_plugins = ["tests.helpers.postgres"]
+
 
 @pytest.fixture(autouse=True)
 def _isolated_profile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -24,6 +24,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "console.cli.history_cmd",
     "console.cli.verify_cmd",
     "console.cli.import_curl_cmd",
+    "console.cli.team_cmd",
 )
 
 

@@ -32,6 +32,8 @@ EXIT_ALREADY_ACCEPTED = 8  # double-payout guard: this client_orderid was accept
 EXIT_ASK_UNKNOWN = 9  # the last send's outcome is unknown: check the status first
 EXIT_JOURNAL = 10  # the history journal is unavailable: nothing was sent
 EXIT_NOT_CONFIRMED = 11  # a production send was not confirmed: nothing was sent
+EXIT_SUBMITTED = 12  # team mode: submitted for approval, not sent
+EXIT_APPROVAL_REFUSED = 13  # team mode: rejected by a checker, or refused by the database
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
 
 EXIT_TABLE = f"""exit status:
@@ -48,6 +50,9 @@ EXIT_TABLE = f"""exit status:
      pass --resend-unknown)
   {EXIT_JOURNAL} history journal unavailable: nothing was sent
   {EXIT_NOT_CONFIRMED} production send not confirmed: nothing was sent
+  {EXIT_SUBMITTED} team mode: submitted for approval, not sent (yet)
+  {EXIT_APPROVAL_REFUSED} team mode: rejected by a checker, or an approval step refused by the
+     team database (self-approval, expired, changed, already decided): nothing was sent
   {EXIT_INTERNAL} internal error: a bug, the details are in the log file
 """
 
@@ -67,6 +72,16 @@ def exit_code(exc: ConsoleError) -> int:
             Refusal.PLAIN_HTTP: EXIT_USAGE,
             Refusal.CARD_NUMBER: EXIT_INVALID,
         }[exc.code]
+    from console.core.team.errors import (
+        ApprovalRefusedError,
+        TeamPermissionError,
+        TeamSetupError,
+    )
+
+    if isinstance(exc, ApprovalRefusedError | TeamPermissionError):
+        return EXIT_APPROVAL_REFUSED
+    if isinstance(exc, TeamSetupError):
+        return EXIT_USAGE
     if isinstance(exc, JournalUnavailableError):
         return EXIT_JOURNAL
     if isinstance(exc, NetworkError):

@@ -23,11 +23,11 @@ from console.core.errors import JournalUnavailableError
 from console.core.history import (
     EXPORT_FORMATS,
     OUTCOME_TEXT,
-    History,
     HistoryFilter,
     HistoryRow,
     export,
 )
+from console.core.journals import JournalStore, open_journal
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -102,9 +102,10 @@ def _filter(args: argparse.Namespace) -> HistoryFilter:
     )
 
 
-def _open(where: str) -> History | None:
+def _open(where: str) -> JournalStore | None:
+    """The journal sends are written to: the team's when this profile has a team DSN."""
     try:
-        history = History()
+        history = open_journal()
     except JournalUnavailableError as exc:
         print(f"{where}: {exc.message}", file=sys.stderr)
         return None

@@ -36,11 +36,12 @@ from console.cli.request_args import (
     read_fields,
 )
 from console.core.client import Outcome, Result, prepare
-from console.core.history import History
+from console.core.journals import open_journal
 from console.core.masking import mask_params
 from console.core.pipeline import (
     Check,
     Decision,
+    Journal,
     Pipeline,
     Refusal,
     RefusedError,
@@ -111,6 +112,15 @@ def register(sub: Any) -> None:
         help="resend a client_orderid whose last send has an unknown outcome (after you "
         "checked its status); it goes with the same client_orderid",
     )
+    p_send.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="team mode, where the approval policy holds the send back: wait this long for a "
+        "checker's decision and send when approved (needed when the request carries card "
+        "data, which only this process holds)",
+    )
     p_send.set_defaults(func=run_send)
 
 
@@ -150,32 +160,45 @@ def run_sign(args: argparse.Namespace) -> int:
 def run_send(args: argparse.Namespace) -> int:
     values = read_fields(args)
     conn = connection(args)
-    pipeline = _pipeline(args, conn)
-    check = pipeline.prepare(args.api_command, values, skip_validation=args.no_validate, **conn)
-    if not check.signed:
-        _report_refusal(args, check.prepared.problems)
-        return EXIT_INVALID
-    sent = pipeline.send(check.prepared, _decide(args, check))
+    journal = open_journal()
+    try:
+        pipeline = send_pipeline(args, conn, journal)
+        check = pipeline.prepare(args.api_command, values, skip_validation=args.no_validate, **conn)
+        if not check.signed:
+            _report_refusal(args, check.prepared.problems)
+            return EXIT_INVALID
+        from console.cli.team_send import submit_if_held
+
+        held = submit_if_held(args, pipeline, check)
+        if held is not None:
+            return held
+        return report_sent(args, pipeline.send(check.prepared, _decide(args, check)))
+    finally:
+        journal.close()
+
+
+def report_sent(args: argparse.Namespace, sent: Sent) -> int:
+    """Print a send's answer (whatever breaks while printing) and return its exit status."""
     try:
         _print_sent(args, sent)
     except Exception:  # the money may have moved: the outcome is said whatever broke
-        _log.exception("printing the answer of %s failed", args.api_command)
+        _log.exception("printing the answer of %s failed", sent.outcome.prepared.command)
         print(
-            f"{args.api_command} -> {sent.result.upper()}: {sent.outcome.summary} "
+            f"{sent.outcome.prepared.command} -> {sent.result.upper()}: {sent.outcome.summary} "
             "(the full answer could not be printed: internal error, see the log file)",
             file=sys.stderr,
         )
     return EXIT_BY_RESULT[sent.result]
 
 
-def _pipeline(args: argparse.Namespace, conn: dict[str, Any]) -> Pipeline:
-    """The send pipeline for this invocation's environment, journalled."""
+def send_pipeline(args: argparse.Namespace, conn: dict[str, Any], journal: Journal) -> Pipeline:
+    """The send pipeline for this invocation's environment, journalled in ``journal``."""
     connect, read = args.connect_timeout or 10.0, args.timeout or 60.0
     environment = args.env or f"command line ({urlsplit(conn['base_url']).netloc})"
     return Pipeline(
         environment,
         production=bool(getattr(args, "env_production", False)),
-        journal=History(),  # JournalUnavailableError: nothing is sent unjournaled
+        journal=journal,
         transport=lambda: Transport(
             timeouts=Timeouts(connect=connect, read=read), verify=args.ca_bundle or True
         ),

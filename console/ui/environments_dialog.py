@@ -32,6 +32,7 @@ from console.core.environments import (
 from console.ui.confirm import ask
 from console.ui.environment_form import EnvironmentForm
 from console.ui.secrets_access import SecretsAccess
+from console.ui.team.policy_line import policy_line
 from console.ui.theme import state_colour
 
 _KIND_WORDS = {
@@ -92,6 +93,9 @@ class EnvironmentsDialog(QDialog):
         right.addWidget(self.builtin_note)
         right.addWidget(scroll, 1)
         right.addWidget(self.message)
+        self.policy = policy_line()  # team mode: the environment's approval policy
+        if self.policy is not None:
+            right.addWidget(self.policy)
         actions = QHBoxLayout()
         actions.addWidget(self.save_button)
         actions.addWidget(self.use_button)
@@ -154,6 +158,8 @@ class EnvironmentsDialog(QDialog):
         self.keys_button.setEnabled(not builtin)
         self.use_button.setEnabled(True)
         self.show_problem("")
+        if self.policy is not None:
+            self.policy.show_for(env.name)
 
     def new_environment(self) -> None:
         """An empty sandbox environment in the form, to fill and save."""

@@ -100,6 +100,9 @@ def build_menus(w: MainWindow) -> None:
         group.addAction(a)
         themes.addAction(a)
 
+    if _team_mode():
+        view.addAction(_action(w, "approval-queue", "&Approval queue", "", lambda: _queue(w)))
+
     w.environment_menu = bar.addMenu("&Environment")
 
     help_menu = bar.addMenu("&Help")
@@ -109,6 +112,23 @@ def build_menus(w: MainWindow) -> None:
         )
     )
     help_menu.addAction(_action(w, "about", "&About", "", lambda: _about(w)))
+
+
+def _team_mode() -> bool:
+    """This profile has a team database (team mode: View > Approval queue)."""
+    from console.core.errors import ConsoleError
+    from console.core.journals import team_dsn
+
+    try:
+        return bool(team_dsn())
+    except ConsoleError:
+        return False
+
+
+def _queue(w: MainWindow) -> None:
+    from console.ui.team.queue_pane import open_queue
+
+    open_queue(w)
 
 
 def _generate(w: MainWindow) -> None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from console.core.history.query import HistoryFilter, HistoryRow
 
 if TYPE_CHECKING:
-    from console.core.history.journal import History
+    from console.core.journals import JournalStore
 
 CSV_COLUMNS = (
     "id",
@@ -56,7 +56,7 @@ def _cell(value: Any) -> str:
 
 
 def _rows(
-    history: History, ids: Iterable[int] | None, filter: HistoryFilter | None
+    history: JournalStore, ids: Iterable[int] | None, filter: HistoryFilter | None
 ) -> Iterator[HistoryRow]:
     if ids is not None:
         yield from history.rows(ids)
@@ -65,7 +65,7 @@ def _rows(
 
 
 def export(
-    history: History,
+    history: JournalStore,
     path: Path,
     *,
     ids: Iterable[int] | None = None,

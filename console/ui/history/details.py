@@ -117,8 +117,10 @@ class HistoryDetailsView(QWidget):
         self.headline.setText(
             f"<b>{row.command}</b> · {local_time(row.created)} · {row.outcome_text}"
         )
-        fill_table(self.summary, summary_rows(row))
         request = detail.request
+        team = request.get("team") or {}  # the shared journal: who sent and who approved
+        people = [("Sent by", team.get("sent_by")), ("Approved by", team.get("approved_by"))]
+        fill_table(self.summary, summary_rows(row) + [(n, str(v)) for n, v in people if v])
         fill_table(self.params, [(str(n), str(v)) for n, v in request.get("params", [])])
         self.authorization.set_text(_text(request.get("authorization")))
         self.base_string.set_text(_text(request.get("base_string")))

@@ -1,0 +1,309 @@
+"""``team``: set up and run four-eyes approval on the team's PostgreSQL database.
+
+``team init --dsn URL`` creates (or migrates) the schema, the group roles and their rules,
+and remembers the DSN in this profile; the other commands use that DSN (or ``--dsn``, or
+``GATEWAY_CONSOLE_TEAM_DSN``). Passwords come from PGPASSWORD, ~/.pgpass or the keyring
+(``team password``), never from the command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import getpass
+import json
+import re
+import sys
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from console.cli.failures import EXIT_OK, EXIT_TABLE
+from console.cli.request_args import UsageError, add_connection_options, connection
+
+if TYPE_CHECKING:
+    from console.core.team.approval import Submission
+    from console.core.team.journal import TeamJournal
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("team", help="team mode: shared journal, four-eyes approval, audit")
+    team = p.add_subparsers(dest="team_command", metavar="ACTION", required=True)
+
+    def action(name: str, help: str, func: Any) -> argparse.ArgumentParser:
+        q: argparse.ArgumentParser = team.add_parser(
+            name, help=help, epilog=EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
+        q.add_argument("--dsn", help="team database (default: the one `team init` saved)")
+        q.set_defaults(func=func)
+        return q
+
+    q = action("init", "create or update the team database's schema, roles and rules", run_init)
+    q.add_argument("--no-save", action="store_true", help="do not remember the DSN here")
+    q = action("add-user", "make a PostgreSQL login role a maker, checker or admin", run_add_user)
+    q.add_argument("name")
+    q.add_argument("--role", required=True, choices=("maker", "checker", "admin"))
+    q = action("policy", "show or set an environment's approval policy (admin)", run_policy)
+    q.add_argument("environment")
+    q.add_argument("--mode", choices=("none", "all", "above"), help="none, all, or above")
+    q.add_argument("--above", action="append", default=[], metavar="CUR=AMOUNT", help="repeatable")
+    q.add_argument("--expiry-hours", type=float, default=24.0, help="pending submissions expire")
+    q = action("pending", "submissions waiting for a checker", run_pending)
+    q.add_argument("--json", action="store_true")
+    q = action(
+        "approve", "approve a submission (and send it when it has no card data)", run_approve
+    )
+    q.add_argument("id", type=int)
+    q.add_argument("--no-send", action="store_true", help="approve only; send it later")
+    _send_options(q)
+    q = action("send", "send an approved submission without card data", run_send_approved)
+    q.add_argument("id", type=int)
+    _send_options(q)
+    q = action("reject", "reject a submission with a reason", run_reject)
+    q.add_argument("id", type=int)
+    q.add_argument("--reason", required=True)
+    q = action("audit", "the audit trail", run_audit)
+    q.add_argument("--since", help="ISO date/time, or a duration ago: 30m, 12h, 7d")
+    q.add_argument("--json", action="store_true")
+    action("password", "keep your team database password in the OS keyring", run_password)
+
+
+def _send_options(q: argparse.ArgumentParser) -> None:
+    add_connection_options(q)
+    q.add_argument("--timeout", type=float, help="read timeout in seconds")
+    q.add_argument("--connect-timeout", type=float, help="seconds")
+    q.add_argument("--ca-bundle", help="CA bundle file for TLS verification")
+    q.add_argument("--json", action="store_true", help="machine-readable output")
+    q.add_argument("--reveal", action="store_true", help=argparse.SUPPRESS)
+
+
+def _dsn(args: argparse.Namespace) -> str:
+    from console.core.team.dsn import configured_dsn, parse_dsn
+
+    dsn = args.dsn or configured_dsn()
+    if not dsn:
+        raise UsageError("no team database: run `team init --dsn URL` or pass --dsn")
+    parse_dsn(dsn)
+    return dsn
+
+
+def _journal(args: argparse.Namespace) -> TeamJournal:
+    from console.core.team.journal import TeamJournal
+
+    return TeamJournal(_dsn(args))
+
+
+def run_init(args: argparse.Namespace) -> int:
+    from console.core.team.dsn import connect, save_dsn
+    from console.core.team.schema import initialise
+
+    dsn = _dsn(args)
+    with connect(dsn) as conn:
+        before, now = initialise(conn)
+    if not args.no_save:
+        save_dsn(dsn)
+    did = "already at" if before == now else f"updated from {before} to" if before else "created at"
+    print(f"Team database {did} schema {now}.")
+    return EXIT_OK
+
+
+def run_add_user(args: argparse.Namespace) -> int:
+    from console.core.team.approval import Approvals
+
+    with _journal(args) as journal:
+        Approvals(journal).add_user(args.name, args.role)
+    print(
+        f"{args.name} is a {args.role}. Set their password with psql's \\password {args.name} "
+        "(it never goes on a command line)."
+    )
+    return EXIT_OK
+
+
+def run_policy(args: argparse.Namespace) -> int:
+    from console.core.team.approval import Approvals
+
+    with _journal(args) as journal:
+        approvals = Approvals(journal)
+        if args.mode is None:
+            policy = approvals.policy(args.environment)
+        else:
+            limits = dict(_pair(item) for item in args.above)
+            policy = approvals.set_policy(
+                args.environment, args.mode, limits, timedelta(hours=args.expiry_hours)
+            )
+    print(
+        f"{policy.environment}: {policy.describe()}; pending submissions expire after "
+        f"{policy.expiry}."
+    )
+    return EXIT_OK
+
+
+def _pair(item: str) -> tuple[str, str]:
+    currency, sep, amount = item.partition("=")
+    if not sep or not currency.strip() or not amount.strip():
+        raise UsageError(f"--above {item!r}: write it as CURRENCY=AMOUNT, e.g. EUR=1000.00")
+    return currency.strip().upper(), amount.strip()
+
+
+def _row(s: Submission) -> dict[str, Any]:
+    return {
+        "id": s.id,
+        "environment": s.environment,
+        "command": s.command,
+        "client_orderid": s.client_orderid,
+        "amount": " ".join(x for x in (s.amount, s.currency) if x),
+        "receiver": s.receiver,
+        "maker": s.maker,
+        "created": s.created.isoformat(),
+        "expires": s.expires.isoformat(),
+        "card_data": s.card_data,
+        "state": s.state,
+    }
+
+
+def run_pending(args: argparse.Namespace) -> int:
+    from console.core.team.approval import Approvals
+
+    with _journal(args) as journal:
+        waiting = Approvals(journal).pending()
+    if args.json:
+        print(json.dumps([_row(s) for s in waiting], indent=2, ensure_ascii=False))
+        return EXIT_OK
+    if not waiting:
+        print("Nothing waits for approval.")
+    for s in waiting:
+        card = " (card data: sent by the maker's console)" if s.card_data else ""
+        print(
+            f"#{s.id}  {s.environment}  {s.command}  {s.client_orderid or '-'}  "
+            f"{_row(s)['amount'] or '-'}  {s.receiver or '-'}  by {s.maker}  "
+            f"expires {s.expires.astimezone():%Y-%m-%d %H:%M}{card}"
+        )
+    return EXIT_OK
+
+
+def run_approve(args: argparse.Namespace) -> int:
+    from console.core.team.approval import Approvals
+
+    with _journal(args) as journal:
+        approvals = Approvals(journal)
+        decided = approvals.approve(args.id)
+        print(f"#{decided.id} approved by {journal.user}.", file=sys.stderr)
+        if decided.card_data:
+            print(
+                "It carries card data, which only the maker's console holds: it is sent "
+                "from there.",
+                file=sys.stderr,
+            )
+            return EXIT_OK
+        if args.no_send:
+            return EXIT_OK
+        try:
+            conn = _connection(args, decided)
+        except UsageError as exc:  # approved all the same: someone with the key sends it
+            print(
+                f"Not sent from here ({exc.message}). Send it with `gateway-console team send "
+                f"{decided.id}` where {decided.environment} and its key are set up.",
+                file=sys.stderr,
+            )
+            return EXIT_OK
+        return _send(args, journal, decided, conn)
+
+
+def run_send_approved(args: argparse.Namespace) -> int:
+    from console.core.team.approval import Approvals
+
+    with _journal(args) as journal:
+        found = Approvals(journal).submission(args.id)
+        if found.card_data:
+            raise UsageError(
+                f"#{found.id} carries card data, which only its maker's console holds: it is "
+                "sent from there"
+            )
+        return _send(args, journal, found, _connection(args, found))
+
+
+def _connection(args: argparse.Namespace, s: Submission) -> dict[str, Any]:
+    """Where and as whom to send ``s`` from here: the options, else the environment of the
+    same name in this profile."""
+    if not args.env and not args.base_url:
+        args.env = s.environment
+    args.api_command = s.command
+    return connection(args)
+
+
+def _send(
+    args: argparse.Namespace, journal: TeamJournal, s: Submission, conn: dict[str, Any]
+) -> int:
+    """Prepare the approved fields again here (this console's key signs) and send once."""
+    from console.cli.request_cmds import report_sent, send_pipeline
+    from console.core.client import prepare
+    from console.core.team.approval import Approvals
+
+    pipeline = send_pipeline(args, conn, journal)
+    pipeline.environment = s.environment
+    prepared = prepare(s.command, s.values, **conn)
+    return report_sent(args, Approvals(journal).send_approved(pipeline, s.id, prepared))
+
+
+def run_reject(args: argparse.Namespace) -> int:
+    from console.core.team.approval import Approvals
+
+    with _journal(args) as journal:
+        decided = Approvals(journal).reject(args.id, args.reason)
+        print(f"#{decided.id} rejected by {journal.user}: {decided.reason}")
+    return EXIT_OK
+
+
+def _since(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([mhd])\s*", text)
+    if found:
+        unit = {"m": "minutes", "h": "hours", "d": "days"}[found.group(2)]
+        return datetime.now(UTC) - timedelta(**{unit: float(found.group(1))})
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise UsageError(
+            f"--since {text!r}: give an ISO date/time (2026-05-01T09:00) or a duration "
+            "ago (30m, 12h, 7d)"
+        ) from None
+    return when if when.tzinfo else when.astimezone()
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    from console.core.team.approval import Approvals
+
+    with _journal(args) as journal:
+        entries = Approvals(journal).audit(_since(args.since))
+    if args.json:
+        rows = [{**dataclasses.asdict(e), "at": e.at.isoformat()} for e in entries]
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    for e in entries:
+        ref = f" #{e.submission_id}" if e.submission_id else ""
+        ref += f" row {e.request_id}" if e.request_id else ""
+        parts = (
+            f"{e.at.astimezone():%Y-%m-%d %H:%M:%S}",
+            f"{e.actor} ({e.role})",
+            f"{e.action}{ref}",
+            e.environment or "",
+            e.detail,
+        )
+        print("  ".join(p for p in parts if p))
+    return EXIT_OK
+
+
+def run_password(args: argparse.Namespace) -> int:
+    import keyring
+
+    from console.core.team.dsn import KEYRING_SERVICE, keyring_user, parse_dsn
+
+    entry = keyring_user(parse_dsn(_dsn(args)))
+    if not sys.stdin.isatty():
+        raise UsageError("team password asks for the password on a terminal")
+    secret = getpass.getpass(f"Password for {entry}: ")
+    if not secret:
+        raise UsageError("no password given: nothing was stored")
+    keyring.set_password(KEYRING_SERVICE, entry, secret)
+    print(f"Stored in the keyring for {entry}.")
+    return EXIT_OK

@@ -1,0 +1,101 @@
+"""The one journal interface, and which implementation a console writes to.
+
+:class:`JournalStore` is what the send pipeline, the history pane and the command line use
+of a journal. Two implementations: the embedded SQLite journal
+(:class:`console.core.history.History`, one person, the default) and the team's PostgreSQL
+journal (:class:`console.core.team.TeamJournal`), chosen by this profile's team DSN
+(``GATEWAY_CONSOLE_TEAM_DSN``, or the one ``team init`` saved).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from console.core.client import JournalHooks
+    from console.core.history import History, HistoryDetail, HistoryFilter, HistoryRow
+    from console.core.team.journal import TeamJournal
+
+
+class JournalStore(Protocol):
+    """A journal: sends written before they leave, answers after, rows for the pane."""
+
+    def journal(
+        self, environment: str, *, connect_timeout: float = ..., read_timeout: float = ...
+    ) -> JournalHooks: ...
+
+    def sent_before(self, environment: str, command: str, client_orderid: str) -> list[Any]: ...
+
+    def set_final_status(
+        self,
+        environment: str,
+        client_orderid: str,
+        status: str,
+        *,
+        orderid: str | None = None,
+        source: str,
+    ) -> list[int]: ...
+
+    def recover_interrupted(self) -> list[int]: ...
+
+    def interrupted_count(self) -> int: ...
+
+    def count(self, filter: HistoryFilter | None = None) -> int: ...
+
+    def fetch(
+        self, filter: HistoryFilter | None = None, offset: int = 0, limit: int = 100
+    ) -> list[HistoryRow]: ...
+
+    def fetch_after(
+        self, filter: HistoryFilter | None, after: HistoryRow | None, limit: int = 100
+    ) -> list[HistoryRow]: ...
+
+    def iter_rows(
+        self, filter: HistoryFilter | None = None, batch: int = 1000
+    ) -> Iterator[HistoryRow]: ...
+
+    def get(self, row_id: int) -> HistoryRow: ...
+
+    def rows(self, ids: Iterable[int]) -> list[HistoryRow]: ...
+
+    def details(self, row_id: int) -> HistoryDetail: ...
+
+    def distinct(self, column: str) -> list[str]: ...
+
+    def subscribe(self, listener: Callable[[str, int], None]) -> Callable[[], None]: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Any: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+def team_dsn() -> str | None:
+    """This profile's team DSN, or None: one person, the SQLite journal."""
+    from console.core.team.dsn import configured_dsn
+
+    return configured_dsn()
+
+
+def open_journal() -> History | TeamJournal:
+    """The journal every send is written to (pending before it leaves).
+
+    Raises:
+        JournalUnavailableError: it cannot be opened (for the team database:
+            ``TeamUnavailableError``); nothing may be sent.
+    """
+    dsn = team_dsn()
+    if dsn:
+        from console.core.team.journal import TeamJournal
+
+        return TeamJournal(dsn)
+    from console.core.history import History
+
+    return History()
+
+
+def _conforms(history: History, team: TeamJournal) -> list[JournalStore]:
+    """Both implementations offer the interface (checked by mypy, never called)."""
+    return [history, team]

@@ -1,0 +1,358 @@
+"""Four-eyes approval: the core's one place for submitting, deciding and sending approved
+requests (fronts call it; the database enforces every rule again on its own).
+
+A submission records the exact request content as a hash (:func:`content_hash`: the
+environment, command, URL and every field), the maker and the time. A checker other than
+the maker approves or rejects with a reason; an approval is bound to that hash, so the
+request sent must be the one approved: any change voids the approval. The approved request
+is sent once through the :class:`~console.core.pipeline.Pipeline` with the
+:data:`APPROVED` decision (the approval is the second person's confirmation), claimed under
+a row lock first, so two people pressing Send at the same moment make one send.
+
+Card data never reaches the shared database: a submission carrying a card number or CVV2
+stores the fields masked and no params, and its hash is salted with a random value that only
+the maker's console holds in memory (:class:`Submitted`): nobody can recover the card number
+from the hash, and only that console, which still has the card data, can send it when the
+approval arrives. A submission without card data stores its fields, so either side can send.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from console.core.masking import is_sensitive, mask_params
+from console.core.pipeline.guard import client_orderid
+from console.core.pipeline.summary import amount, receiver
+from console.core.team.errors import ApprovalRefusedError, TeamPermissionError, TeamSetupError
+
+if TYPE_CHECKING:
+    from console.core.client import PreparedRequest
+    from console.core.pipeline import Decision, Pipeline, Sent
+    from console.core.team.journal import TeamJournal
+
+MODES = ("none", "all", "above")
+ROLES = ("maker", "checker", "admin")
+
+
+def approved_decision() -> Decision:
+    """What an approval decides: the production confirmation is the checker's."""
+    from console.core.pipeline import Decision
+
+    return Decision(production_confirmed=True, resend_after_unknown=False)
+
+
+def carries_card_data(prepared: PreparedRequest) -> bool:
+    return any(is_sensitive(n) and v for n, v in prepared.params)
+
+
+def content_hash(environment: str, prepared: PreparedRequest, salt: bytes = b"") -> str:
+    """SHA-256 of the exact request content (the salt: see the module's card data rule)."""
+    canonical = json.dumps(
+        [environment, prepared.command, prepared.url, sorted(prepared.params)],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(salt + canonical.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    environment: str
+    mode: str  # none, all, above
+    thresholds: dict[str, str] = field(default_factory=dict)  # currency -> amount
+    expiry: timedelta = timedelta(hours=24)
+
+    def describe(self) -> str:
+        if self.mode == "none":
+            return "no approval"
+        if self.mode == "all":
+            return "every payout and recurring profile needs approval"
+        limits = ", ".join(f"{a} {c}" for c, a in sorted(self.thresholds.items()))
+        return f"approval above {limits or '(no currency listed: every amount)'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """One request waiting for (or past) a checker's decision, as the database keeps it."""
+
+    id: int
+    environment: str
+    command: str
+    client_orderid: str | None
+    amount: str | None
+    currency: str | None
+    receiver: str | None
+    card_data: bool
+    params: tuple[tuple[str, str], ...] | None  # only without card data
+    maker: str
+    created: datetime
+    expires: datetime
+    state: str
+    decided_by: str | None
+    reason: str | None
+    sender: str | None
+    request_id: int | None
+
+    @property
+    def values(self) -> dict[str, str]:
+        return dict(self.params or ())
+
+
+_SUBMISSION_SQL = (
+    "SELECT id, environment, command, client_orderid, amount, currency, receiver, card_data,"
+    " params, maker, created, expires, state, decided_by, reason, sender, request_id"
+    " FROM gateway.submissions"
+)
+
+
+def _submission(r: tuple[Any, ...]) -> Submission:
+    values = list(r)
+    values[8] = tuple(tuple(p) for p in values[8]) if values[8] is not None else None
+    return Submission(*values)
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """The maker's side of a submission: the salt that binds card data stays in memory."""
+
+    id: int
+    environment: str
+    prepared: PreparedRequest = field(repr=False)
+    salt: bytes = field(default=b"", repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    id: int
+    at: datetime
+    actor: str
+    role: str
+    action: str
+    submission_id: int | None
+    request_id: int | None
+    environment: str | None
+    detail: str
+
+
+class Approvals:
+    """Approval steps on the team database, as the connected person."""
+
+    def __init__(self, journal: TeamJournal) -> None:
+        self.journal = journal
+
+    # -- policy and people ----------------------------------------------------------------
+
+    def policy(self, environment: str) -> Policy:
+        with self.journal.reading() as db:
+            row = db.execute(
+                "SELECT mode, thresholds, expiry FROM gateway.policies WHERE environment = %s",
+                (environment,),
+            ).fetchone()
+        if row is None:
+            return Policy(environment, "none")
+        return Policy(environment, row[0], dict(row[1]), row[2])
+
+    def set_policy(
+        self,
+        environment: str,
+        mode: str,
+        thresholds: dict[str, str] | None = None,
+        expiry: timedelta = timedelta(hours=24),
+    ) -> Policy:
+        if mode not in MODES:
+            raise TeamSetupError(f"policy: mode must be one of {', '.join(MODES)}, not {mode!r}")
+        limits = {c.strip().upper(): a.strip() for c, a in (thresholds or {}).items()}
+        for currency, limit in limits.items():
+            try:
+                float(limit)
+            except ValueError:
+                raise TeamSetupError(
+                    f"policy: {currency} threshold {limit!r} is not an amount"
+                ) from None
+        self._call(
+            "SELECT gateway.set_policy(%s, %s, %s::jsonb, %s)",
+            (environment, mode, json.dumps(limits), expiry),
+        )
+        return self.policy(environment)
+
+    def add_user(self, name: str, role: str) -> None:
+        if role not in ROLES:
+            raise TeamSetupError(f"--role must be one of {', '.join(ROLES)}, not {role!r}")
+        self._call("SELECT gateway.add_user(%s, %s)", (name, role))
+
+    def _call(self, sql: str, args: tuple[Any, ...]) -> None:
+        """An admin step; the database answers "ok" or "refused: ..." (audited)."""
+        import psycopg
+
+        try:
+            with self.journal.writing() as db:
+                answer = str(db.execute(sql, args).fetchall()[0][0])
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise TeamPermissionError(f"Refused by the team database: {_message(exc)}.") from exc
+        if answer != "ok":
+            raise TeamPermissionError(f"Refused by the team database: {answer[9:]}.")
+
+    # -- submitting -----------------------------------------------------------------------
+
+    def needs_approval(self, environment: str, prepared: PreparedRequest) -> bool:
+        """Whether the environment's policy holds this request back for a checker."""
+        with self.journal.reading() as db:
+            return bool(
+                db.execute(
+                    "SELECT gateway.needs_approval(%s, %s, %s, %s)",
+                    (
+                        environment,
+                        prepared.command,
+                        amount(prepared.params),
+                        prepared.value("currency"),
+                    ),
+                ).fetchone()[0]
+            )
+
+    def submit(self, environment: str, prepared: PreparedRequest) -> Submitted:
+        """Record ``prepared`` for a checker's decision; card data stays in this process."""
+        if prepared.signed is None:
+            raise ApprovalRefusedError("Not submitted: the request has errors. Fix them first.")
+        card = carries_card_data(prepared)
+        salt = secrets.token_bytes(32) if card else b""
+        shown, _last4 = receiver(prepared.params)
+        with self.journal.writing() as db:
+            sid = db.execute(
+                "SELECT gateway.submit(%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s)",
+                (
+                    environment,
+                    prepared.command,
+                    client_orderid(prepared.params) or None,
+                    amount(prepared.params),
+                    prepared.value("currency"),
+                    shown,
+                    content_hash(environment, prepared, salt),
+                    json.dumps(mask_params(prepared.params)),
+                    None if card else json.dumps([list(p) for p in prepared.params]),
+                    card,
+                ),
+            ).fetchone()[0]
+        if sid is None:
+            raise TeamPermissionError(
+                f"Not submitted: {self.journal.user} is not a maker in the team database."
+            )
+        return Submitted(int(sid), environment, prepared, salt)
+
+    # -- deciding -------------------------------------------------------------------------
+
+    def approve(self, sid: int) -> Submission:
+        return self._decide(sid, True, "")
+
+    def reject(self, sid: int, reason: str) -> Submission:
+        if not reason.strip():
+            raise TeamSetupError("--reason: say why it is rejected (the maker reads it)")
+        return self._decide(sid, False, reason)
+
+    def _decide(self, sid: int, approve: bool, reason: str) -> Submission:
+        with self.journal.writing() as db:
+            answer = str(
+                db.execute("SELECT gateway.decide(%s, %s, %s)", (sid, approve, reason)).fetchone()[
+                    0
+                ]
+            )
+        if answer.startswith("refused:"):
+            raise ApprovalRefusedError(f"Refused by the team database: {answer[9:]}.")
+        return self.submission(sid)
+
+    # -- reading --------------------------------------------------------------------------
+
+    def submission(self, sid: int) -> Submission:
+        with self.journal.reading() as db:
+            row = db.execute(f"{_SUBMISSION_SQL} WHERE id = %s", (sid,)).fetchone()
+        if row is None:
+            raise TeamSetupError(f"There is no submission {sid}.")
+        return _submission(tuple(row))
+
+    def pending(self) -> list[Submission]:
+        """Submissions waiting for a decision (not expired), oldest first."""
+        with self.journal.reading() as db:
+            rows = db.execute(
+                f"{_SUBMISSION_SQL} WHERE state = 'pending' AND expires > now() ORDER BY id"
+            ).fetchall()
+        return [_submission(tuple(r)) for r in rows]
+
+    def audit(self, since: datetime | None = None, limit: int = 1000) -> list[AuditEntry]:
+        """The audit trail, oldest first."""
+        with self.journal.reading() as db:
+            rows = db.execute(
+                "SELECT id, at, actor, role, action, submission_id, request_id, environment,"
+                " detail FROM gateway.audit WHERE at >= coalesce(%s, '-infinity'::timestamptz)"
+                " ORDER BY id LIMIT %s",
+                (since, limit),
+            ).fetchall()
+        return [AuditEntry(*r) for r in rows]
+
+    # -- sending --------------------------------------------------------------------------
+
+    def send_approved(
+        self, pipeline: Pipeline, sid: int, prepared: PreparedRequest, salt: bytes = b""
+    ) -> Sent:
+        """Claim approved submission ``sid`` for exactly ``prepared`` and send it once.
+
+        Raises:
+            ApprovalRefusedError: not approved, already sent or being sent, expired, or not
+                the request approved (then the approval is void).
+        """
+        check = pipeline.check(prepared)
+        if check.blocked:  # before claiming: a refused send must not use up the approval
+            from console.core.pipeline import Refusal, RefusedError
+
+            raise RefusedError(Refusal.ACCEPTED_BEFORE, check.blocked, check.verdict)
+        with self.journal.writing() as db:
+            answer = str(
+                db.execute(
+                    "SELECT gateway.claim(%s, %s)",
+                    (sid, content_hash(pipeline.environment, prepared, salt)),
+                ).fetchone()[0]
+            )
+        if answer != "ok":
+            raise ApprovalRefusedError(f"Not sent: {answer[9:]}.")
+        order_id = client_orderid(prepared.params)
+        self.journal.bind_submission(pipeline.environment, prepared.command, order_id, sid)
+        return pipeline.send(prepared, approved_decision())
+
+    def wait_for_decision(self, sid: int, timeout: float) -> Submission:
+        """The submission once a checker decided it (or it expired), or as it is after
+        ``timeout`` seconds; woken by LISTEN/NOTIFY, checked every second anyway."""
+        from console.core.team.live import TeamListener
+
+        heard = threading.Event()
+        listener = TeamListener(
+            self.journal.dsn, lambda kind, _e, i: heard.set() if i == sid else None
+        )
+        listener.start()
+        try:
+            import time
+
+            end = time.monotonic() + timeout
+            while True:
+                found = self.submission(sid)
+                left = end - time.monotonic()
+                if found.state != "pending" or found.expires <= _now(self.journal) or left <= 0:
+                    return found
+                heard.wait(min(1.0, left))
+                heard.clear()
+        finally:
+            listener.stop()
+
+
+def _now(journal: TeamJournal) -> datetime:
+    with journal.reading() as db:
+        now: datetime = db.execute("SELECT now()").fetchone()[0]
+    return now
+
+
+def _message(exc: Exception) -> str:
+    diag = getattr(exc, "diag", None)
+    return str(getattr(diag, "message_primary", None) or exc).strip().rstrip(".")

@@ -1,0 +1,366 @@
+"""The shared journal on PostgreSQL: the methods of the SQLite ``History`` that the send
+pipeline, the history pane and the command line use, on one database for the whole team.
+
+Rows are the same (:class:`~console.core.history.HistoryRow`, masked by the same
+:mod:`console.core.history.rows`), and so is the path of a send: a "pending" row committed
+before anything leaves, the answer after. What differs:
+
+* every row names who sent it (``made_by``) and, for an approved payout, who approved it
+  (``approved_by``): :meth:`TeamJournal.people`;
+* a row left "pending" by a console that stopped is found by anyone: its database session is
+  gone (or its deadline passed), so :meth:`TeamJournal.recover_interrupted` turns it into
+  "outcome unknown" for everyone;
+* changes from every console arrive through LISTEN/NOTIFY (:meth:`TeamJournal.subscribe`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from console.core.history import PENDING, HistoryDetail, HistoryFilter, HistoryRow, timestamp_now
+
+# The row's columns, its SQL and its masking are the SQLite journal's: one definition.
+from console.core.history.journal import INTERRUPTED_SUMMARY
+from console.core.history.query import ORDER_SQL, ROW_SQL
+from console.core.history.rows import answer_columns, masked_request, request_columns
+from console.core.team.dsn import connect
+from console.core.team.errors import ApprovalRefusedError, TeamUnavailableError
+from console.core.team.schema import require_current
+
+if TYPE_CHECKING:
+    from console.core.client import Outcome, PreparedRequest
+    from console.core.team.live import TeamListener
+
+Listener = Callable[[str, int], None]
+_MARGIN = 60.0  # seconds beyond the timeouts before a pending row cannot be in flight
+_SENT_BEFORE_SQL = (
+    f"{ROW_SQL} WHERE client_orderid = %s AND environment = %s AND command = %s{ORDER_SQL}"
+)
+
+
+def _pg(sql_with_qmarks: str) -> str:
+    """The history's SQL (``?`` placeholders, our column names only) for psycopg."""
+    return sql_with_qmarks.replace("?", "%s")
+
+
+class TeamJournal:
+    """The journal on the team database. Thread-safe: one connection behind a lock.
+
+    Args:
+        dsn: the team DSN (see :mod:`console.core.team.dsn`).
+    """
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self._db = connect(dsn)
+        self._db.execute("SET search_path = gateway, pg_temp")
+        require_current(self._db)
+        self.user: str = self._db.execute("SELECT session_user").fetchall()[0][0]
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._live: TeamListener | None = None
+        self._claims: dict[tuple[str, str, str], int] = {}
+        self.recovered = self.recover_interrupted()
+
+    def close(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> TeamJournal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def reading(self) -> Iterator[Any]:
+        """The connection, under the lock."""
+        with self._lock:
+            yield self._db
+
+    @contextmanager
+    def writing(self) -> Iterator[Any]:
+        """The connection inside one committed transaction."""
+        with self._lock, self._db.transaction():
+            yield self._db
+
+    # -- changes, here and from the rest of the team --------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(event, id)`` on "added" and "changed" rows, whoever wrote them
+        (other consoles' through LISTEN/NOTIFY, from a listening thread)."""
+        self._listeners.append(listener)
+        if self._live is None:
+            from console.core.team.live import TeamListener
+
+            self._live = TeamListener(self.dsn, self._heard, skip_pid=self.backend_pid)
+            self._live.start()
+        return lambda: self._listeners.remove(listener)
+
+    @property
+    def backend_pid(self) -> int:
+        return int(self._db.info.backend_pid)
+
+    def _heard(self, kind: str, event: str, row_id: int) -> None:
+        if kind == "request":
+            self.notify(event, row_id)
+
+    def notify(self, event: str, row_id: int) -> None:
+        for listener in list(self._listeners):
+            listener(event, row_id)
+
+    # -- journalling ----------------------------------------------------------------------
+
+    def journal(
+        self, environment: str, *, connect_timeout: float = 10.0, read_timeout: float = 60.0
+    ) -> TeamJournalHooks:
+        return TeamJournalHooks(self, environment, connect_timeout + read_timeout + _MARGIN)
+
+    def bind_submission(self, environment: str, command: str, order_id: str, sid: int) -> None:
+        """The next send of this order id carries approved submission ``sid`` (the database
+        checks that this person claimed it for exactly this request)."""
+        self._claims[(environment, command, order_id)] = sid
+
+    def begin(self, environment: str, prepared: PreparedRequest, *, window: float) -> int:
+        """Commit a pending row for ``prepared`` and return its id (before anything is sent)."""
+        if prepared.signed is None:
+            raise ValueError("Only signed requests are journalled.")
+        columns = request_columns(environment, prepared)
+        key = (environment, prepared.command, columns["client_orderid"] or "")
+        now = timestamp_now()
+        columns.update(
+            created=now,
+            outcome=PENDING,
+            deadline=now + window,
+            submission_id=self._claims.pop(key, None),
+        )
+        names = ", ".join(columns)
+        marks = ", ".join(["%s"] * len(columns))
+        with self.writing() as db:
+            inserted = db.execute(
+                f"INSERT INTO requests ({names}) VALUES ({marks}) RETURNING id",  # noqa: S608 (our column names)
+                list(columns.values()),
+            ).fetchone()
+            if inserted is not None:
+                db.execute(
+                    "INSERT INTO request_details (request_id, request_json) VALUES (%s, %s)",
+                    (inserted[0], json.dumps(masked_request(prepared))),
+                )
+        if inserted is None:  # committed: the database's refusal stays in the audit trail
+            raise ApprovalRefusedError(
+                f"Not sent: the approval policy of {environment} holds this "
+                f"{prepared.command} back. Submit it for approval."
+            )
+        row_id = int(inserted[0])
+        self.notify("added", row_id)
+        return row_id
+
+    def finish(self, row_id: int, outcome: Outcome) -> None:
+        """Store the outcome of the send journalled as ``row_id``."""
+        columns, answer = answer_columns(outcome)
+        if columns.get("final_status"):
+            columns["final_status_at"] = timestamp_now()
+        sets = ", ".join(f"{name} = %s" for name in columns)
+        with self.writing() as db:
+            db.execute(
+                f"UPDATE requests SET {sets} WHERE id = %s",  # noqa: S608 (our column names)
+                [*columns.values(), row_id],
+            )
+            db.execute(
+                "UPDATE request_details SET response_json = %s WHERE request_id = %s",
+                (json.dumps(answer), row_id),
+            )
+        self.notify("changed", row_id)
+
+    def recover_interrupted(self) -> list[int]:
+        """Mark pending rows whose console stopped (its session is gone, or past its
+        deadline) as "outcome unknown", for everyone; return their ids."""
+        with self.writing() as db:
+            ids = [
+                int(r[0])
+                for r in db.execute(
+                    "SELECT * FROM recover_interrupted(%s)", (INTERRUPTED_SUMMARY,)
+                ).fetchall()
+            ]
+        for row_id in ids:
+            self.notify("changed", row_id)
+        return ids
+
+    def set_final_status(
+        self,
+        environment: str,
+        client_orderid: str,
+        status: str,
+        *,
+        orderid: str | None = None,
+        source: str,
+    ) -> list[int]:
+        """Record an order's latest status on the requests that made it (anyone's)."""
+        with self.writing() as db:
+            ids = [
+                int(r[0])
+                for r in db.execute(
+                    "SELECT * FROM set_final_status(%s, %s, %s, %s, %s)",
+                    (environment, client_orderid, status, orderid, source),
+                ).fetchall()
+            ]
+        for row_id in ids:
+            self.notify("changed", row_id)
+        return ids
+
+    # -- reading --------------------------------------------------------------------------
+
+    def _query(self, sql: str, args: Iterable[Any]) -> list[HistoryRow]:
+        with self.reading() as db:
+            return [HistoryRow.from_sql(tuple(r)) for r in db.execute(sql, list(args))]
+
+    def count(self, filter: HistoryFilter | None = None) -> int:
+        where, args = (filter or HistoryFilter()).where()
+        with self.reading() as db:
+            sql = f"SELECT count(*) FROM requests{_pg(where)}"  # noqa: S608 (placeholders only)
+            return int(db.execute(sql, args).fetchone()[0])
+
+    def fetch(
+        self, filter: HistoryFilter | None = None, offset: int = 0, limit: int = 100
+    ) -> list[HistoryRow]:
+        """One page of matching rows, newest first."""
+        where, args = (filter or HistoryFilter()).where()
+        return self._query(
+            f"{ROW_SQL}{_pg(where)}{ORDER_SQL} LIMIT %s OFFSET %s", [*args, limit, offset]
+        )
+
+    def fetch_after(
+        self, filter: HistoryFilter | None, after: HistoryRow | None, limit: int = 100
+    ) -> list[HistoryRow]:
+        """The next page after row ``after`` (keyset paging)."""
+        where, args = (filter or HistoryFilter()).where()
+        where = _pg(where)
+        if after is not None:
+            where += (" AND " if where else " WHERE ") + "(created, id) < (%s, %s)"
+            args = [*args, after.created_ts, after.id]
+        return self._query(f"{ROW_SQL}{where}{ORDER_SQL} LIMIT %s", [*args, limit])
+
+    def iter_rows(
+        self, filter: HistoryFilter | None = None, batch: int = 1000
+    ) -> Iterator[HistoryRow]:
+        last: HistoryRow | None = None
+        while page := self.fetch_after(filter, last, batch):
+            yield from page
+            last = page[-1]
+
+    def get(self, row_id: int) -> HistoryRow:
+        rows = self.rows([row_id])
+        if not rows:
+            raise KeyError(f"No history row {row_id}.")
+        return rows[0]
+
+    def rows(self, ids: Iterable[int]) -> list[HistoryRow]:
+        wanted = sorted(set(ids))
+        found = self._query(f"{ROW_SQL} WHERE id = ANY(%s)", [wanted])
+        return sorted(found, key=lambda r: (r.created, r.id), reverse=True)
+
+    def details(self, row_id: int) -> HistoryDetail:
+        """The row with its masked request and answer; ``request["team"]`` names who sent
+        it and who approved it (callbacks stay in each console's own journal)."""
+        row = self.get(row_id)
+        with self.reading() as db:
+            found = db.execute(
+                "SELECT request_json, response_json FROM request_details WHERE request_id = %s",
+                (row_id,),
+            ).fetchone()
+        request_json, response_json = found or ("{}", None)
+        response = json.loads(response_json) if response_json else None
+        request = json.loads(request_json)
+        sent_by, approved_by = self.people([row_id]).get(row_id, ("", None))
+        request["team"] = {"sent_by": sent_by, "approved_by": approved_by}
+        return HistoryDetail(row, request, response, ())
+
+    def sent_before(self, environment: str, command: str, client_orderid: str) -> list[HistoryRow]:
+        """Every team member's earlier sends of this order id, newest first."""
+        return self._query(_SENT_BEFORE_SQL, (client_orderid.strip(), environment, command))
+
+    def distinct(self, column: str) -> list[str]:
+        """Values present in ``environment``, ``command`` or ``outcome`` (index skip scan)."""
+        if column not in ("environment", "command", "outcome"):
+            raise ValueError(f"Not a filter column: {column}")
+        sql = f"SELECT min({column}) FROM requests WHERE {column} > %s"  # noqa: S608 (checked)
+        values: list[str] = []
+        with self.reading() as db:
+            while (
+                found := db.execute(sql, (values[-1] if values else "",)).fetchone()[0]
+            ) is not None:
+                values.append(found)
+        return values
+
+    def interrupted_count(self) -> int:
+        """Requests interrupted (outcome unknown) with no final status yet, the team's."""
+        with self.reading() as db:
+            found = db.execute(
+                "SELECT count(*) FROM requests WHERE interrupted AND outcome = 'unknown'"
+                " AND final_status IS NULL"
+            ).fetchall()
+        return int(found[0][0])
+
+    def people(self, ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:
+        """Who sent each row, and who approved it (None: no approval was needed)."""
+        with self.reading() as db:
+            found = db.execute(
+                "SELECT id, made_by, approved_by FROM requests WHERE id = ANY(%s)",
+                (sorted(set(ids)),),
+            ).fetchall()
+        return {int(i): (m, a) for i, m, a in found}
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Poll ``predicate`` until true or ``timeout`` seconds pass (tests, scripts)."""
+        end = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > end:
+                return False
+            time.sleep(0.05)
+        return True
+
+
+class TeamJournalHooks:
+    """``before_send``/``after_answer`` for the pipeline, on the team database.
+
+    ``before_send`` raises when the row cannot be written (nothing is sent unjournalled, and
+    the database refuses a payout its policy holds back); ``after_answer`` never raises: a
+    failure is kept in :attr:`last_error` and the row stays pending, to become "outcome
+    unknown" for everyone.
+    """
+
+    def __init__(self, journal: TeamJournal, environment: str, window: float) -> None:
+        self.history = journal
+        self.environment = environment
+        self.window = window
+        self.last_error: Exception | None = None
+
+    def before_send(self, prepared: PreparedRequest) -> int:
+        import psycopg
+
+        try:
+            return self.history.begin(self.environment, prepared, window=self.window)
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise ApprovalRefusedError(f"Not sent: {exc.diag.message_primary or exc}.") from exc
+        except psycopg.Error as exc:
+            raise TeamUnavailableError(
+                f"The team journal cannot be written ({str(exc).strip()}); nothing was sent."
+            ) from exc
+
+    def after_answer(self, record: object, outcome: Outcome) -> None:
+        import psycopg
+
+        if not isinstance(record, int):
+            return
+        try:
+            self.history.finish(record, outcome)
+        except (psycopg.Error, OSError) as exc:
+            self.last_error = exc
+            self.history.notify("journal-failed", record)

@@ -1,0 +1,80 @@
+"""Requests, pipelines and a gateway stand-in for the team tests."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.core.client import PreparedRequest, prepare
+from console.core.pipeline import Pipeline
+from console.core.spec import example_values
+from console.core.transport import Transport
+
+FORM = {"Content-Type": "text/html;charset=utf-8"}
+PAN = "4444444444444448"
+CARD_FIELDS = ("credit_card_number", "cvv2", "card_printed_name", "expire_month", "expire_year")
+
+
+def accepted(order: str = "p-1", gateway_id: str = "9001") -> bytes:
+    return (
+        f"type=async-response\n&merchant-order-id={order}\n&gateway-order-id={gateway_id}\n"
+    ).encode()
+
+
+def payout_values(order: str = "p-1", *, card: bool = False, **fields: str) -> dict[str, str]:
+    """Payout fields: to a bank account, or (``card``) to a card with its CVV2."""
+    values = example_values("payout-check")
+    if not card:
+        for name in CARD_FIELDS:
+            values.pop(name)
+        values["account_number"] = "40817810099910004312"
+    values.update(client_orderid=order, **fields)
+    return values
+
+
+def prepared_payout(url: str, key: rsa.RSAPrivateKey, **kw: Any) -> PreparedRequest:
+    return prepare_values(url, key, payout_values(**kw))
+
+
+def prepare_values(url: str, key: rsa.RSAPrivateKey, values: dict[str, str]) -> PreparedRequest:
+    return prepare(
+        "payout-check", values, base_url=url, login="merchant", private_key=key, endpoint_id="1"
+    )
+
+
+def pipeline(journal: Any, environment: str = "prod", *, production: bool = True) -> Pipeline:
+    return Pipeline(environment, production=production, journal=journal, transport=Transport)
+
+
+@contextmanager
+def silent_gateway() -> Iterator[str]:
+    """A loopback address that takes requests and never answers (a send in flight)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join()
+        for s in held:
+            s.close()
+        listener.close()

@@ -1,0 +1,136 @@
+"""The approval queue pane against a real PostgreSQL server: a maker's submission appears in
+a checker's window by itself (LISTEN/NOTIFY), the checker approves or rejects it there, and
+the database's refusal of a self-approval is shown as it came."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.core.team import Approvals, TeamJournal
+from console.ui.tasks import TaskRunner
+from console.ui.team.queue_pane import ApprovalQueuePane
+from tests.helpers.postgres import TeamDatabase
+from tests.helpers.team import prepared_payout
+
+pytest.importorskip("psycopg")
+
+
+@pytest.fixture
+def pane_for(qtbot: Any, team_db: TeamDatabase) -> Any:
+    made: list[ApprovalQueuePane] = []
+
+    def factory(person: str) -> ApprovalQueuePane:
+        pane = ApprovalQueuePane(Approvals(TeamJournal(team_db.dsn(person))), TaskRunner())
+        qtbot.addWidget(pane)
+        made.append(pane)
+        return pane
+
+    yield factory
+    for pane in made:
+        pane.stop()
+
+
+def test_a_submission_appears_live_and_a_checker_approves_it(
+    qtbot: Any, pane_for: Any, team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy("prod", "all")
+    pane = pane_for("bob")
+    with qtbot.waitSignal(pane.refreshed, timeout=5000):
+        pane.reload()
+    assert not pane.empty.isHidden()
+    pane.listen()
+    with (
+        TeamJournal(team_db.dsn("alice")) as alice,
+        qtbot.waitSignal(pane.refreshed, timeout=2000),  # nobody pressed refresh
+    ):
+        sid = Approvals(alice).submit("prod", prepared_payout("http://127.0.0.1:9", rsa_key)).id
+    qtbot.waitUntil(lambda: pane.table.rowCount() == 1, timeout=2000)
+    assert pane.table.item(0, 6).text() == "alice"
+    assert pane.empty.isHidden()
+    pane.table.selectRow(0)
+    assert pane.approve_button.isEnabled()
+    pane.approve_button.click()
+    qtbot.waitUntil(lambda: pane.message.text().startswith(f"#{sid} approved by bob"), timeout=3000)
+    qtbot.waitUntil(lambda: pane.table.rowCount() == 0, timeout=3000)
+
+
+def test_the_makers_own_approval_is_refused_in_the_window(
+    qtbot: Any, pane_for: Any, team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy("prod", "all")
+    pane = pane_for("dave")  # a maker and a checker
+    Approvals(pane.approvals.journal).submit("prod", prepared_payout("http://127.0.0.1:9", rsa_key))
+    with qtbot.waitSignal(pane.refreshed, timeout=5000):
+        pane.reload()
+    pane.table.selectRow(0)
+    with qtbot.waitSignal(pane.refreshed, timeout=5000):
+        pane.approve_button.click()
+    assert "someone other than its maker" in pane.message.text()
+    assert pane.table.rowCount() == 1
+
+
+def test_view_menu_opens_the_queue_in_team_mode(
+    qtbot: Any, make_window: Any, team_db: TeamDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", team_db.dsn("bob"))
+    w = make_window()
+    w.actions_by_name["approval-queue"].trigger()
+    qtbot.waitUntil(lambda: w.findChild(ApprovalQueuePane) is not None, timeout=5000)
+    pane = w.findChild(ApprovalQueuePane)
+    qtbot.waitUntil(lambda: not pane.empty.isHidden(), timeout=5000)
+    w.close()  # the pane stops listening and closes its connection with the window
+
+
+def test_one_person_has_no_approval_queue(make_window: Any) -> None:
+    assert "approval-queue" not in make_window().actions_by_name
+
+
+def test_history_details_name_who_sent_and_who_approved(
+    qtbot: Any, team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    from console.core.pipeline import Pipeline
+    from console.core.transport import Transport
+    from console.ui.history.details import HistoryDetailsView
+    from tests.helpers.http_server import Reply, serve
+    from tests.helpers.team import FORM, accepted
+
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy("prod", "all")
+    with (
+        serve(lambda r: Reply(200, accepted(), FORM)) as server,
+        TeamJournal(team_db.dsn("alice")) as alice,
+        TeamJournal(team_db.dsn("carol")) as carol,
+    ):
+        prepared = prepared_payout(server.url, rsa_key)
+        sid = Approvals(alice).submit("prod", prepared).id
+        Approvals(carol).approve(sid)
+        pipeline = Pipeline("prod", production=True, journal=alice, transport=Transport)
+        Approvals(alice).send_approved(pipeline, sid, prepared)
+        view = HistoryDetailsView()
+        qtbot.addWidget(view)
+        view.show_detail(alice.details(alice.fetch()[0].id))
+    shown = {
+        view.summary.item(r, 0).text(): view.summary.item(r, 1).text()
+        for r in range(view.summary.rowCount())
+    }
+    assert (shown["Sent by"], shown["Approved by"]) == ("alice", "carol")
+
+
+def test_the_environment_dialog_shows_the_team_policy(
+    qtbot: Any, make_window: Any, team_db: TeamDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from console.ui.environment_actions import open_environments
+
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy("local-sandbox", "above", {"EUR": "1000"})
+    monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", team_db.dsn("bob"))
+    dialog = open_environments(make_window().journal)
+    qtbot.addWidget(dialog)
+    assert dialog.policy is not None
+    qtbot.waitUntil(lambda: "approval above 1000 EUR" in dialog.policy.text(), timeout=5000)
+    dialog.policy.tasks.wait()
