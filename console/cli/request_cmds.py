@@ -36,12 +36,11 @@ from console.cli.request_args import (
     read_fields,
 )
 from console.core.client import Outcome, Result, prepare
-from console.core.journals import open_journal
+from console.core.journals import Journal, open_journal
 from console.core.masking import mask_params
 from console.core.pipeline import (
     Check,
     Decision,
-    Journal,
     Pipeline,
     Refusal,
     RefusedError,

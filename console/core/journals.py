@@ -18,14 +18,17 @@ if TYPE_CHECKING:
     from console.core.team.journal import TeamJournal
 
 
-class JournalStore(Protocol):
-    """A journal: sends written before they leave, answers after, rows for the pane."""
+class Journal(Protocol):
+    """What the send pipeline needs of a journal: hooks around each send, the earlier sends
+    of an order id (the double-payout guard) and final statuses."""
 
     def journal(
         self, environment: str, *, connect_timeout: float = ..., read_timeout: float = ...
     ) -> JournalHooks: ...
 
-    def sent_before(self, environment: str, command: str, client_orderid: str) -> list[Any]: ...
+    def sent_before(
+        self, environment: str, command: str, client_orderid: str
+    ) -> list[Any]: ...  # rows with the attributes of pipeline.guard.SentRow
 
     def set_final_status(
         self,
@@ -36,6 +39,10 @@ class JournalStore(Protocol):
         orderid: str | None = None,
         source: str,
     ) -> list[int]: ...
+
+
+class JournalStore(Journal, Protocol):
+    """A journal: sends written before they leave, answers after, rows for the pane."""
 
     def recover_interrupted(self) -> list[int]: ...
 

@@ -15,21 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from console.core.masking import answer_ids, is_sensitive, mask_answer, mask_text
 from console.core.pipeline.guard import client_orderid
-from console.core.pipeline.summary import amount, receiver
+from console.core.pipeline.summary import amount, first_value, receiver
 
 if TYPE_CHECKING:
     from console.core.client import Outcome, PreparedRequest
 
 _SIGNATURE_IN_HEADER = re.compile(r'oauth_signature="[^"]*"')
 NOT_KEPT = "(not kept: the request carried card data)"
-
-
-def _first(params: Sequence[tuple[str, str]], *names: str) -> str | None:
-    for name in names:
-        for n, v in params:
-            if n == name and v.strip():
-                return v.strip()
-    return None
 
 
 def request_columns(env: str, prepared: PreparedRequest) -> dict[str, Any]:
@@ -42,13 +34,15 @@ def request_columns(env: str, prepared: PreparedRequest) -> dict[str, Any]:
         "url": prepared.url,
         "client_orderid": client_orderid(params) or None,
         "amount": amount(params),
-        "currency": _first(params, "currency"),
+        "currency": first_value(params, "currency"),
         "receiver": shown,
         "last4": last4,
         # create-card-ref and status name an existing gateway order: make it searchable
-        "gateway_order_id": _first(params, "orderid"),
+        "gateway_order_id": first_value(params, "orderid"),
         "card_ref_id": None,
-        "recurring_payment_id": _first(params, "recurring-payment-id", "card_recurring_payment_id"),
+        "recurring_payment_id": first_value(
+            params, "recurring-payment-id", "card_recurring_payment_id"
+        ),
     }
 
 

@@ -2,7 +2,8 @@
 checks, batches) sends through it.
 
 Public API:
-    Pipeline, Check, Decision, Sent, RefusedError, Refusal, Journal: the pipeline.
+    Pipeline, Check, Decision, Sent, RefusedError, Refusal: the pipeline (the journal it
+        writes through is ``console.core.journals.Journal``).
     Verdict, Seen, judge, verdict_for, client_orderid, NEW_ORDER_COMMANDS, ORDER_ID_FIELDS:
         the double-payout guard.
     SendSummary, receiver, amount: what a person confirms.
@@ -14,7 +15,9 @@ paint); the pipeline itself brings in signing and HTTP, so it loads on first use
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from console.core.lazy import lazy_exports
 
 from .guard import (
     NEW_ORDER_COMMANDS,
@@ -33,13 +36,12 @@ from .guard import (
 from .summary import SendSummary, amount, receiver
 
 if TYPE_CHECKING:
-    from .pipeline import Check, Decision, Journal, Pipeline, Refusal, RefusedError, Sent
+    from .pipeline import Check, Decision, Pipeline, Refusal, RefusedError, Sent
     from .view import masked_outcome
 
 _LAZY = {
     "Check": "pipeline",
     "Decision": "pipeline",
-    "Journal": "pipeline",
     "Pipeline": "pipeline",
     "Refusal": "pipeline",
     "RefusedError": "pipeline",
@@ -48,13 +50,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    return getattr(import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [
@@ -62,7 +58,6 @@ __all__ = [
     "ORDER_ID_FIELDS",
     "Check",
     "Decision",
-    "Journal",
     "Pipeline",
     "Refusal",
     "RefusedError",

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import urlsplit
 
 from console.core.addresses import is_local_address
-from console.core.client import Client, JournalHooks, Outcome, PreparedRequest, Result, prepare
+from console.core.client import Client, Outcome, PreparedRequest, Result, prepare
 from console.core.errors import JournalUnavailableError, SendRefusedError
+from console.core.journals import Journal
 from console.core.masking import mask_pan
 from console.core.pipeline.guard import (
     NEW,
@@ -36,28 +37,6 @@ from console.core.transport import Transport
 
 # Commands that only read: no confirmation needed, even on production.
 READ_ONLY_COMMANDS = frozenset({"status"})
-
-
-class Journal(Protocol):
-    """What the pipeline needs of the history journal."""
-
-    def journal(
-        self, environment: str, *, connect_timeout: float = ..., read_timeout: float = ...
-    ) -> JournalHooks: ...
-
-    def sent_before(
-        self, environment: str, command: str, client_orderid: str
-    ) -> list[Any]: ...  # rows with the attributes of guard.SentRow
-
-    def set_final_status(
-        self,
-        environment: str,
-        client_orderid: str,
-        status: str,
-        *,
-        orderid: str | None = None,
-        source: str,
-    ) -> list[int]: ...
 
 
 class Refusal:

@@ -45,7 +45,8 @@ _RECEIVERS = (
 )
 
 
-def _first(params: Sequence[tuple[str, str]], *names: str) -> str | None:
+def first_value(params: Sequence[tuple[str, str]], *names: str) -> str | None:
+    """The first non-blank value sent under one of ``names`` (stripped), else None."""
     for name in names:
         for n, v in params:
             if n == name and v.strip():
@@ -56,39 +57,39 @@ def _first(params: Sequence[tuple[str, str]], *names: str) -> str | None:
 def receiver(params: Sequence[tuple[str, str]]) -> tuple[str | None, str | None]:
     """A masked description of where the money goes (or which card a profile charges), and
     the card's last four digits."""
-    pan = _first(params, *sorted(pan_fields()))
+    pan = first_value(params, *sorted(pan_fields()))
     if pan:
         digits = re.sub(r"\D", "", pan)
         return f"card {mask_pan(pan)}", digits[-4:] if len(digits) >= 4 else None
     for label, names in _RECEIVERS:
-        value = _first(params, *names)
+        value = first_value(params, *names)
         if value:
             return f"{label} {value}", None
-    wallet = _first(params, "ewallet_wallet")
+    wallet = first_value(params, "ewallet_wallet")
     if wallet:
-        return f"{_first(params, 'ewallet_type') or 'e-wallet'} {wallet}", None
+        return f"{first_value(params, 'ewallet_type') or 'e-wallet'} {wallet}", None
     return None, None
 
 
 def amount(params: Sequence[tuple[str, str]]) -> str | None:
     """The amount, or the recurring amount rule (range or sequence)."""
-    fixed = _first(params, "amount")
+    fixed = first_value(params, "amount")
     if fixed:
         return fixed
-    low, high = _first(params, "amount-from"), _first(params, "amount-to")
+    low, high = first_value(params, "amount-from"), first_value(params, "amount-to")
     if low and high:
         return f"{low}-{high}"
-    return _first(params, "amount-sequence")
+    return first_value(params, "amount-sequence")
 
 
 def production_flags(params: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     """Values that only make sense on a sandbox, in plain words."""
     flags: list[str] = []
-    pan = _first(params, *sorted(pan_fields()))
+    pan = first_value(params, *sorted(pan_fields()))
     if pan and re.sub(r"\D", "", pan) in TEST_CARDS:
         flags.append(f"The card {mask_pan(pan)} is a published test card, not a real receiver.")
     for name in _URL_FIELDS:
-        value = _first(params, name)
+        value = first_value(params, name)
         if value and is_local_address(value):
             flags.append(
                 f"{name} {value} is an address on this computer: the production gateway "
@@ -123,7 +124,7 @@ class SendSummary:
             production=production,
             command=command,
             amount=amount(params),
-            currency=_first(params, "currency"),
+            currency=first_value(params, "currency"),
             receiver=receiver(params)[0],
             client_orderid=client_orderid(params),
             flags=production_flags(params) if production else (),

@@ -13,8 +13,9 @@ one send of an approved request), :mod:`.live` (LISTEN/NOTIFY), :mod:`.errors`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from console.core.lazy import lazy_exports
 from console.core.team.errors import (
     ApprovalRefusedError,
     TeamPermissionError,
@@ -52,13 +53,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    return getattr(import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [
