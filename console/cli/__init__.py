@@ -22,6 +22,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "console.cli.env_cmd",
     "console.cli.keys_cmd",
     "console.cli.history_cmd",
+    "console.cli.batch_cmd",
 )
 
 
