@@ -73,6 +73,8 @@ def _from_journal(line: ResultLine, rows: Sequence[Any]) -> ResultLine:
         return line
     row = next((r for r in rows if r.outcome == "accepted"), rows[0])
     outcome = _JOURNAL_OUTCOME.get(row.outcome, row.outcome)
+    if row.final_status:  # a status answer or a callback: the gateway holds the order
+        outcome = "accepted"
     return replace(
         line,
         outcome=outcome,
