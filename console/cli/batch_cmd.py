@@ -274,7 +274,7 @@ def _send(
     if refusal is not None:
         raise refusal
     print_plan(plan)
-    lines = core.result_lines(plan.validation, _journal_rows(pipeline))
+    lines = core.result_lines(plan.validation, core.journal_rows(pipeline))
     results = core.ResultsFile(out, lines)
     results.flush()
     shown = [0.0]
@@ -296,12 +296,6 @@ def _send(
     print_report(report)
     print(f"Results: {out}")
     return batch_exit(report)
-
-
-def _journal_rows(pipeline: Pipeline) -> Any:
-    journal = pipeline.journal
-    assert journal is not None
-    return lambda oid: journal.sent_before(pipeline.environment, core.COMMAND, oid) if oid else []
 
 
 def _sandbox_dry_run(args: argparse.Namespace) -> int:
@@ -339,14 +333,14 @@ def run_status(args: argparse.Namespace) -> int:
     name, production = _environment(args)
     pipeline = _pipeline(name, production, args)
     plan = _plan(args, pipeline, production)
-    lines = core.result_lines(plan.validation, _journal_rows(pipeline))
+    lines = core.result_lines(plan.validation, core.journal_rows(pipeline))
     if args.check:
         conn = _connection(args, "status")
         asked = [line for line in lines.values() if core.needs_check(line)]
         for answer in core.check_rows(pipeline, conn, asked):
             said = answer.status or answer.outcome.summary
             print(f"row {answer.row} {answer.client_orderid}: {said}")
-        lines = core.result_lines(plan.validation, _journal_rows(pipeline))
+        lines = core.result_lines(plan.validation, core.journal_rows(pipeline))
     out = core.check_results_path(args.file, args.results or core.results_path(args.file))
     core.write_results(out, lines)
     counts: dict[str, int] = {}

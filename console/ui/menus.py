@@ -44,6 +44,7 @@ def build_menus(w: MainWindow) -> None:
     bar = w.menuBar()
     file_menu = bar.addMenu("&File")
     file_menu.addAction(_action(w, "save-drafts", "Save &drafts", "Ctrl+S", w.save_drafts))
+    file_menu.addAction(_action(w, "batch", "&Batch payouts…", "Ctrl+B", lambda: _batch(w)))
     file_menu.addSeparator()
     file_menu.addAction(_action(w, "quit", "&Quit", "Ctrl+Q", w.close))
 
@@ -106,6 +107,12 @@ def build_menus(w: MainWindow) -> None:
         )
     )
     help_menu.addAction(_action(w, "about", "&About", "", lambda: _about(w)))
+
+
+def _batch(w: MainWindow) -> None:
+    from console.ui.batch import open_batch_dialog  # loaded on first use
+
+    open_batch_dialog(w)
 
 
 def _generate(w: MainWindow) -> None:

@@ -13,7 +13,7 @@ Public API:
     BatchLimits, limits_for, set_limits, LimitsFileError: per-environment limits.
     BatchRunner, sign_rows, RowResult, Progress, BatchReport, TransportPool, MAX_CONCURRENCY:
         running (and the sign-only dry run).
-    ResultsFile, result_lines, results_path, write_results, COLUMNS: the results CSV.
+    ResultsFile, journal_rows, result_lines, results_path, write_results, COLUMNS: the results CSV.
     check_rows, needs_check, StatusAnswer: status checks of unknown or unfinished rows.
 """
 
@@ -27,6 +27,7 @@ from .results import (
     ResultLine,
     ResultsFile,
     check_results_path,
+    journal_rows,
     result_lines,
     results_path,
     write_results,
@@ -89,6 +90,7 @@ __all__ = [
     "check_results_path",
     "check_rows",
     "detect_delimiter",
+    "journal_rows",
     "limits_for",
     "needs_check",
     "read_batch",

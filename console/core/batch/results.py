@@ -18,8 +18,10 @@ from typing import Any, TextIO
 from console.core.atomic import write_atomic
 from console.core.batch.checking import RowState, Validation, receiver_text
 from console.core.batch.runner import SIGNED, SKIPPED, RowResult
+from console.core.batch.source import COMMAND
 from console.core.errors import InputError
 from console.core.masking import mask_text
+from console.core.pipeline import Pipeline
 from console.core.spec.model import Severity
 
 COLUMNS = (
@@ -82,6 +84,16 @@ def _from_journal(line: ResultLine, rows: Sequence[Any]) -> ResultLine:
         final_status=row.final_status or "",
         error="" if outcome == "accepted" else (row.summary or ""),
     )
+
+
+def journal_rows(pipeline: Pipeline) -> Callable[[str], Sequence[Any]]:
+    """``client_orderid`` -> its payout-check rows in the pipeline's journal and environment,
+    newest first (none without a journal)."""
+    journal = pipeline.journal
+    if journal is None:
+        return lambda _oid: []
+    env = pipeline.environment
+    return lambda oid: journal.sent_before(env, COMMAND, oid) if oid else []
 
 
 def result_lines(
