@@ -104,7 +104,7 @@ def result_lines(
     errors: dict[int, list[str]] = {}
     for p in validation.problems:
         if p.severity is Severity.ERROR:
-            errors.setdefault(p.row, []).append(f"{p.field}: {p.message}")
+            errors.setdefault(p.row, []).append(p.message)
     lines: dict[int, ResultLine] = {}
     for checked in validation.rows:
         row = checked.row

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -43,6 +44,7 @@ def _table(model: ProblemsModel | ResultsModel, name: str) -> QTableView:
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     header.setStretchLastSection(True)
+    header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
     return view
 
 
@@ -63,7 +65,10 @@ class BatchDialog(QDialog):
         self.problems = ProblemsModel()
         self.results = ResultsModel()
         env = window.session.environment
-        where = f"{env.name} ({env.kind})" if env is not None else "no environment"
+        where = "no environment"
+        if env is not None:
+            where = env.name if env.name == env.kind else f"{env.name} ({env.kind})"
+        self._after_run = False
 
         self.file_label = QLabel("Choose a CSV or JSON Lines file: one payout per row.")
         self.file_label.setWordWrap(True)
@@ -172,10 +177,9 @@ class BatchDialog(QDialog):
 
     def _checked(self, plan: core.Plan) -> None:
         v = plan.validation
-        errors_first = sorted(v.problems, key=lambda p: (p.severity != "error", p.row))
-        self.problems.set_problems(errors_first)
-        self.problems_view.resizeColumnsToContents()
-        self.tabs.setTabText(0, f"Problems ({len(v.problems)})")
+        self.problems.set_problems(v.problems)
+        _fit(self.problems_view)
+        self.tabs.setTabText(0, f"Problems ({self.problems.rowCount()})")
         parts = [f"<b>{len(plan.to_send)}</b> to send"]
         if v.error_rows:
             parts.append(f"{len(v.error_rows)} with errors")
@@ -192,11 +196,16 @@ class BatchDialog(QDialog):
             ", ".join(parts) + ("<br>Totals: " + "; ".join(totals) if totals else "")
         )
         refusal = plan.refusal()
-        self.message.setText(
-            refusal.message
-            if refusal is not None
-            else "Ready: nothing is sent until you press Send batch."
-        )
+        if self._after_run:  # the file checked again after a run: keep what the run said
+            self._after_run = False
+            self._update_buttons()
+            return
+        if refusal is not None:
+            self.message.setText(refusal.message)
+        elif plan.to_send:
+            self.message.setText("Ready: nothing is sent until you press Send batch.")
+        else:
+            self.message.setText("Nothing to send: every valid row was accepted before.")
         self.progress.setRange(0, max(1, len(plan.to_send)))
         self.progress.setValue(0)
         self.progress_label.setText("")
@@ -220,6 +229,14 @@ class BatchDialog(QDialog):
             stopped = f" {report.stopped}" if report.stopped else ""
             self.message.setText(f"{counts or 'Nothing sent'}.{stopped}{where}")
             self.tabs.setCurrentIndex(1)
+            _fit(self.results_view)
+            if plan is not None:  # check the file again: what is left to send now
+                self._after_run = True
+                self.controller.load(
+                    plan.validation.batch.path,
+                    skip_invalid=plan.skip_invalid,
+                    resend_unknown=plan.resend_unknown,
+                )
         self.pause_button.setText("Pause")
         self._update_buttons()
 
@@ -246,6 +263,13 @@ class BatchDialog(QDialog):
         self.stop_button.setEnabled(running)
         self.skip_invalid.setEnabled(not busy)
         self.resend_unknown.setEnabled(not busy)
+
+
+def _fit(view: QTableView) -> None:
+    """Columns fit their contents; the last one takes the rest of the width."""
+    model = view.model()
+    for column in range(model.columnCount() - 1):
+        view.resizeColumnToContents(column)
 
 
 def _counts(report: core.BatchReport) -> dict[str, int]:

@@ -11,28 +11,41 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from console.core.batch import COLUMNS, ResultLine, RowProblem, RowResult
 from console.core.batch.results import apply_result
 from console.core.masking import mask_text
+from console.ui.theme import state_colour
 
 _Index = QModelIndex | QPersistentModelIndex
 _DISPLAY = Qt.ItemDataRole.DisplayRole
 _TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
 
 
 class ProblemsModel(QAbstractTableModel):
-    """Row, severity, field, message: one validation problem per line."""
+    """Rows, severity, field, message: one validation problem per line. A warning that is
+    the same on many rows is one line naming its rows (a file without callbacks would
+    otherwise repeat it on every row)."""
 
     HEADERS = ("Row", "Severity", "Field", "Problem")
 
     def __init__(self) -> None:
         super().__init__()
-        self.problems: list[RowProblem] = []
+        self.lines: list[tuple[str, str, str, str]] = []
 
     def set_problems(self, problems: Sequence[RowProblem]) -> None:
+        errors = sorted((p for p in problems if p.severity == "error"), key=lambda p: p.row)
+        warnings: dict[tuple[str, str], list[int]] = {}
+        for p in problems:
+            if p.severity != "error":
+                warnings.setdefault((p.field, p.message), []).append(p.row)
         self.beginResetModel()
-        self.problems = list(problems)
+        self.lines = [(_row(p.row), "error", p.field, mask_text(p.message)) for p in errors]
+        self.lines += [
+            (_rows(rows), "warning", field, mask_text(message))
+            for (field, message), rows in warnings.items()
+        ]
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.problems)
+        return 0 if parent.isValid() else len(self.lines)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return len(self.HEADERS)
@@ -43,11 +56,22 @@ class ProblemsModel(QAbstractTableModel):
         return None
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
-        if role not in (_DISPLAY, _TOOLTIP) or not index.isValid():
+        if role not in (_DISPLAY, _TOOLTIP, _FOREGROUND) or not index.isValid():
             return None
-        p = self.problems[index.row()]
-        cells = (str(p.row) if p.row else "header", str(p.severity), p.field, mask_text(p.message))
-        return cells[index.column()]
+        line = self.lines[index.row()]
+        if role == _FOREGROUND:
+            return state_colour("error") if line[1] == "error" else None
+        return line[index.column()]
+
+
+def _row(number: int) -> str:
+    return str(number) if number else "header"
+
+
+def _rows(numbers: list[int]) -> str:
+    if len(numbers) == 1:
+        return _row(numbers[0])
+    return f"{numbers[0]}–{numbers[-1]} ({len(numbers)} rows)"
 
 
 class ResultsModel(QAbstractTableModel):
