@@ -83,23 +83,11 @@ def register(sub: Any) -> None:
     t.add_argument("--semicolon", action="store_true", help="separate with ; (spreadsheets)")
     t.set_defaults(func=run_template)
 
-    v = bsub.add_parser(
-        "validate",
-        help="check a file; sends nothing",
-        epilog=EXIT_TABLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _file_options(v)
+    v = _file_command(bsub, "validate", "check a file; sends nothing")
     v.add_argument("--warnings", action="store_true", help="list warnings too")
     v.set_defaults(func=run_validate)
 
-    r = bsub.add_parser(
-        "run",
-        help="send a file's payouts once each (resumes where it stopped)",
-        epilog=EXIT_TABLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _file_options(r)
+    r = _file_command(bsub, "run", "send a file's payouts once each (resumes where it stopped)")
     r.add_argument(
         "--dry-run",
         nargs="?",
@@ -132,13 +120,7 @@ def register(sub: Any) -> None:
     )
     r.set_defaults(func=run_batch)
 
-    s = bsub.add_parser(
-        "status",
-        help="refresh the results file; --check asks the gateway",
-        epilog=EXIT_TABLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _file_options(s)
+    s = _file_command(bsub, "status", "refresh the results file; --check asks the gateway")
     s.add_argument(
         "--check",
         action="store_true",
@@ -155,12 +137,17 @@ def register(sub: Any) -> None:
     lim.set_defaults(func=run_limits)
 
 
-def _file_options(p: argparse.ArgumentParser) -> None:
+def _file_command(sub: Any, name: str, text: str) -> argparse.ArgumentParser:
+    """A sub-command that reads FILE for an environment, with the exit table in its help."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        name, help=text, epilog=EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("file", type=Path, metavar="FILE", help="CSV (; or , separated) or .jsonl")
     add_connection_options(p)
     p.add_argument("--timeout", type=float, help="read timeout in seconds (default 60)")
     p.add_argument("--connect-timeout", type=float, help="seconds (default 10)")
     p.add_argument("--ca-bundle", help="CA bundle file for TLS verification")
+    return p
 
 
 def run_template(args: argparse.Namespace) -> int:

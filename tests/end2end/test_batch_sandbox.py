@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections import Counter
@@ -21,7 +22,13 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
-from console.cli.failures import EXIT_ASK_UNKNOWN, EXIT_INVALID, EXIT_UNKNOWN
+from console.cli.failures import (
+    EXIT_ASK_UNKNOWN,
+    EXIT_INVALID,
+    EXIT_OVER_LIMIT,
+    EXIT_UNKNOWN,
+    EXIT_USAGE,
+)
 from console.core import batch as core
 from console.core.history import History
 from console.core.paths import resolve
@@ -178,3 +185,67 @@ def test_a_run_killed_midway_and_resumed_pays_each_order_once(
     assert after == Counter({f"k-{i}": 1 for i in range(40)})
     out = results(tmp_path / "p.results.csv")
     assert {row["outcome"] for row in out.values()} == {"accepted"}
+
+
+def test_production_batch_one_confirmation_and_the_environment_limits(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = conn[conn.index("--key-file") + 1]
+    base = ["--base-url", sandbox.base_url, "--login", "demo", "--endpoint-id", "1001"]
+    assert main(["env", "add", "live", "--kind", "production", *base]) == 0
+    assert main(["keys", "import", key, "--env", "live"]) == 0
+    path = card_file(tmp_path / "p.csv", 3, "live")
+    run = ["batch", "run", str(path), "--env", "live"]
+    capsys.readouterr()
+
+    assert main(run) == EXIT_USAGE  # no terminal to ask, and no --yes: nothing goes
+    err = capsys.readouterr().err
+    assert "3 payouts from p.csv to PRODUCTION" in err
+    assert "Total EUR: 33.00 in 3 payouts" in err
+    assert "Largest EUR payout: 12.00 EUR (row 4, card 444444******4448)" in err
+    assert PAN not in err
+    assert payouts(sandbox) == Counter()
+
+    assert main(["batch", "limits", "--env", "live", "--max-rows", "2"]) == 0
+    assert main([*run, "--yes"]) == EXIT_OVER_LIMIT
+    assert "exceed the batch limit of environment live (2 rows)" in capsys.readouterr().err
+    assert main(["batch", "limits", "--env", "live", "--max-rows", "3", "--max-total", "32"]) == 0
+    assert main([*run, "--yes"]) == EXIT_OVER_LIMIT
+    assert main(["batch", "limits", "--env", "live", "--clear"]) == 0
+    assert payouts(sandbox) == Counter()
+
+    assert main([*run, "--yes"]) == 0
+    assert payouts(sandbox) == Counter({"live-0": 1, "live-1": 1, "live-2": 1})
+
+
+def test_pause_holds_back_rows_until_resumed(
+    sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    path = card_file(tmp_path / "p.csv", 4, "z")
+    demo = sandbox.demo
+    connection = {
+        "base_url": sandbox.base_url, "login": demo.login, "private_key": rsa_key,
+        "endpoint_id": demo.endpoint_id,
+    }  # fmt: skip
+    with History() as journal:
+        pipeline = Pipeline("sandbox", production=False, journal=journal, transport=Transport)
+        verdict = lambda o: pipeline.verdict(core.COMMAND, o)  # noqa: E731
+        plan = core.Plan(core.check_batch(core.read_batch(path), verdict), "sandbox", False,
+                         core.BatchLimits(100))  # fmt: skip
+        paused = threading.Event()
+
+        def on_row(result: core.RowResult, progress: core.Progress) -> None:
+            if progress.done == 1:
+                runner.pause()
+                paused.set()
+
+        runner = core.BatchRunner(pipeline, connection, plan, core.BatchDecision(), on_row=on_row)
+        worker = threading.Thread(target=runner.run)
+        worker.start()
+        assert paused.wait(10)
+        time.sleep(0.3)
+        assert sum(payouts(sandbox).values()) == 1
+        assert runner.progress(1, 4).paused
+        runner.resume()
+        worker.join(10)
+    assert payouts(sandbox) == Counter({f"z-{i}": 1 for i in range(4)})

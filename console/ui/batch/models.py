@@ -19,7 +19,21 @@ _TOOLTIP = Qt.ItemDataRole.ToolTipRole
 _FOREGROUND = Qt.ItemDataRole.ForegroundRole
 
 
-class ProblemsModel(QAbstractTableModel):
+class _Table(QAbstractTableModel):
+    """A read-only table with fixed column headings."""
+
+    HEADERS: tuple[str, ...] = ()
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        if role == _DISPLAY and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section]
+        return None
+
+
+class ProblemsModel(_Table):
     """Rows, severity, field, message: one validation problem per line. A warning that is
     the same on many rows is one line naming its rows (a file without callbacks would
     otherwise repeat it on every row)."""
@@ -47,14 +61,6 @@ class ProblemsModel(QAbstractTableModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.lines)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
-        if role == _DISPLAY and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
-
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
         if role not in (_DISPLAY, _TOOLTIP, _FOREGROUND) or not index.isValid():
             return None
@@ -74,7 +80,7 @@ def _rows(numbers: list[int]) -> str:
     return f"{numbers[0]}–{numbers[-1]} ({len(numbers)} rows)"
 
 
-class ResultsModel(QAbstractTableModel):
+class ResultsModel(_Table):
     """One line per row of the file: its outcome, gateway order id, final status, error."""
 
     HEADERS = tuple(c.replace("_", " ") for c in COLUMNS)
@@ -108,14 +114,6 @@ class ResultsModel(QAbstractTableModel):
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._order)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
-        if role == _DISPLAY and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
         if role not in (_DISPLAY, _TOOLTIP) or not index.isValid():
