@@ -155,18 +155,23 @@ def run_template(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _environment(args: argparse.Namespace) -> tuple[str, bool]:
-    """The journal's name for the environment, and whether it is production."""
-    if args.env:
+def _environment(args: argparse.Namespace, fallback: str | None = None) -> tuple[str, bool]:
+    """The journal's name for the environment (``fallback`` when no option names one), and
+    whether it is production."""
+    name = args.env or (None if getattr(args, "base_url", None) else fallback)
+    if name:
         from console.core.environments import EnvironmentStore, EnvKind
         from console.core.errors import EnvironmentStoreError
 
         try:
-            env = EnvironmentStore().get(args.env)
+            env = EnvironmentStore().get(name)
         except EnvironmentStoreError as exc:
+            if not args.env:  # a results file's "command line (...)" environment
+                return name, False
             raise UsageError(f"--env {args.env}: {exc.message}") from exc
+        args.env = env.name  # a results file's environment: --check connects to it
         return env.name, env.kind is EnvKind.PRODUCTION
-    if args.base_url:
+    if getattr(args, "base_url", None):
         return f"command line ({urlsplit(args.base_url).netloc})", False
     raise UsageError("name the environment: --env NAME, or --base-url with the other options")
 
@@ -204,9 +209,19 @@ def _pipeline(
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    name, production = _environment(args)
-    plan = _plan(args, _pipeline(name, production, args), production)
+    if args.env or args.base_url:
+        name, production = _environment(args)
+        pipeline = _pipeline(name, production, args)
+    else:  # the file alone: no journal to look ids up in
+        production = False
+        pipeline = Pipeline("", production=False, journal=None, transport=Transport)
+    plan = _plan(args, pipeline, production)
     print_validation(plan.validation, warnings=args.warnings)
+    if pipeline.journal is None:
+        print(
+            "The journal was not checked: name the environment (--env NAME) to see the "
+            "client_orderids it accepted before."
+        )
     return EXIT_INVALID if plan.validation.error_rows or plan.validation.header_broken else EXIT_OK
 
 
@@ -261,7 +276,7 @@ def _send(
     if refusal is not None:
         raise refusal
     print_plan(plan)
-    lines = core.result_lines(plan.validation, core.journal_rows(pipeline))
+    lines = core.result_lines(plan.validation, pipeline)
     results = core.ResultsFile(out, lines)
     results.flush()
     shown = [0.0]
@@ -317,18 +332,18 @@ def _sandbox_dry_run(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
-    name, production = _environment(args)
+    out = core.check_results_path(args.file, args.results or core.results_path(args.file))
+    name, production = _environment(args, core.results_environment(out))
     pipeline = _pipeline(name, production, args)
     plan = _plan(args, pipeline, production)
-    lines = core.result_lines(plan.validation, core.journal_rows(pipeline))
+    lines = core.result_lines(plan.validation, pipeline)
     if args.check:
         conn = _connection(args, "status")
         asked = [line for line in lines.values() if core.needs_check(line)]
         for answer in core.check_rows(pipeline, conn, asked):
             said = answer.status or answer.outcome.summary
             print(f"row {answer.row} {answer.client_orderid}: {said}")
-        lines = core.result_lines(plan.validation, core.journal_rows(pipeline))
-    out = core.check_results_path(args.file, args.results or core.results_path(args.file))
+        lines = core.result_lines(plan.validation, pipeline)
     core.write_results(out, lines)
     counts: dict[str, int] = {}
     for line in lines.values():

@@ -94,7 +94,10 @@ def test_dry_run_sends_nothing_and_a_run_sends_the_valid_rows_once(
     assert out["r-bad"]["outcome"] == "invalid"
     assert "amount" in out["r-bad"]["error"]
 
+    assert out["r-0"]["environment"] == f"command line ({sandbox.origin.split('//')[1]})"
     capsys.readouterr()
+    assert main(["batch", "status", str(path)]) == 0  # the results file names its environment
+    assert "3 accepted, 3 invalid" in capsys.readouterr().out
     assert main(["batch", "run", str(path), *conn, "--skip-invalid"]) == 0  # again: nothing
     assert "0 to send, 3 accepted before (skipped)" in capsys.readouterr().out
     assert payouts(sandbox) == Counter({"r-0": 1, "r-2": 1, "r-3": 1})

@@ -163,3 +163,30 @@ def test_every_template_is_a_valid_batch_of_its_receiver_type(kind: str, tmp_pat
     assert batch.problems == []
     problems = validate("payout-check", batch.rows[0].values)
     assert [p.message for p in problems if p.severity is Severity.ERROR] == []
+
+
+def test_a_file_that_cannot_be_read_whole_sends_nothing_even_leaving_out_rows(
+    tmp_path: Path,
+) -> None:
+    path = write_csv(tmp_path / "p.csv", [card_row("ok-1"), card_row("ok-2")])
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write('cut-1,"10.00\n')  # a quote that never closes: the rest cannot be read
+    v = check_batch(read_batch(path), never_sent)
+    assert v.header_broken
+    assert [p.field for p in v.problems if p.severity is Severity.ERROR] == ["(file)"]
+    assert [r.row.client_orderid for r in v.rows] == ["ok-1", "ok-2"]
+    refusal = Plan(v, "test", False, BatchLimits(100), skip_invalid=True).refusal()
+    assert refusal is not None
+    assert "cannot be read" in refusal.message
+
+
+def test_validate_without_an_environment_checks_the_file_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from console.cli import main
+
+    path = write_csv(tmp_path / "p.csv", [card_row("ok-1"), card_row("bad", "ten")], ";")
+    assert main(["batch", "validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "amount" in out
+    assert "The journal was not checked" in out

@@ -13,7 +13,8 @@ Public API:
     BatchLimits, limits_for, set_limits, LimitsFileError: per-environment limits.
     BatchRunner, sign_rows, RowResult, Progress, BatchReport, TransportPool, MAX_CONCURRENCY:
         running (and the sign-only dry run).
-    ResultsFile, journal_rows, result_lines, results_path, write_results, COLUMNS: the results CSV.
+    ResultsFile, journal_rows, result_lines, results_path, results_environment, write_results,
+        COLUMNS: the results CSV.
     check_rows, needs_check, StatusAnswer: status checks of unknown or unfinished rows.
 """
 
@@ -29,6 +30,7 @@ from .results import (
     check_results_path,
     journal_rows,
     result_lines,
+    results_environment,
     results_path,
     write_results,
 )
@@ -95,6 +97,7 @@ __all__ = [
     "needs_check",
     "read_batch",
     "result_lines",
+    "results_environment",
     "results_path",
     "set_limits",
     "sign_rows",

@@ -72,7 +72,7 @@ class Validation:
     rows: list[CheckedRow] = field(default_factory=list)
     problems: list[RowProblem] = field(default_factory=list)
     totals: dict[str, Total] = field(default_factory=dict)
-    header_broken: bool = False  # a column cannot be used: no row can be trusted
+    header_broken: bool = False  # a column cannot be used, or the file is not read whole
 
     def rows_in(self, state: RowState) -> list[CheckedRow]:
         return [r for r in self.rows if r.state is state]
@@ -111,7 +111,7 @@ def check_batch(batch: BatchFile, verdict: Callable[[str], Verdict]) -> Validati
     environment (``Pipeline.verdict`` for payout-check)."""
     out = Validation(batch)
     for p in batch.problems:
-        out.header_broken |= p.row == 0
+        out.header_broken |= p.row == 0 or p.field == "(file)"
         out.problems.append(RowProblem(p.row, p.field, p.message))
     seen: dict[str, list[int]] = defaultdict(list)
     for row in batch.rows:

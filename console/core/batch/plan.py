@@ -121,7 +121,9 @@ class Plan:
         v = self.validation
         if v.header_broken:
             return BatchRefusedError(
-                Refused.INVALID, "The file's header has problems: fix them, then run it again."
+                Refused.INVALID,
+                "The file cannot be used as it is (its header, or a part that cannot be "
+                "read): fix the problems listed, then run it again.",
             )
         bad = v.error_rows
         if bad and not self.skip_invalid:

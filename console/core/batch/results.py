@@ -34,6 +34,7 @@ COLUMNS = (
     "gateway_order_id",
     "final_status",
     "error",
+    "environment",
 )
 # The journal's outcomes, as the results file words them.
 _JOURNAL_OUTCOME = {"pending": "unknown", "unknown": "unknown"}
@@ -51,6 +52,7 @@ class ResultLine:
     gateway_order_id: str = ""
     final_status: str = ""
     error: str = ""
+    environment: str = ""
 
     def cells(self) -> list[str]:
         return [str(getattr(self, c)) for c in COLUMNS]
@@ -96,11 +98,9 @@ def journal_rows(pipeline: Pipeline) -> Callable[[str], Sequence[Any]]:
     return lambda oid: journal.sent_before(env, COMMAND, oid) if oid else []
 
 
-def result_lines(
-    validation: Validation, journal: Callable[[str], Sequence[Any]]
-) -> dict[int, ResultLine]:
-    """Every row's line; ``journal(client_orderid)`` gives that id's journal rows (newest
-    first) in this environment."""
+def result_lines(validation: Validation, pipeline: Pipeline) -> dict[int, ResultLine]:
+    """Every row's line, from the file and the pipeline's journal in its environment."""
+    journal = journal_rows(pipeline)
     errors: dict[int, list[str]] = {}
     for p in validation.problems:
         if p.severity is Severity.ERROR:
@@ -116,6 +116,7 @@ def result_lines(
             values.get("currency", ""),
             receiver_text(row),
             _NOT_SENT_YET,
+            environment=pipeline.environment,
         )
         if checked.state is RowState.INVALID:
             line = replace(base, outcome="invalid", error=" | ".join(errors.get(row.number, [])))
@@ -182,3 +183,13 @@ class ResultsFile:
     def flush(self) -> None:
         write_results(self.path, self.lines)
         self._written = time.monotonic()
+
+
+def results_environment(path: Path) -> str | None:
+    """The environment a results file was written for (None: no such file or column)."""
+    try:
+        with path.open(encoding="utf-8", newline="") as fh:
+            row = next(csv.DictReader(fh), None)
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    return (row or {}).get("environment") or None

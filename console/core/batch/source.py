@@ -49,7 +49,8 @@ class Row:
 
 @dataclass(frozen=True, slots=True)
 class FileProblem:
-    """A problem of the file's shape: a row (0: the header), a column and the fix."""
+    """A problem of the file's shape: a row (0: the header), a column and the fix. Field
+    ``(file)`` means the file could not be read past this row."""
 
     row: int
     field: str
@@ -176,8 +177,12 @@ def _read_csv(path: Path, text: str) -> BatchFile:
             values = {c: v for c, v in zip(columns, cells, strict=True) if c and v != ""}
             batch.rows.append(Row(number, values))
     except csv.Error as exc:
-        batch.problems.append(
-            FileProblem(reader.line_num, "(row)", f"The CSV cannot be read here ({exc}).")
+        batch.problems.append(  # "(file)": the rest is unread, so nothing may be sent
+            FileProblem(
+                reader.line_num,
+                "(file)",
+                f"The CSV cannot be read from here on ({exc}): check the quotes.",
+            )
         )
     return batch
 

@@ -132,7 +132,7 @@ class BatchController(QObject):
             )
             limits = core.limits_for(env.name, production=production)
             plan = core.Plan(validation, env.name, production, limits, skip_invalid, resend_unknown)
-            return plan, core.result_lines(validation, core.journal_rows(pipeline))
+            return plan, core.result_lines(validation, pipeline)
 
         self._start(work, self._loaded)
 
@@ -182,7 +182,7 @@ class BatchController(QObject):
                 decision = dataclasses.replace(decision, confirmed=plan.summary)
             results = core.ResultsFile(
                 core.results_path(plan.validation.batch.path),
-                core.result_lines(plan.validation, core.journal_rows(pipeline)),
+                core.result_lines(plan.validation, pipeline),
             )
             self.runner = core.BatchRunner(
                 pipeline,

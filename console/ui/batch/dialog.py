@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -239,6 +240,11 @@ class BatchDialog(QDialog):
                 )
         self.pause_button.setText("Pause")
         self._update_buttons()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Closing the dialog stops a running batch after the rows in flight."""
+        self.controller.stop()
+        super().closeEvent(event)
 
     def _pause(self) -> None:
         runner = self.controller.runner
