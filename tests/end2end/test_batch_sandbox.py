@@ -15,7 +15,7 @@ import threading
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -127,33 +127,35 @@ def test_an_id_accepted_earlier_is_skipped_and_card_data_is_never_written(
     assert re.search(r"cvv2\W+(987|123)\b", written) is None
 
 
+def runner_for(
+    sandbox: SandboxHandle,
+    key: rsa.RSAPrivateKey,
+    journal: History,
+    path: Path,
+    on_row: Callable[[core.RowResult, core.Progress], None],
+) -> core.BatchRunner:
+    """A batch runner for the sandbox's demo merchant, journalled in ``journal``."""
+    demo = sandbox.demo
+    connection = {
+        "base_url": sandbox.base_url, "login": demo.login, "private_key": key,
+        "endpoint_id": demo.endpoint_id,
+    }  # fmt: skip
+    pipeline = Pipeline("sandbox", production=False, journal=journal, transport=Transport)
+    v = core.check_batch(core.read_batch(path), lambda o: pipeline.verdict(core.COMMAND, o))
+    plan = core.Plan(v, "sandbox", False, core.BatchLimits(100))
+    return core.BatchRunner(pipeline, connection, plan, core.BatchDecision(), on_row=on_row)
+
+
 def test_an_unknown_outcome_stops_the_batch(
     sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    path = card_file(tmp_path / "p.csv", 6, "u")
-    demo = sandbox.demo
-    connection = {
-        "base_url": sandbox.base_url,
-        "login": demo.login,
-        "private_key": rsa_key,
-        "endpoint_id": demo.endpoint_id,
-    }
+    def on_row(result: core.RowResult, progress: core.Progress) -> None:
+        if progress.done == 2:  # from the third payout on, the answer is lost
+            sandbox.set_faults("payout-check:drop")
+
     with History() as journal:
-        pipeline = Pipeline("sandbox", production=False, journal=journal, transport=Transport)
-        plan = core.Plan(
-            core.check_batch(core.read_batch(path), lambda o: pipeline.verdict(core.COMMAND, o)),
-            "sandbox",
-            False,
-            core.BatchLimits(100),
-        )
-
-        def on_row(result: core.RowResult, progress: core.Progress) -> None:
-            if progress.done == 2:  # from the third payout on, the answer is lost
-                sandbox.set_faults("payout-check:drop")
-
-        report = core.BatchRunner(
-            pipeline, connection, plan, core.BatchDecision(), on_row=on_row
-        ).run()
+        path = card_file(tmp_path / "p.csv", 6, "u")
+        report = runner_for(sandbox, rsa_key, journal, path, on_row).run()
     assert [r.result for r in report.results] == ["accepted", "accepted", "unknown"]
     assert report.stopped.startswith("Stopped at row 4: its outcome is unknown")
     assert payouts(sandbox) == Counter({"u-0": 1, "u-1": 1, "u-2": 1})  # u-3.. never sent
@@ -224,25 +226,17 @@ def test_production_batch_one_confirmation_and_the_environment_limits(
 def test_pause_holds_back_rows_until_resumed(
     sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    path = card_file(tmp_path / "p.csv", 4, "z")
-    demo = sandbox.demo
-    connection = {
-        "base_url": sandbox.base_url, "login": demo.login, "private_key": rsa_key,
-        "endpoint_id": demo.endpoint_id,
-    }  # fmt: skip
+    paused = threading.Event()
+
+    def on_row(result: core.RowResult, progress: core.Progress) -> None:
+        if progress.done == 1:
+            runner.pause()
+            paused.set()
+
     with History() as journal:
-        pipeline = Pipeline("sandbox", production=False, journal=journal, transport=Transport)
-        verdict = lambda o: pipeline.verdict(core.COMMAND, o)  # noqa: E731
-        plan = core.Plan(core.check_batch(core.read_batch(path), verdict), "sandbox", False,
-                         core.BatchLimits(100))  # fmt: skip
-        paused = threading.Event()
-
-        def on_row(result: core.RowResult, progress: core.Progress) -> None:
-            if progress.done == 1:
-                runner.pause()
-                paused.set()
-
-        runner = core.BatchRunner(pipeline, connection, plan, core.BatchDecision(), on_row=on_row)
+        runner = runner_for(
+            sandbox, rsa_key, journal, card_file(tmp_path / "p.csv", 4, "z"), on_row
+        )
         worker = threading.Thread(target=runner.run)
         worker.start()
         assert paused.wait(10)
