@@ -119,3 +119,15 @@ def test_a_production_batch_is_confirmed_once_with_its_totals(
     qtbot.waitUntil(lambda: "Results:" in dialog.message.text(), timeout=20_000)
     assert len(asked) == 2  # one question for the whole batch, not one per row
     assert payouts(window) == Counter({"live-0": 1, "live-1": 1, "live-2": 1})
+
+
+def test_closing_the_dialog_stops_the_batch(qtbot: Any, window: MainWindow, tmp_path: Path) -> None:
+    sandbox = window.session.sandbox
+    assert sandbox is not None
+    sandbox.set_faults("payout-check:latency=0.1")
+    dialog = open_dialog(qtbot, window, card_file(tmp_path / "p.csv", 30, "c"))
+    qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.progress.value() >= 1, timeout=20_000)
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not dialog.controller.busy, timeout=20_000)
+    assert sum(payouts(window).values()) < 30

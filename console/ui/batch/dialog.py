@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -150,6 +149,7 @@ class BatchDialog(QDialog):
         c.finished.connect(self._finished)
         c.failed.connect(self.message.setText)
         c.busy_changed.connect(lambda _b: self._update_buttons())
+        self.finished.connect(lambda _r: c.stop())  # closed: stop after the rows in flight
         self._update_buttons()
 
     # -- file and checking -----------------------------------------------------------------
@@ -240,11 +240,6 @@ class BatchDialog(QDialog):
                 )
         self.pause_button.setText("Pause")
         self._update_buttons()
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        """Closing the dialog stops a running batch after the rows in flight."""
-        self.controller.stop()
-        super().closeEvent(event)
 
     def _pause(self) -> None:
         runner = self.controller.runner
