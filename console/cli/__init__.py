@@ -25,6 +25,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "console.cli.verify_cmd",
     "console.cli.import_curl_cmd",
     "console.cli.team_cmd",
+    "console.cli.batch_cmd",
 )
 
 

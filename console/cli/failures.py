@@ -34,6 +34,7 @@ EXIT_JOURNAL = 10  # the history journal is unavailable: nothing was sent
 EXIT_NOT_CONFIRMED = 11  # a production send was not confirmed: nothing was sent
 EXIT_SUBMITTED = 12  # team mode: submitted for approval, not sent
 EXIT_APPROVAL_REFUSED = 13  # team mode: rejected by a checker, or refused by the database
+EXIT_OVER_LIMIT = 14  # a batch over its environment's limits: nothing was sent
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
 
 EXIT_TABLE = f"""exit status:
@@ -61,8 +62,16 @@ _log = logging.getLogger("console.cli")
 
 def exit_code(exc: ConsoleError) -> int:
     """The exit status for an error a person can meet."""
+    from console.core.batch import BatchRefusedError, Refused
     from console.core.pipeline import Refusal, RefusedError
 
+    if isinstance(exc, BatchRefusedError):
+        return {
+            Refused.INVALID: EXIT_INVALID,
+            Refused.UNKNOWN_OUTCOME: EXIT_ASK_UNKNOWN,
+            Refused.OVER_LIMIT: EXIT_OVER_LIMIT,
+            Refused.NOT_CONFIRMED: EXIT_NOT_CONFIRMED,
+        }[exc.code]
     if isinstance(exc, RefusedError):
         return {
             Refusal.INVALID: EXIT_INVALID,

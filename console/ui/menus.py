@@ -44,6 +44,7 @@ def build_menus(w: MainWindow) -> None:
     bar = w.menuBar()
     file_menu = bar.addMenu("&File")
     file_menu.addAction(_action(w, "save-drafts", "Save &drafts", "Ctrl+S", w.save_drafts))
+    file_menu.addAction(_action(w, "batch", "&Batch payouts…", "Ctrl+B", lambda: _batch(w)))
     file_menu.addSeparator()
     file_menu.addAction(_action(w, "quit", "&Quit", "Ctrl+Q", w.close))
 
@@ -129,6 +130,12 @@ def _queue(w: MainWindow) -> None:
     from console.ui.team.queue_pane import open_queue
 
     open_queue(w)
+
+
+def _batch(w: MainWindow) -> None:
+    from console.ui.batch import open_batch_dialog  # loaded on first use
+
+    open_batch_dialog(w)
 
 
 def _generate(w: MainWindow) -> None:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from console.core.client import PreparedRequest
     from console.core.history import History
     from console.core.pipeline import Decision, Pipeline, SendSummary, Sent
+    from console.core.transport import Transport
 
 
 def production_question(summary: SendSummary) -> str:
@@ -86,8 +87,9 @@ class SendController(QObject):
         self.confirm: Callable[[QWidget, str], bool] = ask_production
         self.confirm_card: Callable[[QWidget, str], bool] = ask_card_number
 
-    def pipeline(self) -> Pipeline:
-        """The send pipeline of the active environment."""
+    def pipeline(self, transport: Callable[[], Transport] | None = None) -> Pipeline:
+        """The send pipeline of the active environment; ``transport``: a shared one per
+        thread (a batch), which the caller closes; by default a fresh one per send."""
         from console.core.pipeline import Pipeline  # signing and HTTP: on first use
 
         env = self.session.environment
@@ -97,7 +99,8 @@ class SendController(QObject):
             env.name,
             production=self.session.is_production,
             journal=self.journal,
-            transport=self.session.transport,
+            transport=transport or self.session.transport,
+            close_transport=transport is None,
             connect_timeout=env.connect_timeout,
             read_timeout=env.read_timeout,
             journal_error=self.journal_error,

@@ -261,7 +261,7 @@ class Pipeline:
         if (
             prepared.command != "status"
             or response is None
-            or outcome.result is not Result.ACCEPTED
+            or response.type != "status-response"  # a declined order is a status too
             or not response.status
             or self.journal is None
         ):

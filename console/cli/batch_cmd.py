@@ -1,0 +1,376 @@
+"""``gateway-console batch``: payouts from a CSV or JSON Lines file.
+
+``template TYPE`` writes a file template, ``validate FILE`` checks it (rows, repeated ids,
+ids the journal holds for the environment, totals), ``run FILE`` sends it through the core's
+send pipeline (or signs it only, or sends it to a throwaway local sandbox, with
+``--dry-run``), ``status FILE`` refreshes the results file from the journal and, with
+``--check``, asks the gateway about rows whose outcome is unknown. ``limits`` shows or sets
+an environment's batch limits. The rules are the core's (``console.core.batch``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from console.cli.batch_output import print_plan, print_report, print_validation, progress_line
+from console.cli.failures import (
+    EXIT_ASK_UNKNOWN,
+    EXIT_INVALID,
+    EXIT_NOT_CONFIRMED,
+    EXIT_OK,
+    EXIT_OVER_LIMIT,
+    EXIT_REJECTED,
+    EXIT_UNKNOWN,
+    EXIT_USAGE,
+)
+from console.cli.request_args import UsageError, add_connection_options, connection
+from console.cli.request_cmds import EXIT_BY_RESULT
+from console.core import batch as core
+from console.core.journals import open_journal
+from console.core.pipeline import Pipeline
+from console.core.transport import Timeouts, Transport
+
+EXIT_TABLE = f"""exit status:
+  {EXIT_OK}  every row sent was accepted (or there was nothing left to send)
+  {EXIT_INVALID}  rows have errors (fix them, or --skip-invalid): nothing was sent
+  {EXIT_USAGE}  usage error (an option, the file, a key, an environment): nothing was sent
+  {EXIT_REJECTED}  the batch ran; some rows were rejected or declined (see the results file)
+  4  stopped: access denied (HTTP 403)
+  5  stopped at a row whose answer was a gateway failure (500, unreadable): check its status
+  6  stopped: the gateway could not be reached (that row was not sent)
+  {EXIT_UNKNOWN}  stopped at a row whose outcome is unknown: check its status (batch status
+     FILE --check) before running the file again
+  {EXIT_ASK_UNKNOWN}  refused: rows' last sends have an unknown outcome (batch status FILE --check,
+     or --resend-unknown)
+  10 history journal unavailable: nothing was sent
+  {EXIT_NOT_CONFIRMED} production batch not confirmed: nothing was sent
+  {EXIT_OVER_LIMIT} over the environment's batch limits (rows or total): nothing was sent
+  70 internal error: a bug, the details are in the log file
+"""
+
+
+def batch_exit(report: core.BatchReport) -> int:
+    """The exit status of a batch that ran: the stopping row's, else 3 when a row was
+    rejected, else 0."""
+    if report.stopped and report.results:
+        stopping = [
+            r
+            for r in report.results
+            if r.result in EXIT_BY_RESULT and r.result not in ("accepted", "rejected")
+        ]
+        if stopping:
+            return EXIT_BY_RESULT[stopping[0].result]  # type: ignore[index]
+    if any(r.result == "rejected" for r in report.results):
+        return EXIT_REJECTED
+    return EXIT_OK
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("batch", help="payouts from a CSV or JSON Lines file")
+    bsub = p.add_subparsers(dest="batch_command", metavar="ACTION", required=True)
+    t = bsub.add_parser("template", help="print a file template for a receiver type")
+    t.add_argument(
+        "kind",
+        metavar="TYPE",
+        choices=sorted(core.TEMPLATES),
+        help=", ".join(sorted(core.TEMPLATES)),
+    )
+    t.add_argument("--semicolon", action="store_true", help="separate with ; (spreadsheets)")
+    t.set_defaults(func=run_template)
+
+    v = _file_command(bsub, "validate", "check a file; sends nothing")
+    v.add_argument("--warnings", action="store_true", help="list warnings too")
+    v.set_defaults(func=run_validate)
+
+    r = _file_command(bsub, "run", "send a file's payouts once each (resumes where it stopped)")
+    r.add_argument(
+        "--dry-run",
+        nargs="?",
+        const="sign",
+        choices=("sign", "sandbox"),
+        help="sign every row and send nothing (sign, the default), or send the whole file "
+        "to a throwaway local sandbox (sandbox)",
+    )
+    r.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help=f"rows in flight at once, 1 to {core.MAX_CONCURRENCY} (default 1)",
+    )
+    r.add_argument(
+        "--skip-invalid", action="store_true", help="leave rows with errors out and send the rest"
+    )
+    r.add_argument("--yes", action="store_true", help="confirm a production batch without asking")
+    r.add_argument(
+        "--resend-unknown",
+        action="store_true",
+        help="resend rows whose last send has an unknown outcome, with the same "
+        "client_orderid (check their status first)",
+    )
+    r.add_argument(
+        "--results",
+        type=Path,
+        metavar="OUT.csv",
+        help="results file (default: FILE.results.csv beside it)",
+    )
+    r.set_defaults(func=run_batch)
+
+    s = _file_command(bsub, "status", "refresh the results file; --check asks the gateway")
+    s.add_argument(
+        "--check",
+        action="store_true",
+        help="send status checks for rows whose outcome is unknown or not final",
+    )
+    s.add_argument("--results", type=Path, metavar="OUT.csv")
+    s.set_defaults(func=run_status)
+
+    lim = bsub.add_parser("limits", help="show or set an environment's batch limits")
+    lim.add_argument("--env", metavar="NAME", required=True)
+    lim.add_argument("--max-rows", type=int, help="the most rows one batch may send")
+    lim.add_argument("--max-total", help="the most money per currency one batch may send")
+    lim.add_argument("--clear", action="store_true", help="back to the defaults")
+    lim.set_defaults(func=run_limits)
+
+
+def _file_command(sub: Any, name: str, text: str) -> argparse.ArgumentParser:
+    """A sub-command that reads FILE for an environment, with the exit table in its help."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        name, help=text, epilog=EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("file", type=Path, metavar="FILE", help="CSV (; or , separated) or .jsonl")
+    add_connection_options(p)
+    p.add_argument("--timeout", type=float, help="read timeout in seconds (default 60)")
+    p.add_argument("--connect-timeout", type=float, help="seconds (default 10)")
+    p.add_argument("--ca-bundle", help="CA bundle file for TLS verification")
+    return p
+
+
+def run_template(args: argparse.Namespace) -> int:
+    sys.stdout.write(core.template_csv(args.kind, ";" if args.semicolon else ","))
+    return EXIT_OK
+
+
+def _environment(args: argparse.Namespace, fallback: str | None = None) -> tuple[str, bool]:
+    """The journal's name for the environment (``fallback`` when no option names one), and
+    whether it is production."""
+    name = args.env or (None if getattr(args, "base_url", None) else fallback)
+    if name:
+        from console.core.environments import EnvironmentStore, EnvKind
+        from console.core.errors import EnvironmentStoreError
+
+        try:
+            env = EnvironmentStore().get(name)
+        except EnvironmentStoreError as exc:
+            if not args.env:  # a results file's "command line (...)" environment
+                return name, False
+            raise UsageError(f"--env {args.env}: {exc.message}") from exc
+        args.env = env.name  # a results file's environment: --check connects to it
+        return env.name, env.kind is EnvKind.PRODUCTION
+    if getattr(args, "base_url", None):
+        return f"command line ({urlsplit(args.base_url).netloc})", False
+    raise UsageError("name the environment: --env NAME, or --base-url with the other options")
+
+
+def _plan(args: argparse.Namespace, pipeline: Pipeline, production: bool) -> core.Plan:
+    batch = core.read_batch(args.file)
+    validation = core.check_batch(batch, lambda oid: pipeline.verdict(core.COMMAND, oid))
+    limits = core.limits_for(pipeline.environment, production=production)
+    return core.Plan(
+        validation,
+        pipeline.environment,
+        production,
+        limits,
+        skip_invalid=getattr(args, "skip_invalid", False),
+        resend_unknown=getattr(args, "resend_unknown", False),
+    )
+
+
+def _pipeline(
+    name: str,
+    production: bool,
+    args: argparse.Namespace,
+    pool: core.TransportPool | None = None,
+    journal: Any = None,
+) -> Pipeline:
+    return Pipeline(
+        name,
+        production=production,
+        journal=journal if journal is not None else open_journal(),
+        transport=pool or (lambda: Transport()),
+        close_transport=pool is None,
+        connect_timeout=getattr(args, "connect_timeout", None) or 10.0,
+        read_timeout=getattr(args, "timeout", None) or 60.0,
+    )
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    if args.env or args.base_url:
+        name, production = _environment(args)
+        pipeline = _pipeline(name, production, args)
+    else:  # the file alone: no journal to look ids up in
+        production = False
+        pipeline = Pipeline("", production=False, journal=None, transport=Transport)
+    plan = _plan(args, pipeline, production)
+    print_validation(plan.validation, warnings=args.warnings)
+    if pipeline.journal is None:
+        print(
+            "The journal was not checked: name the environment (--env NAME) to see the "
+            "client_orderids it accepted before."
+        )
+    return EXIT_INVALID if plan.validation.error_rows or plan.validation.header_broken else EXIT_OK
+
+
+def _connection(args: argparse.Namespace, command: str) -> dict[str, Any]:
+    args.api_command = command
+    return connection(args)
+
+
+def run_batch(args: argparse.Namespace) -> int:
+    if not 1 <= args.concurrency <= core.MAX_CONCURRENCY:
+        raise UsageError(f"--concurrency must be 1 to {core.MAX_CONCURRENCY}")
+    if args.dry_run == "sandbox":
+        return _sandbox_dry_run(args)
+    name, production = _environment(args)
+    conn = _connection(args, core.COMMAND)
+    production = bool(getattr(args, "env_production", production))
+    timeouts = Timeouts(connect=args.connect_timeout or 10.0, read=args.timeout or 60.0)
+    pool = core.TransportPool(lambda: Transport(timeouts=timeouts, verify=args.ca_bundle or True))
+    pipeline = _pipeline(name, production, args, pool)
+    plan = _plan(args, pipeline, production)
+    out = core.check_results_path(args.file, args.results or core.results_path(args.file))
+    try:
+        if args.dry_run == "sign":
+            report = core.sign_rows(pipeline, conn, plan)
+            print_report(report)
+            print(f"Dry run: {report.count(core.SIGNED)} rows signed, nothing sent.")
+            return EXIT_OK if report.count(core.SIGNED) == len(report.results) else EXIT_INVALID
+        return _send(args, pipeline, conn, plan, out)
+    finally:
+        pool.close()
+
+
+def _confirm(args: argparse.Namespace, plan: core.Plan) -> core.BatchDecision:
+    """The person's decision for the whole batch: one confirmation on production."""
+    summary = plan.summary
+    if not plan.production:
+        return core.BatchDecision(resend_unknown=args.resend_unknown)
+    for line in summary.lines():
+        print(line, file=sys.stderr)
+    if not args.yes and not sys.stdin.isatty():
+        raise UsageError("this is a production environment: add --yes to send without asking")
+    yes = args.yes or input("Send this batch? [y/N] ").strip().lower() in ("y", "yes")
+    return core.BatchDecision(
+        confirmed=summary if yes else None, resend_unknown=args.resend_unknown
+    )
+
+
+def _send(
+    args: argparse.Namespace, pipeline: Pipeline, conn: dict[str, Any], plan: core.Plan, out: Path
+) -> int:
+    refusal = plan.refusal()
+    if refusal is not None:
+        raise refusal
+    print_plan(plan)
+    lines = core.result_lines(plan.validation, pipeline)
+    results = core.ResultsFile(out, lines)
+    results.flush()
+    shown = [0.0]
+    tty = sys.stderr.isatty()
+
+    def on_row(result: core.RowResult, progress: core.Progress) -> None:
+        results.update(result)
+        if tty and progress.elapsed - shown[0] >= 1.0:
+            shown[0] = progress.elapsed
+            print(progress_line(progress), file=sys.stderr)
+
+    runner = core.BatchRunner(
+        pipeline, conn, plan, _confirm(args, plan), concurrency=args.concurrency, on_row=on_row
+    )
+    try:
+        report = runner.run()
+    finally:
+        results.flush()
+    print_report(report)
+    print(f"Results: {out}")
+    return batch_exit(report)
+
+
+def _sandbox_dry_run(args: argparse.Namespace) -> int:
+    """Send the whole file to a local sandbox started for it, journalled apart (a
+    throwaway journal): nothing reaches a real gateway or the real journal."""
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
+    from console.core.history import History
+    from console.sandbox import start_sandbox
+
+    with tempfile.TemporaryDirectory() as tmp, start_sandbox(port=0, callback_delay=0) as sandbox:
+        demo = sandbox.demo
+        conn = {
+            "base_url": sandbox.base_url,
+            "login": demo.login,
+            "private_key": load_pem_private_key(demo.private_key_pem, None),
+            "endpoint_id": demo.endpoint_id,
+        }
+        pool = core.TransportPool(Transport)
+        with History(Path(tmp) / "dry-run.sqlite3") as journal:
+            pipeline = _pipeline("dry run (local sandbox)", False, args, pool, journal)
+            plan = _plan(args, pipeline, False)
+            try:
+                report = core.BatchRunner(
+                    pipeline, conn, plan, core.BatchDecision(), concurrency=args.concurrency
+                ).run()
+            finally:
+                pool.close()
+    print_report(report)
+    print("Dry run on a local sandbox: nothing reached a real gateway or the journal.")
+    return batch_exit(report)
+
+
+def run_status(args: argparse.Namespace) -> int:
+    out = core.check_results_path(args.file, args.results or core.results_path(args.file))
+    name, production = _environment(args, core.results_environment(out))
+    pipeline = _pipeline(name, production, args)
+    plan = _plan(args, pipeline, production)
+    lines = core.result_lines(plan.validation, pipeline)
+    if args.check:
+        conn = _connection(args, "status")
+        asked = [line for line in lines.values() if core.needs_check(line)]
+        for answer in core.check_rows(pipeline, conn, asked):
+            said = answer.status or answer.outcome.summary
+            print(f"row {answer.row} {answer.client_orderid}: {said}")
+        lines = core.result_lines(plan.validation, pipeline)
+    core.write_results(out, lines)
+    counts: dict[str, int] = {}
+    for line in lines.values():
+        counts[line.outcome] = counts.get(line.outcome, 0) + 1
+    print(", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
+    print(f"Results: {out}")
+    return EXIT_UNKNOWN if counts.get("unknown") else EXIT_OK
+
+
+def run_limits(args: argparse.Namespace) -> int:
+    name, production = _environment(args)
+    if args.clear:
+        core.set_limits(name, None)
+    elif args.max_rows is not None or args.max_total is not None:
+        current = core.limits_for(name, production=production)
+        try:
+            total = Decimal(args.max_total) if args.max_total else current.max_total
+        except InvalidOperation:
+            raise UsageError(
+                f"--max-total {args.max_total!r}: write an amount like 20000.00"
+            ) from None
+        rows = args.max_rows if args.max_rows is not None else current.max_rows
+        if rows < 1 or (total is not None and total <= 0):
+            raise UsageError("limits must be above zero")
+        core.set_limits(name, core.BatchLimits(rows, total))
+    limits = core.limits_for(name, production=production)
+    total_text = f"{limits.max_total} per currency" if limits.max_total is not None else "no limit"
+    print(f"{name}: at most {limits.max_rows} rows per batch; total: {total_text}")
+    return EXIT_OK

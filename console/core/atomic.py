@@ -1,0 +1,28 @@
+"""Replacing a file atomically: written to a temporary file beside it, flushed to disk, then
+renamed over it, so a reader (or a crash) never sees half a file."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+
+def write_atomic(path: Path, write: Callable[[TextIO], None], *, mode: int | None = None) -> None:
+    """Call ``write(file)`` on a temporary file in ``path``'s folder, then rename it to
+    ``path``. ``mode`` sets the file's permissions (the temporary file's are 0600)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,107 @@
+"""Batch payouts from a file: read, check, plan, dry run, send once, resume, results.
+
+Every row goes through the one send pipeline (``console.core.pipeline``): the double-payout
+guard, the journal row committed before its send, masking. Running the same file again skips
+the rows the journal holds as accepted in that environment, so a batch killed halfway is
+resumed by running it again, and nobody is paid twice.
+
+Public API:
+    read_batch, BatchFile, Row, FileProblem, BatchFileError, detect_delimiter: reading.
+    TEMPLATES, template_csv, template_values: a file template per receiver type.
+    check_batch, Validation, CheckedRow, RowState, RowProblem, Total: checking.
+    Plan, BatchSummary, BatchDecision, BatchRefusedError, Refused: what a run may send.
+    BatchLimits, limits_for, set_limits, LimitsFileError: per-environment limits.
+    BatchRunner, sign_rows, RowResult, Progress, BatchReport, TransportPool, MAX_CONCURRENCY:
+        running (and the sign-only dry run).
+    ResultsFile, journal_rows, result_lines, results_path, results_environment, write_results,
+        COLUMNS: the results CSV.
+    check_rows, needs_check, StatusAnswer: status checks of unknown or unfinished rows.
+"""
+
+from __future__ import annotations
+
+from .checking import CheckedRow, RowProblem, RowState, Total, Validation, check_batch
+from .limits import BatchLimits, LimitsFileError, limits_for, set_limits
+from .plan import BatchDecision, BatchRefusedError, BatchSummary, Plan, Refused
+from .results import (
+    COLUMNS,
+    ResultLine,
+    ResultsFile,
+    check_results_path,
+    journal_rows,
+    result_lines,
+    results_environment,
+    results_path,
+    write_results,
+)
+from .runner import (
+    MAX_CONCURRENCY,
+    SIGNED,
+    SKIPPED,
+    BatchReport,
+    BatchRunner,
+    Progress,
+    RowResult,
+    TransportPool,
+    sign_rows,
+)
+from .source import (
+    COMMAND,
+    BatchFile,
+    BatchFileError,
+    FileProblem,
+    Row,
+    detect_delimiter,
+    read_batch,
+)
+from .status import StatusAnswer, check_rows, needs_check
+from .templates import TEMPLATES, template_csv, template_values
+
+__all__ = [
+    "COLUMNS",
+    "COMMAND",
+    "MAX_CONCURRENCY",
+    "SIGNED",
+    "SKIPPED",
+    "TEMPLATES",
+    "BatchDecision",
+    "BatchFile",
+    "BatchFileError",
+    "BatchLimits",
+    "BatchRefusedError",
+    "BatchReport",
+    "BatchRunner",
+    "BatchSummary",
+    "CheckedRow",
+    "FileProblem",
+    "LimitsFileError",
+    "Plan",
+    "Progress",
+    "Refused",
+    "ResultLine",
+    "ResultsFile",
+    "Row",
+    "RowProblem",
+    "RowResult",
+    "RowState",
+    "StatusAnswer",
+    "Total",
+    "TransportPool",
+    "Validation",
+    "check_batch",
+    "check_results_path",
+    "check_rows",
+    "detect_delimiter",
+    "journal_rows",
+    "limits_for",
+    "needs_check",
+    "read_batch",
+    "result_lines",
+    "results_environment",
+    "results_path",
+    "set_limits",
+    "sign_rows",
+    "template_csv",
+    "template_values",
+    "write_results",
+]

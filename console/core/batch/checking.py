@@ -1,0 +1,160 @@
+"""Checking a batch before anything is sent: every row against the contract's rules, ids
+repeated inside the file, ids the journal already holds for this environment (through the
+pipeline's double-payout guard), and totals per currency of what would be sent.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+
+from console.core.batch.source import COMMAND, BatchFile, Row
+from console.core.pipeline import Seen, Verdict, blocked_text, clock_text, receiver
+from console.core.spec import validate
+from console.core.spec.model import Severity
+
+
+class RowState(StrEnum):
+    """What a batch run does with a row."""
+
+    READY = "ready"  # valid and never accepted: sent
+    INVALID = "invalid"  # an error in the row or a repeated id: never sent
+    ACCEPTED = "accepted-before"  # the journal holds it as accepted: skipped
+    UNKNOWN = "unknown"  # its last send has an unknown outcome: the person decides
+
+
+@dataclass(frozen=True, slots=True)
+class RowProblem:
+    """One line of the validation table."""
+
+    row: int
+    field: str
+    message: str
+    severity: Severity = Severity.ERROR
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedRow:
+    """A row of the file with its state and what the journal said of its id."""
+
+    row: Row
+    state: RowState
+    verdict: Verdict
+    note: str = ""  # one line for tables: why it is skipped, what the journal says
+
+
+@dataclass(slots=True)
+class Total:
+    """Count, sum and largest payout of one currency."""
+
+    currency: str
+    count: int = 0
+    total: Decimal = Decimal(0)
+    largest: Decimal = Decimal(0)
+    largest_row: int = 0
+
+    def add(self, amount: Decimal, row: int) -> None:
+        self.count += 1
+        self.total += amount
+        if amount > self.largest or self.count == 1:
+            self.largest, self.largest_row = amount, row
+
+
+@dataclass(slots=True)
+class Validation:
+    """The whole file checked: rows with their state, the problem table and the totals
+    (of the rows that would be sent)."""
+
+    batch: BatchFile
+    rows: list[CheckedRow] = field(default_factory=list)
+    problems: list[RowProblem] = field(default_factory=list)
+    totals: dict[str, Total] = field(default_factory=dict)
+    header_broken: bool = False  # a column cannot be used, or the file is not read whole
+
+    def rows_in(self, state: RowState) -> list[CheckedRow]:
+        return [r for r in self.rows if r.state is state]
+
+    @property
+    def error_rows(self) -> list[int]:
+        """Row numbers with at least one error (also rows that could not be read)."""
+        return sorted({p.row for p in self.problems if p.severity is Severity.ERROR and p.row})
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for p in self.problems if p.severity is Severity.ERROR)
+
+
+def totals_of(rows: Iterable[CheckedRow]) -> dict[str, Total]:
+    """Count, sum and largest payout per currency."""
+    totals: dict[str, Total] = {}
+    for checked in rows:
+        values = checked.row.values
+        try:
+            amount = Decimal(values.get("amount", "").strip())
+        except InvalidOperation:
+            continue
+        currency = values.get("currency", "").strip().upper()
+        totals.setdefault(currency, Total(currency)).add(amount, checked.row.number)
+    return totals
+
+
+def receiver_text(row: Row) -> str:
+    """Where a row's money goes, masked (first six and last four of a card)."""
+    return receiver(list(row.values.items()))[0] or ""
+
+
+def check_batch(batch: BatchFile, verdict: Callable[[str], Verdict]) -> Validation:
+    """Check every row; ``verdict(client_orderid)`` is the guard's verdict for this
+    environment (``Pipeline.verdict`` for payout-check)."""
+    out = Validation(batch)
+    for p in batch.problems:
+        out.header_broken |= p.row == 0 or p.field == "(file)"
+        out.problems.append(RowProblem(p.row, p.field, p.message))
+    seen: dict[str, list[int]] = defaultdict(list)
+    for row in batch.rows:
+        if row.client_orderid:
+            seen[row.client_orderid].append(row.number)
+    for row in batch.rows:
+        out.rows.append(_check_row(out, row, seen, verdict))
+    out.totals = totals_of(out.rows_in(RowState.READY))
+    return out
+
+
+def _check_row(
+    out: Validation,
+    row: Row,
+    seen: Mapping[str, Sequence[int]],
+    verdict: Callable[[str], Verdict],
+) -> CheckedRow:
+    errors = False
+    for p in validate(COMMAND, row.values):
+        out.problems.append(RowProblem(row.number, ", ".join(p.fields), p.message, p.severity))
+        errors |= p.severity is Severity.ERROR
+    order_id = row.client_orderid
+    others = [n for n in seen.get(order_id, ()) if n != row.number] if order_id else []
+    if others:
+        rows = ", ".join(str(n) for n in others)
+        out.problems.append(
+            RowProblem(
+                row.number,
+                "client_orderid",
+                f"client_orderid {order_id} is also on row {rows}: each payout needs its own "
+                "client_orderid (the gateway would refuse the second one).",
+            )
+        )
+        errors = True
+    found = verdict(order_id) if order_id else Verdict(Seen.NEW, "")
+    if found.blocks:
+        return CheckedRow(row, RowState.ACCEPTED, found, blocked_text(found, COMMAND))
+    if errors or out.header_broken:
+        return CheckedRow(row, RowState.INVALID, found, "has errors: not sent")
+    if found.asks:
+        note = (
+            f"the last send at {clock_text(found.at)} has an unknown outcome: check its "
+            "status before it goes again"
+        )
+        return CheckedRow(row, RowState.UNKNOWN, found, note)
+    return CheckedRow(row, RowState.READY, found)

@@ -1,0 +1,191 @@
+"""What a batch run will send, whether it may, and the one confirmation a production batch
+needs.
+
+A production batch is confirmed once, as a whole: the row count, the total per currency and
+the largest payout (:class:`BatchSummary`). The confirmed summary travels in the
+:class:`BatchDecision`; the runner refuses to start unless it is the summary of the plan it
+runs, and only then hands every row the pipeline's ``Decision(production_confirmed=True)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from console.core.batch.checking import (
+    CheckedRow,
+    RowState,
+    Total,
+    Validation,
+    receiver_text,
+    totals_of,
+)
+from console.core.batch.limits import BatchLimits
+from console.core.errors import SendRefusedError
+from console.core.pipeline import Decision
+
+
+class BatchRefusedError(SendRefusedError):
+    """A batch that may not start; nothing was sent. ``code`` is one of :class:`Refused`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Refused:
+    INVALID = "invalid"  # rows with errors, and the person did not leave them out
+    UNKNOWN_OUTCOME = "unknown-outcome"  # rows whose last send has an unknown outcome
+    OVER_LIMIT = "over-limit"  # more rows or money than the environment allows
+    NOT_CONFIRMED = "not-confirmed"  # production, and this batch was not confirmed
+
+
+@dataclass(frozen=True, slots=True)
+class BatchSummary:
+    """What a person confirms for a whole batch (equal summaries: the same batch)."""
+
+    environment: str
+    production: bool
+    rows: int
+    totals: tuple[tuple[str, int, str], ...]  # currency, count, sum
+    largest: tuple[tuple[str, str, int, str], ...]  # currency, amount, row, masked receiver
+    source: str  # the file
+
+    def lines(self) -> list[str]:
+        where = "PRODUCTION (real money)" if self.production else "sandbox"
+        out = [f"{self.rows} payouts from {self.source} to {where} environment {self.environment}"]
+        for currency, count, total in self.totals:
+            out.append(f"Total {currency}: {total} in {count} payouts")
+        for currency, amount, row, to in self.largest:
+            out.append(f"Largest {currency} payout: {amount} {currency} (row {row}, {to})")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class BatchDecision:
+    """What the person decided for the whole batch.
+
+    Attributes:
+        confirmed: the summary the person confirmed (production batches need it).
+        resend_unknown: resend rows whose last send has an unknown outcome, with the same
+            client_orderid (after checking their status).
+    """
+
+    confirmed: BatchSummary | None = None
+    resend_unknown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A checked file, for one environment, with the person's choices."""
+
+    validation: Validation
+    environment: str
+    production: bool
+    limits: BatchLimits
+    skip_invalid: bool = False
+    resend_unknown: bool = False
+
+    @property
+    def to_send(self) -> list[CheckedRow]:
+        states = {RowState.READY, RowState.UNKNOWN} if self.resend_unknown else {RowState.READY}
+        return [r for r in self.validation.rows if r.state in states]
+
+    @property
+    def totals(self) -> dict[str, Total]:
+        return totals_of(self.to_send)
+
+    @property
+    def summary(self) -> BatchSummary:
+        rows = {r.row.number: r for r in self.to_send}
+        totals = sorted(self.totals.values(), key=lambda t: t.currency)
+        return BatchSummary(
+            environment=self.environment,
+            production=self.production,
+            rows=len(rows),
+            totals=tuple((t.currency, t.count, f"{t.total:.2f}") for t in totals),
+            largest=tuple(
+                (
+                    t.currency,
+                    f"{t.largest:.2f}",
+                    t.largest_row,
+                    receiver_text(rows[t.largest_row].row),
+                )
+                for t in totals
+            ),
+            source=self.validation.batch.path.name,
+        )
+
+    def refusal(self) -> BatchRefusedError | None:
+        """Why this batch may not start (None: it may)."""
+        v = self.validation
+        if v.header_broken:
+            return BatchRefusedError(
+                Refused.INVALID,
+                "The file cannot be used as it is (its header, or a part that cannot be "
+                "read): fix the problems listed, then run it again.",
+            )
+        bad = v.error_rows
+        if bad and not self.skip_invalid:
+            return BatchRefusedError(
+                Refused.INVALID,
+                f"{len(bad)} rows have errors (rows {_rows_text(bad)}): fix them, or leave "
+                "them out (--skip-invalid; in the window: Leave out rows with errors).",
+            )
+        unknown = v.rows_in(RowState.UNKNOWN)
+        if unknown and not self.resend_unknown:
+            return BatchRefusedError(
+                Refused.UNKNOWN_OUTCOME,
+                f"{len(unknown)} rows' last sends have an unknown outcome (rows "
+                f"{_rows_text([r.row.number for r in unknown])}): check their status first "
+                "(`gateway-console batch status FILE --check`, or Check status in the window); "
+                "rows the gateway holds are then skipped. Rows it does not know can be resent "
+                "with the same client_orderid (--resend-unknown).",
+            )
+        return self._over_limit()
+
+    def _over_limit(self) -> BatchRefusedError | None:
+        count = len(self.to_send)
+        where = f"environment {self.environment}"
+        if count > self.limits.max_rows:
+            return BatchRefusedError(
+                Refused.OVER_LIMIT,
+                f"{count} payouts exceed the batch limit of {where} ({self.limits.max_rows} "
+                "rows): split the file, or raise the limit with `gateway-console batch "
+                "limits`.",
+            )
+        cap = self.limits.max_total
+        for total in self.totals.values():
+            if cap is not None and total.total > cap:
+                return BatchRefusedError(
+                    Refused.OVER_LIMIT,
+                    f"The {total.currency} total {total.total:.2f} exceeds the batch limit of "
+                    f"{where} ({cap} per currency): split the file, or raise the limit with "
+                    "`gateway-console batch limits`.",
+                )
+        return None
+
+    def authorize(self, decision: BatchDecision) -> Callable[[CheckedRow], Decision]:
+        """The pipeline's per-send decision for each row of this batch.
+
+        Raises:
+            BatchRefusedError: a production batch whose summary was not confirmed.
+        """
+        confirmed = self.production and decision.confirmed == self.summary
+        if self.production and not confirmed:
+            raise BatchRefusedError(
+                Refused.NOT_CONFIRMED,
+                "Not sent: this is a production environment and this batch (its rows, "
+                "totals and largest payout) was not confirmed.",
+            )
+
+        def for_row(checked: CheckedRow) -> Decision:
+            resend = decision.resend_unknown and checked.state is RowState.UNKNOWN
+            return Decision(production_confirmed=confirmed, resend_after_unknown=resend)
+
+        return for_row
+
+
+def _rows_text(numbers: list[int], most: int = 10) -> str:
+    shown = ", ".join(str(n) for n in numbers[:most])
+    return shown + (f" and {len(numbers) - most} more" if len(numbers) > most else "")

@@ -1,0 +1,195 @@
+"""The results file: a CSV beside the input with each row's outcome, gateway order id, final
+status and error, rebuilt from the journal (the record of what was sent) and updated as rows
+finish. Written atomically, so a reader or a crash never sees half a file.
+
+Card data: the receiver column holds at most the first six and last four digits of a card
+number; CVV2 is never written (the journal's summaries are masked already).
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from console.core.atomic import write_atomic
+from console.core.batch.checking import RowState, Validation, receiver_text
+from console.core.batch.runner import SIGNED, SKIPPED, RowResult
+from console.core.batch.source import COMMAND
+from console.core.errors import InputError
+from console.core.masking import mask_text
+from console.core.pipeline import Pipeline
+from console.core.spec.model import Severity
+
+COLUMNS = (
+    "row",
+    "client_orderid",
+    "amount",
+    "currency",
+    "receiver",
+    "outcome",
+    "gateway_order_id",
+    "final_status",
+    "error",
+    "environment",
+)
+# The journal's outcomes, as the results file words them.
+_JOURNAL_OUTCOME = {"pending": "unknown", "unknown": "unknown"}
+_NOT_SENT_YET = "not sent yet"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultLine:
+    row: int
+    client_orderid: str
+    amount: str
+    currency: str
+    receiver: str
+    outcome: str
+    gateway_order_id: str = ""
+    final_status: str = ""
+    error: str = ""
+    environment: str = ""
+
+    def cells(self) -> list[str]:
+        return [str(getattr(self, c)) for c in COLUMNS]
+
+
+def results_path(source: Path) -> Path:
+    """``payouts.csv`` -> ``payouts.results.csv``, beside it."""
+    return source.with_name(f"{source.stem}.results.csv")
+
+
+def check_results_path(source: Path, out: Path) -> Path:
+    """``out``, unless it is the input itself (which is the person's and never written)."""
+    if out.resolve() == source.resolve():
+        raise InputError(f"--results {out} is the input file: name another file.")
+    return out
+
+
+def _from_journal(line: ResultLine, rows: Sequence[Any]) -> ResultLine:
+    """``line`` with the outcome, gateway order id, final status and error of one id's
+    journal rows (newest first)."""
+    if not rows:
+        return line
+    row = next((r for r in rows if r.outcome == "accepted"), rows[0])
+    outcome = _JOURNAL_OUTCOME.get(row.outcome, row.outcome)
+    if row.final_status:  # a status answer or a callback: the gateway holds the order
+        outcome = "accepted"
+    return replace(
+        line,
+        outcome=outcome,
+        gateway_order_id=row.gateway_order_id or "",
+        final_status=row.final_status or "",
+        error="" if outcome == "accepted" else (row.summary or ""),
+    )
+
+
+def journal_rows(pipeline: Pipeline) -> Callable[[str], Sequence[Any]]:
+    """``client_orderid`` -> its payout-check rows in the pipeline's journal and environment,
+    newest first (none without a journal)."""
+    journal = pipeline.journal
+    if journal is None:
+        return lambda _oid: []
+    env = pipeline.environment
+    return lambda oid: journal.sent_before(env, COMMAND, oid) if oid else []
+
+
+def result_lines(validation: Validation, pipeline: Pipeline) -> dict[int, ResultLine]:
+    """Every row's line, from the file and the pipeline's journal in its environment."""
+    journal = journal_rows(pipeline)
+    errors: dict[int, list[str]] = {}
+    for p in validation.problems:
+        if p.severity is Severity.ERROR:
+            errors.setdefault(p.row, []).append(p.message)
+    lines: dict[int, ResultLine] = {}
+    for checked in validation.rows:
+        row = checked.row
+        values = row.values
+        base = ResultLine(
+            row.number,
+            row.client_orderid,
+            values.get("amount", ""),
+            values.get("currency", ""),
+            receiver_text(row),
+            _NOT_SENT_YET,
+            environment=pipeline.environment,
+        )
+        if checked.state is RowState.INVALID:
+            line = replace(base, outcome="invalid", error=" | ".join(errors.get(row.number, [])))
+        else:
+            line = _from_journal(base, journal(row.client_orderid))
+        lines[row.number] = line
+    for number, messages in errors.items():
+        if number and number not in lines:  # a row that could not be read at all
+            lines[number] = ResultLine(
+                number, "", "", "", "", "invalid", error=" | ".join(messages)
+            )
+    return lines
+
+
+def apply_result(lines: dict[int, ResultLine], result: RowResult) -> None:
+    """Update a row's line with what its send (or skip) just came to."""
+    line = lines.get(result.number)
+    if line is None or result.result == SIGNED:
+        return
+    if result.result == SKIPPED:
+        lines[result.number] = replace(line, outcome="accepted-before", error=result.message)
+        return
+    status = ""
+    response = result.outcome.response if result.outcome is not None else None
+    if response is not None and response.status:
+        status = response.status
+    accepted = result.result == "accepted"
+    lines[result.number] = replace(
+        line,
+        outcome=str(result.result),
+        gateway_order_id=result.gateway_order_id or line.gateway_order_id,
+        final_status=status if status in ("approved", "declined", "filtered", "error") else "",
+        error="" if accepted else mask_text(result.message),
+    )
+
+
+def write_results(path: Path, lines: dict[int, ResultLine]) -> None:
+    """Write the results CSV atomically, rows in file order."""
+
+    def write(fh: TextIO) -> None:
+        writer = csv.writer(fh, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        for number in sorted(lines):
+            writer.writerow(lines[number].cells())
+
+    write_atomic(path, write)
+
+
+class ResultsFile:
+    """The results CSV kept current during a run: rewritten at most every ``every``
+    seconds, and by :meth:`flush` at the end."""
+
+    def __init__(self, path: Path, lines: dict[int, ResultLine], every: float = 1.0) -> None:
+        self.path = path
+        self.lines = lines
+        self.every = every
+        self._written = 0.0
+
+    def update(self, result: RowResult) -> None:
+        apply_result(self.lines, result)
+        if time.monotonic() - self._written >= self.every:
+            self.flush()
+
+    def flush(self) -> None:
+        write_results(self.path, self.lines)
+        self._written = time.monotonic()
+
+
+def results_environment(path: Path) -> str | None:
+    """The environment a results file was written for (None: no such file or column)."""
+    try:
+        with path.open(encoding="utf-8", newline="") as fh:
+            row = next(csv.DictReader(fh), None)
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    return (row or {}).get("environment") or None

@@ -1,0 +1,269 @@
+"""Running a batch: every row through the send pipeline (guard, journal row committed before
+the send, masking), in file order, one at a time by default and never more than
+:data:`MAX_CONCURRENCY` at once.
+
+Nothing is retried. The batch stops by itself at the first row whose outcome is unknown (no
+answer, a 500, an unreadable answer: the money may have moved), and also when the gateway
+refuses the key (403) or cannot be reached (every further row would meet the same). Rows
+already in flight finish first. Pause holds back new rows; stop ends the batch after the rows
+in flight.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from console.core.batch.checking import CheckedRow
+from console.core.batch.plan import BatchDecision, Plan
+from console.core.batch.source import COMMAND
+from console.core.client import Outcome, Result
+from console.core.errors import JournalUnavailableError
+from console.core.pipeline import Decision, Pipeline, Refusal, RefusedError
+from console.core.transport import Transport
+
+MAX_CONCURRENCY = 4
+SKIPPED = "skipped"  # the guard refused it: accepted meanwhile (by another console)
+SIGNED = "signed"  # dry run: signed, not sent
+# Results after which no further row is sent, with the reason in plain words.
+_STOPS = {
+    Result.UNKNOWN: "its outcome is unknown: check its status before anything else is sent",
+    Result.GATEWAY_FAILED: "the gateway failed (500 or an unreadable answer), so the outcome "
+    "is unknown: check its status before anything else is sent",
+    Result.ACCESS_DENIED: "access denied (403): every other row would be refused too; check "
+    "the key, the login and the URL",
+    Result.NOT_SENT: "the gateway could not be reached; the row was not sent and is safe to "
+    "send again",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RowResult:
+    """What became of one row: a pipeline result (accepted, rejected...), or skipped/signed.
+
+    ``outcome`` is the masked outcome (card data cut to first six and last four)."""
+
+    checked: CheckedRow
+    result: str
+    message: str
+    outcome: Outcome | None = None
+
+    @property
+    def number(self) -> int:
+        return self.checked.row.number
+
+    @property
+    def gateway_order_id(self) -> str | None:
+        response = self.outcome.response if self.outcome is not None else None
+        if response is None:
+            return None
+        return response.get("gateway-order-id") or response.get("orderid")
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a batch stands: rows done of total, rows per second, seconds left."""
+
+    done: int
+    total: int
+    elapsed: float
+    paused: bool = False
+
+    @property
+    def rate(self) -> float:
+        return self.done / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def left(self) -> float | None:
+        return (self.total - self.done) / self.rate if self.rate > 0 else None
+
+
+@dataclass(slots=True)
+class BatchReport:
+    """The rows done, and why the batch stopped early (empty: it ran to the end)."""
+
+    results: list[RowResult] = field(default_factory=list)
+    stopped: str = ""
+    elapsed: float = 0.0
+
+    def count(self, result: str) -> int:
+        return sum(1 for r in self.results if r.result == result)
+
+
+class TransportPool:
+    """One transport per worker thread (a connection kept alive per thread), closed at the
+    end; pass it as the pipeline's ``transport`` with ``close_transport=False``."""
+
+    def __init__(self, make: Callable[[], Transport]) -> None:
+        self._make = make
+        self._local = threading.local()
+        self._all: list[Transport] = []
+        self._lock = threading.Lock()
+
+    def __call__(self) -> Transport:
+        transport: Transport | None = getattr(self._local, "transport", None)
+        if transport is None:
+            transport = self._make()
+            self._local.transport = transport
+            with self._lock:
+                self._all.append(transport)
+        return transport
+
+    def close(self) -> None:
+        with self._lock:
+            for transport in self._all:
+                transport.close()
+            self._all.clear()
+
+
+class BatchRunner:
+    """Runs one plan through one pipeline.
+
+    Args:
+        pipeline: the environment's send pipeline.
+        connection: keyword arguments for ``Pipeline.prepare`` (address, login, key...).
+        plan: the checked file and the person's choices.
+        decision: the person's decision for the whole batch.
+        concurrency: rows in flight at once, 1 to :data:`MAX_CONCURRENCY`.
+        on_row: called (in a worker thread) with each row's result as it is known.
+
+    Raises:
+        BatchRefusedError: the plan may not start, or a production batch was not confirmed.
+        ValueError: concurrency out of range.
+    """
+
+    def __init__(
+        self,
+        pipeline: Pipeline,
+        connection: Mapping[str, Any],
+        plan: Plan,
+        decision: BatchDecision,
+        *,
+        concurrency: int = 1,
+        on_row: Callable[[RowResult, Progress], None] | None = None,
+    ) -> None:
+        if not 1 <= concurrency <= MAX_CONCURRENCY:
+            raise ValueError(f"concurrency must be 1 to {MAX_CONCURRENCY}")
+        refusal = plan.refusal()
+        if refusal is not None:
+            raise refusal
+        self._decide = plan.authorize(decision)
+        self.pipeline = pipeline
+        self.connection = dict(connection)
+        self.plan = plan
+        self.concurrency = concurrency
+        self.on_row = on_row
+        self._go = threading.Event()
+        self._go.set()
+        self._stop = threading.Event()
+        self._started = 0.0
+        self._paused_for = 0.0
+        self._paused_at: float | None = None
+
+    # -- control (any thread) ---------------------------------------------------------
+
+    def pause(self) -> None:
+        if self._go.is_set():
+            self._paused_at = time.perf_counter()
+            self._go.clear()
+
+    def resume(self) -> None:
+        if not self._go.is_set():
+            self._paused_for += time.perf_counter() - (self._paused_at or time.perf_counter())
+            self._paused_at = None
+            self._go.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._go.set()
+
+    @property
+    def paused(self) -> bool:
+        return not self._go.is_set()
+
+    # -- running ------------------------------------------------------------------------
+
+    def run(self) -> BatchReport:
+        """Send the plan's rows in order; return when done, stopped or stopped by a row."""
+        rows = self.plan.to_send
+        report = BatchReport()
+        self._started = time.perf_counter()
+        pending: set[Future[RowResult]] = set()
+        with ThreadPoolExecutor(self.concurrency, thread_name_prefix="batch") as pool:
+            queue = iter(rows)
+            while True:
+                while len(pending) < self.concurrency and not report.stopped:
+                    self._go.wait()
+                    if self._stop.is_set():
+                        report.stopped = report.stopped or "Stopped: the rest was not sent."
+                        break
+                    checked = next(queue, None)
+                    if checked is None:
+                        break
+                    pending.add(pool.submit(self._send_row, checked))
+                if not pending:
+                    break
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=lambda f: f.result().number):
+                    result = future.result()
+                    report.results.append(result)
+                    reason = self._stop_reason(result)
+                    if reason and not report.stopped:
+                        report.stopped = f"Stopped at row {result.number}: {reason}."
+                    if self.on_row is not None:
+                        self.on_row(result, self.progress(len(report.results), len(rows)))
+        report.results.sort(key=lambda r: r.number)
+        report.elapsed = time.perf_counter() - self._started
+        return report
+
+    def progress(self, done: int, total: int) -> Progress:
+        paused = self._paused_for + (
+            time.perf_counter() - self._paused_at if self._paused_at is not None else 0.0
+        )
+        return Progress(done, total, time.perf_counter() - self._started - paused, self.paused)
+
+    def _send_row(self, checked: CheckedRow) -> RowResult:
+        values = checked.row.values
+        try:
+            check = self.pipeline.prepare(COMMAND, values, **self.connection)
+            decision: Decision = self._decide(checked)
+            sent = self.pipeline.send(check.prepared, decision)
+        except RefusedError as exc:  # the guard: accepted meanwhile, or unknown now
+            if exc.code == Refusal.UNKNOWN_OUTCOME:
+                return RowResult(checked, Result.UNKNOWN, exc.message)
+            return RowResult(checked, SKIPPED, exc.message)
+        except JournalUnavailableError as exc:
+            return RowResult(checked, Result.NOT_SENT, exc.message)
+        return RowResult(checked, sent.result, sent.outcome.summary, sent.outcome)
+
+    def _stop_reason(self, result: RowResult) -> str:
+        for stop_on, reason in _STOPS.items():
+            if result.result == stop_on:
+                return reason if result.outcome is not None else result.message
+        return ""
+
+
+def sign_rows(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) -> BatchReport:
+    """Dry run: validate and sign every row of the plan through the pipeline; send nothing.
+
+    Raises:
+        BatchRefusedError: the plan may not start (rows with errors, unknown outcomes...).
+    """
+    refusal = plan.refusal()
+    if refusal is not None:
+        raise refusal
+    report = BatchReport()
+    started = time.perf_counter()
+    for checked in plan.to_send:
+        check = pipeline.prepare(COMMAND, checked.row.values, **connection)
+        if check.signed:
+            report.results.append(RowResult(checked, SIGNED, "signed, not sent"))
+        else:
+            problems = "; ".join(p.message for p in check.prepared.errors)
+            report.results.append(RowResult(checked, Result.REJECTED, problems))
+    report.elapsed = time.perf_counter() - started
+    return report

@@ -1,0 +1,237 @@
+"""Reading a batch file: CSV (UTF-8, ``;`` or ``,`` detected from the header) or JSON Lines,
+one payout-check per row.
+
+Column names are the contract's field names or their aliases (``first_name`` for
+``receiver_first_name``...); aliases are read as the contract name. Nothing is cut or
+guessed: an unknown column, a row with more or fewer values than the header, a line that is
+not a JSON object, or bytes that are not UTF-8 are problems that name the row and the fix.
+Row numbers are the file's line numbers (the CSV header is line 1), so a person finds them
+in any editor.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from console.core.errors import InputError
+from console.core.spec import get_command
+
+COMMAND = "payout-check"
+MAX_FILE_BYTES = 64 * 1024 * 1024  # far beyond any batch; refuses a wrong file quickly
+
+
+class BatchFileError(InputError):
+    """The file cannot be read as a batch at all (missing, not UTF-8, no header)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One payout of the file.
+
+    Attributes:
+        number: the file's line number where the row starts.
+        values: field name (the contract's, aliases resolved) -> value; empty cells left out.
+    """
+
+    number: int
+    values: Mapping[str, str]
+
+    @property
+    def client_orderid(self) -> str:
+        return self.values.get("client_orderid", "").strip()
+
+
+@dataclass(frozen=True, slots=True)
+class FileProblem:
+    """A problem of the file's shape: a row (0: the header), a column and the fix. Field
+    ``(file)`` means the file could not be read past this row."""
+
+    row: int
+    field: str
+    message: str
+
+
+@dataclass(slots=True)
+class BatchFile:
+    """The rows of a batch file and the problems met reading it."""
+
+    path: Path
+    format: str  # "csv" or "jsonl"
+    rows: list[Row] = field(default_factory=list)
+    problems: list[FileProblem] = field(default_factory=list)
+    delimiter: str = ""
+
+
+def field_names() -> dict[str, str]:
+    """Every accepted column name (contract names and aliases) -> the contract name."""
+    names: dict[str, str] = {}
+    for f in get_command(COMMAND).fields:
+        names[f.name] = f.name
+        if f.alias:
+            names[f.alias] = f.name
+    return names
+
+
+def read_batch(path: Path) -> BatchFile:
+    """Read a CSV or JSON Lines batch file (by its extension: .jsonl/.ndjson, else CSV).
+
+    Raises:
+        BatchFileError: the file cannot be read, is not UTF-8, or has no header.
+    """
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise BatchFileError(
+                f"{path}: the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
+                "split it into smaller batches."
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise BatchFileError(f"{path}: cannot read it ({exc.strerror or exc}).") from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise BatchFileError(
+            f"{path}: line {line} is not UTF-8. Save the file as UTF-8 (in a spreadsheet: "
+            "CSV UTF-8) and try again."
+        ) from exc
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        return _read_jsonl(path, text)
+    return _read_csv(path, text)
+
+
+def detect_delimiter(header: str) -> str:
+    """``;`` when the header line holds more semicolons than commas, else ``,``."""
+    return ";" if header.count(";") > header.count(",") else ","
+
+
+def _columns(batch: BatchFile, header: list[str]) -> list[str | None]:
+    """The contract name of each column (None for an unusable one, reported as row 0)."""
+    row = 0
+    known = field_names()
+    seen: dict[str, str] = {}
+    out: list[str | None] = []
+    for raw in header:
+        name = raw.strip()
+        contract = known.get(name) or known.get(name.lower())
+        if not name:
+            batch.problems.append(FileProblem(row, "(header)", "A column has no name: name it."))
+            out.append(None)
+        elif contract is None:
+            batch.problems.append(
+                FileProblem(
+                    row,
+                    name,
+                    f"{name!r} is not a payout-check field or alias: rename the column to a "
+                    "contract field name (see `gateway-console batch template`) or remove it.",
+                )
+            )
+            out.append(None)
+        elif contract in seen:
+            batch.problems.append(
+                FileProblem(
+                    row,
+                    name,
+                    f"{name!r} and {seen[contract]!r} are the same field ({contract}): keep "
+                    "one of the two columns.",
+                )
+            )
+            out.append(None)
+        else:
+            seen[contract] = name
+            out.append(contract)
+    return out
+
+
+def _read_csv(path: Path, text: str) -> BatchFile:
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if not first:
+        raise BatchFileError(f"{path}: the file is empty; it needs a header row of field names.")
+    delimiter = detect_delimiter(first)
+    batch = BatchFile(path, "csv", delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    try:
+        header = next(reader)
+        columns = _columns(batch, header)
+        start = reader.line_num + 1
+        for cells in reader:
+            number, start = start, reader.line_num + 1
+            if not any(c.strip() for c in cells):
+                continue  # a blank line
+            if len(cells) != len(columns):
+                batch.problems.append(
+                    FileProblem(
+                        number,
+                        "(row)",
+                        f"The row has {len(cells)} values but the header has {len(columns)} "
+                        f"columns: check the separators ({delimiter!r}) and quotes.",
+                    )
+                )
+                continue
+            values = {c: v for c, v in zip(columns, cells, strict=True) if c and v != ""}
+            batch.rows.append(Row(number, values))
+    except csv.Error as exc:
+        batch.problems.append(  # "(file)": the rest is unread, so nothing may be sent
+            FileProblem(
+                reader.line_num,
+                "(file)",
+                f"The CSV cannot be read from here on ({exc}): check the quotes.",
+            )
+        )
+    return batch
+
+
+def _jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            yield number, line
+
+
+def _read_jsonl(path: Path, text: str) -> BatchFile:
+    batch = BatchFile(path, "jsonl")
+    known = field_names()
+    for number, line in _jsonl_lines(text):
+        try:
+            data: Any = json.loads(line)
+        except ValueError as exc:
+            batch.problems.append(
+                FileProblem(number, "(row)", f"The line is not JSON ({exc.args[0]}).")
+            )
+            continue
+        if not isinstance(data, dict):
+            batch.problems.append(
+                FileProblem(number, "(row)", "Each line must be one JSON object of field: value.")
+            )
+            continue
+        values: dict[str, str] = {}
+        usable = True
+        for key, value in data.items():
+            name = known.get(str(key)) or known.get(str(key).lower())
+            if name is None or name in values:
+                batch.problems.append(
+                    FileProblem(
+                        number,
+                        str(key),
+                        f"{key!r} is not a payout-check field or alias (or repeats one): "
+                        "rename or remove it.",
+                    )
+                )
+                usable = False
+            elif isinstance(value, (bool, list, dict)):
+                batch.problems.append(
+                    FileProblem(number, name, f"{name} must be a string or a number.")
+                )
+                usable = False
+            elif value is not None and str(value) != "":
+                values[name] = str(value)
+        if usable:
+            batch.rows.append(Row(number, values))
+    if not batch.rows and not batch.problems:
+        raise BatchFileError(f"{path}: the file holds no rows.")
+    return batch

@@ -1,0 +1,270 @@
+"""The batch dialog's work, off the GUI thread: check a file, sign it (dry run), send it
+through the core's batch runner, check the status of rows with an unknown outcome.
+
+The rules are the core's (``console.core.batch``): this only asks the person where the plan
+says so (one confirmation for a whole production batch) and moves results to the GUI thread,
+at most ten times a second, so typing stays smooth while rows fly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import threading
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QWidget
+
+from console.core import batch as core
+from console.core.errors import ConsoleError
+from console.ui.confirm import ask
+
+if TYPE_CHECKING:
+    from console.core.pipeline import Pipeline
+    from console.ui.main_window import MainWindow
+
+
+def batch_question(summary: core.BatchSummary) -> str:
+    """The one confirmation of a production batch: rows, totals, largest payout."""
+    lines = [
+        "<b>Send this batch to PRODUCTION?</b>",
+        "Real money moves. Nothing is sent unless you confirm.",
+    ]
+    lines += [html.escape(line) for line in summary.lines()]
+    return "<br>".join(lines)
+
+
+def ask_batch(parent: QWidget, text: str) -> bool:
+    return ask(
+        parent,
+        text,
+        title="Production: confirm the batch",
+        action="Send the batch",
+        name="batch-confirmation",
+    )
+
+
+class BatchController(QObject):
+    """Checks and sends one file for the window's active environment."""
+
+    checked = Signal(object)  # core.Plan
+    lines_ready = Signal(object)  # dict[int, ResultLine]
+    rows_done = Signal(object)  # list[RowResult]
+    progressed = Signal(object)  # core.Progress
+    finished = Signal(object)  # core.BatchReport
+    failed = Signal(str)
+    busy_changed = Signal(bool)
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.plan: core.Plan | None = None
+        self.runner: core.BatchRunner | None = None
+        self.busy = False
+        self.confirm: Callable[[QWidget, str], bool] = ask_batch
+        self._pending: deque[core.RowResult] = deque()
+        self._progress: core.Progress | None = None
+        self._lock = threading.Lock()
+        self._timer = QTimer(self)
+        self._timer.setInterval(100)
+        self._timer.timeout.connect(self._drain)
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _pipeline(self, pool: core.TransportPool | None = None) -> Pipeline:
+        return self.window.sender_.pipeline(pool)
+
+    def _connection(self, command: str) -> dict[str, Any]:
+        if not self.window.session.ready:
+            raise ConsoleError(
+                self.window.session.problem
+                or "No environment with a key is active: choose one first."
+            )
+        return self.window.session.prepare_kwargs(command)
+
+    def _start(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        self._set_busy(True)
+
+        def ok(result: Any) -> None:
+            self._set_busy(False)
+            done(result)
+
+        self.window.tasks.run(work, ok, self._error)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.busy = busy
+        self.busy_changed.emit(busy)
+
+    def _error(self, exc: BaseException, _tb: str) -> None:
+        self._timer.stop()
+        self._drain()
+        self._set_busy(False)
+        if isinstance(exc, ConsoleError):
+            self.failed.emit(exc.message)
+        else:
+            self.failed.emit(
+                f"The batch could not go on ({type(exc).__name__}: {exc}). Rows sent so far "
+                "are in the journal and the results file."
+            )
+
+    # -- checking --------------------------------------------------------------------------
+
+    def load(self, path: Path, *, skip_invalid: bool = False, resend_unknown: bool = False) -> None:
+        """Read and check ``path`` against the contract and the journal (on a worker)."""
+        env = self.window.session.environment
+        if env is None:
+            self.failed.emit("No environment is active: choose one first.")
+            return
+        try:
+            pipeline = self._pipeline()
+        except ConsoleError as exc:
+            self.failed.emit(exc.message)
+            return
+        production = self.window.session.is_production
+
+        def work() -> tuple[core.Plan, dict[int, core.ResultLine]]:
+            validation = core.check_batch(
+                core.read_batch(path), lambda o: pipeline.verdict(core.COMMAND, o)
+            )
+            limits = core.limits_for(env.name, production=production)
+            plan = core.Plan(validation, env.name, production, limits, skip_invalid, resend_unknown)
+            return plan, core.result_lines(validation, pipeline)
+
+        self._start(work, self._loaded)
+
+    def _loaded(self, result: tuple[core.Plan, dict[int, core.ResultLine]]) -> None:
+        self.plan, lines = result
+        self.checked.emit(self.plan)
+        self.lines_ready.emit(lines)
+
+    def choose(self, *, skip_invalid: bool, resend_unknown: bool) -> None:
+        """The person's choices for the loaded file (no new reading)."""
+        if self.plan is not None:
+            self.plan = dataclasses.replace(
+                self.plan, skip_invalid=skip_invalid, resend_unknown=resend_unknown
+            )
+            self.checked.emit(self.plan)
+
+    # -- dry run and send ------------------------------------------------------------------
+
+    def dry_run(self) -> None:
+        """Sign every row to be sent; send nothing."""
+        plan = self.plan
+        if plan is None or self.busy:
+            return
+        try:
+            pipeline, conn = self._pipeline(), self._connection(core.COMMAND)
+        except ConsoleError as exc:
+            self.failed.emit(exc.message)
+            return
+        self._start(lambda: core.sign_rows(pipeline, conn, plan), self.finished.emit)
+
+    def send(self, concurrency: int = 1) -> bool:
+        """Confirm (production: once for the whole batch), then send on a worker."""
+        plan = self.plan
+        if plan is None or self.busy:
+            return False
+        pool = core.TransportPool(self.window.session.transport)
+        try:
+            pipeline, conn = self._pipeline(pool), self._connection(core.COMMAND)
+            decision = core.BatchDecision(resend_unknown=plan.resend_unknown)
+            refusal = plan.refusal()
+            if refusal is not None:
+                raise refusal
+            if plan.production:
+                if not self.confirm(self.window, batch_question(plan.summary)):
+                    self.failed.emit("Not sent: the production batch was not confirmed.")
+                    return False
+                decision = dataclasses.replace(decision, confirmed=plan.summary)
+            results = core.ResultsFile(
+                core.results_path(plan.validation.batch.path),
+                core.result_lines(plan.validation, pipeline),
+            )
+            self.runner = core.BatchRunner(
+                pipeline,
+                conn,
+                plan,
+                decision,
+                concurrency=concurrency,
+                on_row=lambda r, p: self._row(results, r, p),
+            )
+        except ConsoleError as exc:
+            pool.close()
+            self.failed.emit(exc.message)
+            return False
+        runner = self.runner
+
+        def work() -> core.BatchReport:
+            try:
+                results.flush()
+                return runner.run()
+            finally:
+                results.flush()
+                pool.close()
+
+        self._timer.start()
+        self._start(work, self._done)
+        return True
+
+    def _row(
+        self, results: core.ResultsFile, result: core.RowResult, progress: core.Progress
+    ) -> None:
+        """In the batch's thread: the results file, then a note for the GUI thread."""
+        results.update(result)
+        with self._lock:
+            self._pending.append(result)
+            self._progress = progress
+
+    def _drain(self) -> None:
+        with self._lock:
+            done = list(self._pending)
+            self._pending.clear()
+            progress, self._progress = self._progress, None
+        if done:
+            self.rows_done.emit(done)
+        if progress is not None:
+            self.progressed.emit(progress)
+
+    def _done(self, report: core.BatchReport) -> None:
+        self._timer.stop()
+        self._drain()
+        self.runner = None
+        self.finished.emit(report)
+
+    def pause(self) -> None:
+        if self.runner is not None:
+            self.runner.pause()
+
+    def resume(self) -> None:
+        if self.runner is not None:
+            self.runner.resume()
+
+    def stop(self) -> None:
+        if self.runner is not None:
+            self.runner.stop()
+
+    # -- status ----------------------------------------------------------------------------
+
+    def check_status(self, lines: dict[int, core.ResultLine]) -> None:
+        """Ask the gateway about rows whose outcome is unknown or not final, then check the
+        file again (rows the gateway holds are then skipped)."""
+        plan = self.plan
+        if plan is None or self.busy:
+            return
+        try:
+            pipeline, conn = self._pipeline(), self._connection("status")
+        except ConsoleError as exc:
+            self.failed.emit(exc.message)
+            return
+        asked = [line for line in lines.values() if core.needs_check(line)]
+        path = plan.validation.batch.path
+        self._start(
+            lambda: core.check_rows(pipeline, conn, asked),
+            lambda _a: self.load(
+                path, skip_invalid=plan.skip_invalid, resend_unknown=plan.resend_unknown
+            ),
+        )

@@ -1,0 +1,248 @@
+"""``gateway-console batch`` against the local sandbox: each payout reaches the gateway once,
+whatever happens to the process, and card data never leaves the person's own file."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.cli import main
+from console.cli.failures import (
+    EXIT_ASK_UNKNOWN,
+    EXIT_INVALID,
+    EXIT_OVER_LIMIT,
+    EXIT_UNKNOWN,
+    EXIT_USAGE,
+)
+from console.core import batch as core
+from console.core.history import History
+from console.core.paths import resolve
+from console.core.pipeline import Pipeline
+from console.core.transport import Transport
+from console.sandbox import SandboxHandle
+from tests.helpers.batch_files import PAN, card_file, card_row, write_csv
+from tests.helpers.sandbox_client import pem_of, start
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def sandbox(rsa_key: rsa.RSAPrivateKey) -> Iterator[SandboxHandle]:
+    handle = start(rsa_key)
+    try:
+        yield handle
+    finally:
+        handle.stop()
+
+
+@pytest.fixture
+def conn(sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> list[str]:
+    key = tmp_path / "demo.pem"
+    key.write_bytes(pem_of(rsa_key))
+    demo = sandbox.demo
+    return [
+        "--base-url", sandbox.base_url, "--login", demo.login,
+        "--endpoint-id", str(demo.endpoint_id), "--key-file", str(key),
+    ]  # fmt: skip
+
+
+def payouts(sandbox: SandboxHandle) -> Counter[str]:
+    """client_orderid -> how many orders the sandbox holds for it."""
+    with urllib.request.urlopen(sandbox.control_url + "/orders?kind=payout", timeout=10) as r:
+        orders = json.load(r)
+    return Counter(o["client_orderid"] for o in orders)
+
+
+def results(path: Path) -> dict[str, dict[str, str]]:
+    with path.open(encoding="utf-8") as fh:
+        return {row["client_orderid"]: row for row in csv.DictReader(fh)}
+
+
+def test_dry_run_sends_nothing_and_a_run_sends_the_valid_rows_once(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [card_row(f"r-{i}", f"{10 + i}.00") for i in range(4)]
+    rows += [card_row("r-1", "50.00"), card_row("r-bad", "ten")]  # a repeated id, a bad amount
+    path = write_csv(tmp_path / "payouts.csv", rows)
+
+    assert main(["batch", "validate", str(path), *conn]) == EXIT_INVALID
+    assert main(["batch", "run", str(path), *conn]) == EXIT_INVALID  # errors: nothing goes
+    assert main(["batch", "run", str(path), *conn, "--dry-run", "--skip-invalid"]) == 0
+    assert "3 rows signed, nothing sent" in capsys.readouterr().out
+    assert payouts(sandbox) == Counter()
+
+    assert main(["batch", "run", str(path), *conn, "--skip-invalid", "--concurrency", "2"]) == 0
+    assert payouts(sandbox) == Counter({"r-0": 1, "r-2": 1, "r-3": 1})
+    out = results(tmp_path / "payouts.results.csv")
+    assert out["r-0"]["outcome"] == "accepted"
+    assert out["r-0"]["gateway_order_id"]
+    assert out["r-bad"]["outcome"] == "invalid"
+    assert "amount" in out["r-bad"]["error"]
+
+    assert out["r-0"]["environment"] == f"command line ({sandbox.origin.split('//')[1]})"
+    capsys.readouterr()
+    assert main(["batch", "status", str(path)]) == 0  # the results file names its environment
+    assert "3 accepted, 3 invalid" in capsys.readouterr().out
+    assert main(["batch", "run", str(path), *conn, "--skip-invalid"]) == 0  # again: nothing
+    assert "0 to send, 3 accepted before (skipped)" in capsys.readouterr().out
+    assert payouts(sandbox) == Counter({"r-0": 1, "r-2": 1, "r-3": 1})
+
+
+def test_an_id_accepted_earlier_is_skipped_and_card_data_is_never_written(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path
+) -> None:
+    assert main(["batch", "run", str(card_file(tmp_path / "first.csv", 1, "p")), *conn]) == 0
+    path = write_csv(tmp_path / "second.csv", [card_row("p-0"), card_row("p-1", cvv2="987")])
+    assert main(["batch", "validate", str(path), *conn]) == 0
+    assert main(["batch", "run", str(path), *conn]) == 0
+    assert payouts(sandbox) == Counter({"p-0": 1, "p-1": 1})
+    # the final statuses come from status answers (CVV2 987: declined by the sandbox)
+    assert main(["batch", "status", str(path), *conn, "--check"]) == 0
+    out = results(tmp_path / "second.results.csv")
+    assert (out["p-0"]["outcome"], out["p-0"]["final_status"]) == ("accepted", "approved")
+    assert (out["p-1"]["outcome"], out["p-1"]["final_status"]) == ("accepted", "declined")
+
+    written = (tmp_path / "second.results.csv").read_text(encoding="utf-8")
+    with sqlite3.connect(resolve().history_db) as db:
+        written += "\n".join(db.iterdump())
+    log = resolve().log_file
+    written += log.read_text(encoding="utf-8") if log.exists() else ""
+    assert PAN not in written
+    assert "444444******4448" in written
+    assert re.search(r"cvv2\W+(987|123)\b", written) is None
+
+
+def runner_for(
+    sandbox: SandboxHandle,
+    key: rsa.RSAPrivateKey,
+    journal: History,
+    path: Path,
+    on_row: Callable[[core.RowResult, core.Progress], None],
+) -> core.BatchRunner:
+    """A batch runner for the sandbox's demo merchant, journalled in ``journal``."""
+    demo = sandbox.demo
+    connection = {
+        "base_url": sandbox.base_url, "login": demo.login, "private_key": key,
+        "endpoint_id": demo.endpoint_id,
+    }  # fmt: skip
+    pipeline = Pipeline("sandbox", production=False, journal=journal, transport=Transport)
+    v = core.check_batch(core.read_batch(path), lambda o: pipeline.verdict(core.COMMAND, o))
+    plan = core.Plan(v, "sandbox", False, core.BatchLimits(100))
+    return core.BatchRunner(pipeline, connection, plan, core.BatchDecision(), on_row=on_row)
+
+
+def test_an_unknown_outcome_stops_the_batch(
+    sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    def on_row(result: core.RowResult, progress: core.Progress) -> None:
+        if progress.done == 2:  # from the third payout on, the answer is lost
+            sandbox.set_faults("payout-check:drop")
+
+    with History() as journal:
+        path = card_file(tmp_path / "p.csv", 6, "u")
+        report = runner_for(sandbox, rsa_key, journal, path, on_row).run()
+    assert [r.result for r in report.results] == ["accepted", "accepted", "unknown"]
+    assert report.stopped.startswith("Stopped at row 4: its outcome is unknown")
+    assert payouts(sandbox) == Counter({"u-0": 1, "u-1": 1, "u-2": 1})  # u-3.. never sent
+
+
+def test_a_run_killed_midway_and_resumed_pays_each_order_once(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path
+) -> None:
+    path = card_file(tmp_path / "p.csv", 40, "k")
+    sandbox.set_faults("latency=0.05")  # slow enough to be killed in the middle
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "console", "batch", "run", str(path), *conn, "--concurrency", "2"]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while sum(payouts(sandbox).values()) < 8 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    before = payouts(sandbox)
+    assert 8 <= sum(before.values()) < 40
+    sandbox.set_faults(None)
+
+    # The rows in flight when it died have an unknown outcome: a plain run refuses.
+    assert main(["batch", "run", str(path), *conn]) == EXIT_ASK_UNKNOWN
+    assert main(["batch", "status", str(path), *conn, "--check"]) in (0, EXIT_UNKNOWN)
+    assert main(["batch", "run", str(path), *conn, "--resend-unknown"]) == 0
+    after = payouts(sandbox)
+    assert after == Counter({f"k-{i}": 1 for i in range(40)})
+    out = results(tmp_path / "p.results.csv")
+    assert {row["outcome"] for row in out.values()} == {"accepted"}
+
+
+def test_production_batch_one_confirmation_and_the_environment_limits(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = conn[conn.index("--key-file") + 1]
+    base = ["--base-url", sandbox.base_url, "--login", "demo", "--endpoint-id", "1001"]
+    assert main(["env", "add", "live", "--kind", "production", *base]) == 0
+    assert main(["keys", "import", key, "--env", "live"]) == 0
+    path = card_file(tmp_path / "p.csv", 3, "live")
+    run = ["batch", "run", str(path), "--env", "live"]
+    capsys.readouterr()
+
+    assert main(run) == EXIT_USAGE  # no terminal to ask, and no --yes: nothing goes
+    err = capsys.readouterr().err
+    assert "3 payouts from p.csv to PRODUCTION" in err
+    assert "Total EUR: 33.00 in 3 payouts" in err
+    assert "Largest EUR payout: 12.00 EUR (row 4, card 444444******4448)" in err
+    assert PAN not in err
+    assert payouts(sandbox) == Counter()
+
+    assert main(["batch", "limits", "--env", "live", "--max-rows", "2"]) == 0
+    assert main([*run, "--yes"]) == EXIT_OVER_LIMIT
+    assert "exceed the batch limit of environment live (2 rows)" in capsys.readouterr().err
+    assert main(["batch", "limits", "--env", "live", "--max-rows", "3", "--max-total", "32"]) == 0
+    assert main([*run, "--yes"]) == EXIT_OVER_LIMIT
+    assert main(["batch", "limits", "--env", "live", "--clear"]) == 0
+    assert payouts(sandbox) == Counter()
+
+    assert main([*run, "--yes"]) == 0
+    assert payouts(sandbox) == Counter({"live-0": 1, "live-1": 1, "live-2": 1})
+
+
+def test_pause_holds_back_rows_until_resumed(
+    sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    paused = threading.Event()
+
+    def on_row(result: core.RowResult, progress: core.Progress) -> None:
+        if progress.done == 1:
+            runner.pause()
+            paused.set()
+
+    with History() as journal:
+        runner = runner_for(
+            sandbox, rsa_key, journal, card_file(tmp_path / "p.csv", 4, "z"), on_row
+        )
+        worker = threading.Thread(target=runner.run)
+        worker.start()
+        assert paused.wait(10)
+        time.sleep(0.3)
+        assert sum(payouts(sandbox).values()) == 1
+        assert runner.progress(1, 4).paused
+        runner.resume()
+        worker.join(10)
+    assert payouts(sandbox) == Counter({f"z-{i}": 1 for i in range(4)})

@@ -1,0 +1,30 @@
+"""Batch files for tests: card payouts the local sandbox approves (CVV2 123)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PAN = "4444444444444448"
+HEADER = (
+    "client_orderid", "amount", "currency", "credit_card_number", "card_printed_name",
+    "expire_month", "expire_year", "cvv2", "ipaddress",
+)  # fmt: skip
+
+
+def card_row(
+    order_id: str, amount: str = "10.00", currency: str = "EUR", cvv2: str = "123"
+) -> list[str]:
+    return [order_id, amount, currency, PAN, "JOHN SMITH", "12", "2030", cvv2, "203.0.113.10"]
+
+
+def write_csv(
+    path: Path, rows: list[list[str]], sep: str = ",", header: tuple[str, ...] = HEADER
+) -> Path:
+    lines = [sep.join(header), *(sep.join(r) for r in rows)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def card_file(path: Path, count: int, prefix: str = "b") -> Path:
+    """``count`` valid card payouts with ids ``prefix-0`` ... (amounts 10.00, 11.00 ...)."""
+    return write_csv(path, [card_row(f"{prefix}-{i}", f"{10 + i}.00") for i in range(count)])

@@ -1,0 +1,133 @@
+"""File -> Batch payouts...: the validation table, dry run, send with progress, results,
+stop, and one confirmation for a whole production batch; against the in-process sandbox."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import urllib.request
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from console.core.environments import EnvKind
+from console.ui.batch import BatchDialog
+from console.ui.main_window import MainWindow
+from tests.helpers.batch_files import PAN, card_file, card_row, write_csv
+
+
+def payouts(window: MainWindow) -> Counter[str]:
+    sandbox = window.session.sandbox
+    assert sandbox is not None
+    with urllib.request.urlopen(sandbox.control_url + "/orders?kind=payout", timeout=10) as r:
+        return Counter(o["client_orderid"] for o in json.load(r))
+
+
+def open_dialog(qtbot: Any, window: MainWindow, path: Path) -> BatchDialog:
+    window.actions_by_name["batch"].trigger()
+    dialog = window.findChild(BatchDialog)
+    assert isinstance(dialog, BatchDialog)
+    dialog.open_file(path)
+    qtbot.waitUntil(lambda: dialog.controller.plan is not None and not dialog.controller.busy)
+    return dialog
+
+
+def cells(model: Any, column: int) -> list[str]:
+    return [model.index(r, column).data() for r in range(model.rowCount())]
+
+
+def test_problems_dry_run_send_once_and_nothing_twice(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    rows = [card_row(f"w-{i}", f"{10 + i}.00") for i in range(3)]
+    rows += [card_row("w-0", "5.00"), card_row("w-bad", "ten")]
+    path = write_csv(tmp_path / "payouts.csv", rows)
+    dialog = open_dialog(qtbot, window, path)
+
+    assert cells(dialog.problems, 0)[:3] == ["2", "5", "6"]
+    assert "also on row 5" in " ".join(cells(dialog.problems, 3))
+    assert "3 rows have errors" in dialog.message.text()
+    assert not dialog.send_button.isEnabled()
+
+    dialog.skip_invalid.setChecked(True)
+    assert dialog.send_button.isEnabled()
+    assert "EUR 23.00 in 2" in dialog.summary.text()  # w-1 and w-2; w-0 is repeated
+
+    qtbot.mouseClick(dialog.dry_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Dry run" in dialog.message.text())
+    assert "2 rows signed, nothing sent" in dialog.message.text()
+    assert payouts(window) == Counter()
+
+    qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Results:" in dialog.message.text(), timeout=20_000)
+    assert payouts(window) == Counter({"w-1": 1, "w-2": 1})
+    outcomes = dict(zip(cells(dialog.results, 1), cells(dialog.results, 5), strict=True))
+    assert outcomes["w-1"] == "accepted"
+    assert outcomes["w-bad"] == "invalid"
+    assert dialog.progress.value() == 2
+    assert PAN not in " ".join(cells(dialog.results, 4))
+    assert "card 444444******4448" in cells(dialog.results, 4)
+
+    dialog.open_file(path)  # the same file again: everything sent is skipped
+    qtbot.waitUntil(lambda: not dialog.controller.busy)
+    assert "2 accepted before (skipped)" in dialog.summary.text()
+    assert not dialog.send_button.isEnabled()
+
+
+def test_stop_ends_the_batch_after_the_rows_in_flight(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    sandbox = window.session.sandbox
+    assert sandbox is not None
+    sandbox.set_faults("payout-check:latency=0.1")
+    dialog = open_dialog(qtbot, window, card_file(tmp_path / "p.csv", 30, "s"))
+    qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.progress.value() >= 2, timeout=20_000)
+    assert "rows/s" in dialog.progress_label.text()
+    qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Results:" in dialog.message.text(), timeout=20_000)
+    assert "Stopped" in dialog.message.text()
+    sent = payouts(window)
+    assert 2 <= sum(sent.values()) < 30
+    assert set(sent.values()) == {1}
+    assert cells(dialog.results, 5).count("not sent yet") == 30 - sum(sent.values())
+
+
+def test_a_production_batch_is_confirmed_once_with_its_totals(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    env = window.session.environment
+    assert env is not None
+    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
+    window.session.use(live, window.session.private_key)
+    dialog = open_dialog(qtbot, window, card_file(tmp_path / "p.csv", 3, "live"))
+    asked: list[str] = []
+    dialog.controller.confirm = lambda _parent, text: asked.append(text) is not None and False
+    qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
+    assert len(asked) == 1
+    assert "3 payouts" in asked[0]
+    assert "Total EUR: 33.00 in 3 payouts" in asked[0]
+    assert "Largest EUR payout: 12.00 EUR (row 4, card 444444******4448)" in asked[0]
+    assert PAN not in asked[0]
+    assert "not confirmed" in dialog.message.text()
+    assert payouts(window) == Counter()
+
+    dialog.controller.confirm = lambda _parent, text: asked.append(text) is None
+    qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Results:" in dialog.message.text(), timeout=20_000)
+    assert len(asked) == 2  # one question for the whole batch, not one per row
+    assert payouts(window) == Counter({"live-0": 1, "live-1": 1, "live-2": 1})
+
+
+def test_closing_the_dialog_stops_the_batch(qtbot: Any, window: MainWindow, tmp_path: Path) -> None:
+    sandbox = window.session.sandbox
+    assert sandbox is not None
+    sandbox.set_faults("payout-check:latency=0.1")
+    dialog = open_dialog(qtbot, window, card_file(tmp_path / "p.csv", 30, "c"))
+    qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.progress.value() >= 1, timeout=20_000)
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not dialog.controller.busy, timeout=20_000)
+    assert sum(payouts(window).values()) < 30
