@@ -25,6 +25,7 @@ from console.core.environments import Connection
 from console.core.errors import InputError
 from console.core.history import History, HistoryRow
 from console.core.pipeline import Decision, Pipeline
+from console.core.pipeline.pipeline import reported_status
 from console.core.spec.status import FINAL_STATUSES
 from console.core.transport import Timeouts, Transport
 
@@ -118,10 +119,7 @@ class StatusChecker:
             raise InputError("; ".join(p.message for p in prepared.errors))
         # the pipeline journals it and sets the order's final status from the answer
         outcome = self.pipeline.send(prepared, Decision()).outcome
-        response = outcome.response
-        if response is None or outcome.result != Result.ACCEPTED or not response.status:
-            return StatusCheck(outcome, None)
-        return StatusCheck(outcome, response.status)
+        return StatusCheck(outcome, reported_status(outcome))
 
     def check_row(self, row: HistoryRow) -> StatusCheck:
         """Ask for the status of the order a history row made."""

@@ -193,3 +193,26 @@ def test_plain_http_beyond_this_computer_is_never_used(rsa_key: rsa.RSAPrivateKe
     assert refused.value.code == Refusal.PLAIN_HTTP
     assert "https" in refused.value.message
     assert history.fetch() == []
+
+
+def test_a_declined_status_answer_is_a_final_status_too(rsa_key: rsa.RSAPrivateKey) -> None:
+    from console.core.pipeline.pipeline import reported_status
+
+    history = History()
+    status = b"type=status-response\n&status=declined\n&gateway-order-id=9001\n"
+    answers = iter([ASYNC_OK, status])
+    with serve(lambda r: Reply(200, next(answers), FORM)) as server:
+        pipeline = _pipeline(history)
+        pipeline.send(_prepared(server.url, rsa_key), Decision())
+        ask = prepare(
+            "status",
+            {"client_orderid": "p-1"},
+            base_url=server.url,
+            login="merchant",
+            private_key=rsa_key,
+            endpoint_id="1",
+        )
+        sent = pipeline.send(ask, Decision())
+    assert reported_status(sent.outcome) == "declined"
+    payout = next(r for r in history.fetch() if r.command == "payout-check")
+    assert payout.final_status == "declined"

@@ -138,6 +138,17 @@ class Sent:
         return self.outcome.result
 
 
+def reported_status(outcome: Outcome) -> str | None:
+    """The transaction status a status answer reports (a declined order is a status too),
+    or None when ``outcome`` is not a status answer."""
+    response = outcome.response
+    if outcome.prepared.command != "status" or response is None:
+        return None
+    if response.type != "status-response" or not response.status:
+        return None
+    return response.status
+
+
 class Pipeline:
     """Sends for one environment through its journal.
 
@@ -257,21 +268,15 @@ class Pipeline:
     def _after_answer(self, outcome: Outcome) -> None:
         """Effects of an answer, whichever front asked: a status answer sets the order's
         final status in the journal."""
-        prepared, response = outcome.prepared, outcome.response
-        if (
-            prepared.command != "status"
-            or response is None
-            or response.type != "status-response"  # a declined order is a status too
-            or not response.status
-            or self.journal is None
-        ):
+        prepared, response, status = outcome.prepared, outcome.response, reported_status(outcome)
+        if status is None or response is None or self.journal is None:
             return
         order_id = client_orderid(prepared.params)
         if order_id:
             self.journal.set_final_status(
                 self.environment,
                 order_id,
-                response.status,
+                status,
                 orderid=(
                     response.get("gateway-order-id")
                     or response.get("orderid")
