@@ -208,6 +208,11 @@ def integer_check(minimum: int, maximum: int) -> FieldCheck:
                 problem(f, ERROR, Code.TYPE, f"{shown} must be a whole number (digits only).")
             )
             return False
+        digits = value.lstrip("+-0") or "0"
+        if len(digits) > len(str(maximum)) and not value.startswith("-"):
+            # longer than any allowed number: said so without converting it
+            out.append(problem(f, ERROR, Code.RANGE, f"{shown} is too large: at most {maximum}."))
+            return True
         number = int(value)
         if number < minimum:
             need = "a positive whole number" if minimum == 1 else f"at least {minimum}"

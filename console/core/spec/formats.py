@@ -136,8 +136,8 @@ def check_luhn(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
 
 
 def check_month(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
-    """Expiry month 1-12."""
-    if not 1 <= int(value) <= 12:
+    """Expiry month 1-12 (length first: a number is never converted from a huge text)."""
+    if len(value) > 2 or not 1 <= int(value) <= 12:
         out.append(problem(f, ERROR, Code.RANGE, f"{shown} must be a month from 1 to 12."))
         return False
     return True

@@ -87,7 +87,9 @@ def expiry(month_name: str, year_name: str) -> Rule:
 
     def rule(given: Mapping[str, str], today: date, out: list[Problem]) -> None:
         month, year = given.get(month_name, ""), given.get(year_name, "")
-        if not (is_digits(month) and is_digits(year) and 1 <= int(month) <= 12):
+        if not (is_digits(month) and is_digits(year)) or len(month) > 2 or len(year) > 4:
+            return  # the fields' own checks say what is wrong
+        if not 1 <= int(month) <= 12:
             return
         y = int(year) + (2000 if len(year) <= 2 else 0)
         if (y, int(month)) < (today.year, today.month):
