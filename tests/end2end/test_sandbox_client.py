@@ -392,3 +392,18 @@ def test_values_with_control_characters_or_spaces_arrive_signed_exactly_as_given
     assert outcome.result is Result.ACCEPTED, outcome.summary
     assert outcome.prepared.signed is not None
     assert ("order_desc", note) in outcome.prepared.signed.params
+
+
+def test_a_payout_with_no_receiver_is_a_validation_error(
+    sandbox: SandboxHandle, client: Client, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    values = {
+        k: v
+        for k, v in payout_values("no-receiver-1").items()
+        if k
+        not in ("credit_card_number", "card_printed_name", "expire_month", "expire_year", "cvv2")
+    }
+    outcome = send(client, sandbox, rsa_key, "payout-check", values, skip_validation=True)
+    assert outcome.response is not None
+    assert outcome.response.kind is Kind.VALIDATION_ERROR
+    assert "receiver" in (outcome.response.error_message or "").lower()

@@ -63,3 +63,22 @@ def test_a_card_number_failing_luhn_is_sent_only_on_purpose(qtbot: Any, window: 
     window.send()
     qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
     assert _requests(window) == before + 1
+
+
+def test_a_bank_payout_without_an_account_number_is_not_sent(
+    qtbot: Any, window: MainWindow
+) -> None:
+    from console.ui.forms.payout_form import PayoutForm
+
+    window.fill_example()
+    form = window.form
+    assert isinstance(form, PayoutForm)
+    form.receiver.set_key("bank")
+    form.rows["account_number"].set_text("")
+    before = _requests(window)
+    assert not window.send_button.isEnabled()
+    qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert form.rows["account_number"].state == "error"
+    assert "receiver" in form.rows["account_number"].message.full_text().lower()
+    qtbot.wait(200)
+    assert _requests(window) == before

@@ -192,7 +192,7 @@ FAILING = [
     ),
     pytest.param(R, {"state": None}, "state-required", E, ["state"], id="state-recurring"),
     pytest.param(
-        P, NO_CARD, "receiver", W, ["account_number", "crypto_wallet_address"], id="no-receiver"
+        P, NO_CARD, "receiver", E, ["account_number", "crypto_wallet_address"], id="no-receiver"
     ),
     pytest.param(
         P,

@@ -68,12 +68,13 @@ def _some_callback(given: Mapping[str, str], today: date, out: list[Problem]) ->
 
 
 def _some_receiver(given: Mapping[str, str], today: date, out: list[Problem]) -> None:
-    """Who receives the money. A warning: rule 7 leaves the requirements per integration."""
+    """Who receives the money. Rule 7 leaves which receiver fields an integration needs to
+    the gateway, but a payout with no receiver at all pays nobody: an error."""
     if not any(n in given for n in RECEIVER_FIELDS):
         out.append(
             Problem(
                 RECEIVER_FIELDS,
-                WARNING,
+                ERROR,
                 "No receiver is given: fill the card details, card_recurring_payment_id, "
                 "recurring-payment-id, account_number, ewallet_wallet or crypto_wallet_address.",
                 Code.RECEIVER.value,
