@@ -26,6 +26,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from console.sandbox import logsafe
 from console.sandbox.app import Sandbox
 from console.sandbox.auth import DEFAULT_WINDOW
 from console.sandbox.callbacks import is_loopback
@@ -38,6 +39,7 @@ from console.sandbox.server import SandboxServer
 __all__ = ["DemoMerchant", "SandboxHandle", "is_loopback", "start_sandbox"]
 
 log = logging.getLogger("console.sandbox")
+logsafe.install(log)  # what clients send is logged escaped and cut
 DEMO_LOGIN = "demo"
 DEMO_ENDPOINT_ID = "1001"
 DEMO_ENDPOINT_GROUP_ID = "2001"

@@ -13,12 +13,17 @@ never from the previous charge, so the day never drifts.
 from __future__ import annotations
 
 import calendar
+import math
 import threading
 import time
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
 PERIODS = ("day", "week", "month")
+# How far the clock may move: a century per step and in all, so every date it makes stays a
+# real calendar date (and a state file written with it always loads again).
+MAX_STEP_SECONDS = 36_600 * 86_400
+MAX_OFFSET_SECONDS = 2 * MAX_STEP_SECONDS
 
 
 class SandboxClock:
@@ -47,12 +52,25 @@ class SandboxClock:
         """Move the clock forward and return the new offset.
 
         Raises:
-            ValueError: a negative step (the sandbox clock never goes back).
+            ValueError: a negative, not finite or too large step (the sandbox clock never
+                goes back, and never further than a century per step or two in all); the
+                clock is left as it was.
         """
         step = days * 86400 + seconds
+        if not math.isfinite(step):
+            raise ValueError("days and seconds must be finite numbers.")
         if step < 0:
             raise ValueError("The sandbox clock only moves forward: give a positive step.")
+        if step > MAX_STEP_SECONDS:
+            raise ValueError(
+                f"A step may be at most {MAX_STEP_SECONDS // 86400} days; move in smaller steps."
+            )
         with self._lock:
+            if self._offset + step > MAX_OFFSET_SECONDS:
+                raise ValueError(
+                    f"The sandbox clock may run at most {MAX_OFFSET_SECONDS // 86400} days "
+                    "ahead; start the sandbox with a fresh state to go further."
+                )
             self._offset += step
             return self._offset
 

@@ -54,6 +54,31 @@ def _readable(pattern: str) -> str:
     return pattern.replace(r"(\d+)", "<orderid>").replace("(", "").replace(")", "")
 
 
+MAX_CONTROL_BODY = 64 * 1024
+MAX_JSON_DEPTH = 32
+MAX_CALLBACK_DELAY = 3600.0
+_ID = re.compile(r"[0-9]{1,18}")  # order ids are SQLite integers
+
+
+def _nesting(body: bytes) -> int:
+    """How deep brackets nest (strings included: an over-estimate is safe)."""
+    depth = deepest = 0
+    for byte in body:
+        if byte in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in b"]}":
+            depth -= 1
+    return deepest
+
+
+def order_id(text: str) -> int:
+    """An order id from a control path; a number too long to be one is refused."""
+    if not _ID.fullmatch(text):
+        raise ControlError(f"There is no order {text[:40]}: order ids are numbers of 1-18 digits.")
+    return int(text)
+
+
 class ControlError(ValueError):
     """A control request that cannot be done; answered 400 with the message."""
 
@@ -117,10 +142,14 @@ class Control:
     def _body(body: bytes, content_type: str) -> dict[str, str]:
         if not body.strip():
             return {}
+        if len(body) > MAX_CONTROL_BODY:
+            raise ControlError(f"A control body may be at most {MAX_CONTROL_BODY} bytes.")
         if "json" in content_type:
+            if _nesting(body) > MAX_JSON_DEPTH:
+                raise ControlError(f"The JSON is nested more than {MAX_JSON_DEPTH} deep.")
             try:
                 data = json.loads(body)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 raise ControlError(f"The body is not JSON: {exc}") from None
             if not isinstance(data, dict):
                 raise ControlError("The body must be a JSON object.")
@@ -183,7 +212,7 @@ class Control:
 
     def order(self, args: dict[str, str], groups: list[str]) -> object:
         db = self.sandbox.db
-        order = db.get(Order, int(groups[0]))
+        order = db.get(Order, order_id(groups[0]))
         if order is None:
             raise ControlError(f"There is no order {groups[0]}.")
         data = _order_json(self.sandbox.lifecycle.current(order))
@@ -196,11 +225,11 @@ class Control:
         return data
 
     def update(self, args: dict[str, str], groups: list[str]) -> object:
-        order, sent = self.sandbox.lifecycle.update(int(groups[0]), groups[1])
+        order, sent = self.sandbox.lifecycle.update(order_id(groups[0]), groups[1])
         return {"orderid": order.orderid, "update": groups[1], "callbacks": sent}
 
     def resolve(self, args: dict[str, str], groups: list[str]) -> object:
-        order = self.sandbox.lifecycle.resolve(int(groups[0]), args.get("status", ""))
+        order = self.sandbox.lifecycle.resolve(order_id(groups[0]), args.get("status", ""))
         return _order_json(order)
 
     def profiles(self, args: dict[str, str], groups: list[str]) -> object:
@@ -267,7 +296,7 @@ class Control:
             seconds = float(args.get("seconds", ""))
         except ValueError:
             raise ControlError("seconds must be a number (0 or more).") from None
-        if seconds < 0:
-            raise ControlError("seconds must be 0 or more.")
+        if not 0 <= seconds <= MAX_CALLBACK_DELAY:  # also refuses NaN
+            raise ControlError(f"seconds must be a number from 0 to {MAX_CALLBACK_DELAY:.0f}.")
         self.sandbox.callback_delay = seconds
         return {"callback_delay": seconds}

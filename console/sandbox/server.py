@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from console.sandbox.app import BASE_PATH, COMMAND_NAMES, ApiRequest, Sandbox, route
 from console.sandbox.control import PREFIX, Control
-from console.sandbox.wire import CONTRACT_HEADERS, FORM_CONTENT_TYPE, Reply, plain
+from console.sandbox.wire import CONTRACT_HEADERS, FORM_CONTENT_TYPE, Reply, internal_error, plain
 
 log = logging.getLogger("console.sandbox")
 MAX_BODY = 1024 * 1024
@@ -125,15 +125,18 @@ class SandboxHandler(BaseHTTPRequestHandler):
         if body is None:
             return
         if path == PREFIX or path.startswith(PREFIX + "/"):
-            self._write(
-                self.server.control.handle(
+            try:
+                reply = self.server.control.handle(
                     method,
                     path,
                     parts.query.encode("latin-1"),
                     body,
                     self.headers.get("Content-Type", "").lower(),
                 )
-            )
+            except Exception:
+                reply, error_id = internal_error()
+                log.exception("internal error on control path %s [%s]", path, error_id)
+            self._write(reply)
             return
         api_route = route(path)
         if api_route is None:
@@ -156,7 +159,13 @@ class SandboxHandler(BaseHTTPRequestHandler):
             {name: self.headers.get(name, "") for name in ("Content-Type", "Authorization")},
             body,
         )
-        result = self.server.sandbox.handle(request)
+        try:
+            result = self.server.sandbox.handle(request)
+        except Exception:  # every request gets an answer, also when the sandbox has a bug
+            reply, error_id = internal_error()
+            log.exception("internal error while handling %s [%s]", path, error_id)
+            self._write(reply)
+            return
         latency = result.faults.latency or 0.0
         if latency:
             self.server.stopping.wait(latency)
@@ -164,7 +173,14 @@ class SandboxHandler(BaseHTTPRequestHandler):
         self.server.sandbox.stats.add(time.perf_counter() - started - latency)
 
     def _read_body(self) -> bytes | None:
-        length_text = self.headers.get("Content-Length")
+        lengths = self.headers.get_all("Content-Length") or []
+        if len(lengths) > 1 or (lengths and not lengths[0].strip().isdigit()):
+            # two lengths (or a length that is not a plain number) is how request smuggling
+            # starts: refuse it and read nothing more from this connection
+            self.close_connection = True
+            self._write(plain(400, "400 Bad Request: give exactly one Content-Length, a number."))
+            return None
+        length_text = lengths[0] if lengths else None
         if length_text is None:
             if self.headers.get("Transfer-Encoding"):
                 self._write(plain(411, "411 Length Required: send a Content-Length."))

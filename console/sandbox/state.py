@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from console.core.private_files import owner_only
 from console.sandbox.records import RECORD_TYPES
 
 SCHEMA_VERSION = 1
@@ -75,13 +76,15 @@ class Database:
         self.lock = threading.RLock()
         self._depth = 0
         try:
+            if self.path is not None:
+                owner_only(self.path)  # orders, cards (masked) and merchants: the owner's only
             self._conn = sqlite3.connect(
                 str(path) if path is not None else ":memory:",
                 check_same_thread=False,
                 isolation_level=None,  # transactions are explicit
             )
             self._setup()
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, OSError) as exc:
             raise StateError(
                 f"The state file {path} cannot be opened as a sandbox state ({exc}). "
                 "Give another file, or delete this one to start afresh."

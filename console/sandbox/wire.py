@@ -54,7 +54,13 @@ def new_serial() -> str:
 
 def form_body(pairs: Sequence[tuple[str, str]]) -> bytes:
     """``name=value\\n`` items joined with ``&``, names and values form-urlencoded."""
-    return "&".join(f"{quote_plus(n)}={quote_plus(v)}\n" for n, v in pairs).encode("utf-8")
+
+    def enc(text: str) -> str:
+        # a value echoed from a request whose bytes were not UTF-8 (kept as surrogates) goes
+        # back as those same bytes, percent-encoded: every answer can be written
+        return quote_plus(text.encode("utf-8", "surrogateescape"))
+
+    return "&".join(f"{enc(n)}={enc(v)}\n" for n, v in pairs).encode("ascii")
 
 
 def form_reply(pairs: Sequence[tuple[str, str]], serial: str | None = None) -> Reply:

@@ -11,13 +11,12 @@ Indexes serve the history pane (see :mod:`console.core.history.journal`): the ne
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import os
 import sqlite3
 from pathlib import Path
 
 from console.core.errors import JournalUnavailableError
+from console.core.private_files import owner_only
 
 _V1 = """
 CREATE TABLE requests (
@@ -122,7 +121,7 @@ def open_database(path: Path) -> sqlite3.Connection:
         if path.is_dir():
             raise IsADirectoryError(errno.EISDIR, "a folder", str(path))
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        _owner_only(path)
+        owner_only(path)
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
         _check_version(db, path)  # before WAL: switching it on rewrites the file header
         db.execute("PRAGMA journal_mode=WAL")
@@ -136,16 +135,6 @@ def open_database(path: Path) -> sqlite3.Connection:
             db.close()
         raise unavailable(path, exc) from exc
     return db
-
-
-def _owner_only(path: Path) -> None:
-    """Create the file 0600, or take group and other access away from an existing one."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
-    os.close(fd)
-    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        with contextlib.suppress(FileNotFoundError):
-            if name.stat().st_mode & 0o077:
-                name.chmod(0o600)
 
 
 def unavailable(path: Path, exc: BaseException) -> JournalUnavailableError:

@@ -1,0 +1,226 @@
+"""The sandbox under hostile input, over raw sockets on 127.0.0.1: every request gets an
+answer, a refused control call changes nothing, and the sandbox keeps serving afterwards."""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import os
+import socket
+import stat
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+from console.sandbox import SandboxHandle, start_sandbox
+
+_KEEP = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+
+
+@pytest.fixture
+def sandbox(rsa_key: rsa.RSAPrivateKey) -> Iterator[SandboxHandle]:
+    pem = rsa_key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    handle = start_sandbox(port=0, callback_delay=0, demo_private_key_pem=pem)
+    yield handle
+    handle.stop()
+
+
+def _pct(raw: bytes) -> str:
+    return "".join(chr(b) if b in _KEEP else f"%{b:02X}" for b in raw)
+
+
+def _signed_raw(
+    handle: SandboxHandle, key: rsa.RSAPrivateKey, pairs: list[tuple[bytes, bytes]]
+) -> tuple[str, str, bytes]:
+    """A payout-check signed over raw bytes (values need not be UTF-8): path, header, body."""
+    url = f"{handle.base_url}/api/v4/payout-check/{handle.demo.endpoint_id}"
+    oauth = {
+        "oauth_consumer_key": handle.demo.login,
+        "oauth_nonce": os.urandom(8).hex(),
+        "oauth_signature_method": "RSA-SHA256",
+        "oauth_timestamp": str(int(time.time())),
+        "oauth_version": "1.0",
+    }
+    encoded = [(_pct(n), _pct(v)) for n, v in pairs]
+    encoded += [(n, _pct(v.encode())) for n, v in oauth.items()]
+    normalized = "&".join(f"{n}={v}" for n, v in sorted(encoded))
+    base = "&".join(["POST", _pct(url.encode()), _pct(normalized.encode())])
+    signature = key.sign(base.encode(), padding.PKCS1v15(), hashes.SHA256())
+    oauth["oauth_signature"] = base64.b64encode(signature).decode()
+    header = "OAuth " + ", ".join(f'{n}="{quote(v, safe="")}"' for n, v in sorted(oauth.items()))
+    body = "&".join(f"{_pct(n)}={_pct(v)}" for n, v in pairs).encode()
+    return urlsplit(url).path, header, body
+
+
+def _exchange(handle: SandboxHandle, raw: bytes, timeout: float = 10.0) -> bytes:
+    """Send raw bytes, read until the server closes or goes quiet; return what came back."""
+    host, port = urlsplit(handle.base_url).hostname, urlsplit(handle.base_url).port
+    assert host is not None and port is not None
+    with socket.create_connection((host, port), timeout=timeout) as conn:
+        conn.sendall(raw)
+        conn.shutdown(socket.SHUT_WR)
+        chunks = []
+        while chunk := conn.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _post(path: str, body: bytes, *headers: str, host: str = "127.0.0.1") -> bytes:
+    lines = [f"POST {path} HTTP/1.1", f"Host: {host}", *headers]
+    if not any(h.lower().startswith("content-length") for h in headers):
+        lines.append(f"Content-Length: {len(body)}")
+    return ("\r\n".join([*lines, "Connection: close", "", ""])).encode() + body
+
+
+def _control(handle: SandboxHandle, path: str, data: object) -> bytes:
+    body = json.dumps(data).encode() if not isinstance(data, bytes) else data
+    return _exchange(handle, _post(path, body, "Content-Type: application/json"))
+
+
+def _still_serving(handle: SandboxHandle) -> None:
+    answer = _exchange(
+        handle, b"GET /_sandbox/clock HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+
+
+def _payout_pairs(order: bytes) -> list[tuple[bytes, bytes]]:
+    return [
+        (b"client_orderid", order),
+        (b"amount", b"10.00"),
+        (b"currency", b"USD"),
+        (b"account_number", b"12345678"),
+    ]
+
+
+def test_a_value_that_is_not_utf8_gets_validation_error_151(
+    sandbox: SandboxHandle, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    path, header, body = _signed_raw(sandbox, rsa_key, _payout_pairs(b"u8-\xc3\x28"))
+    answer = _exchange(
+        sandbox,
+        _post(
+            path,
+            body,
+            "Content-Type: application/x-www-form-urlencoded",
+            f"Authorization: {header}",
+            host=urlsplit(sandbox.base_url).netloc,  # the signed URL names host and port
+        ),
+    )
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:300]
+    assert b"type=validation-error" in answer
+    assert b"error-code=151" in answer
+    _still_serving(sandbox)
+
+
+@pytest.mark.parametrize("days", [3_000_000, 1e300, "nan", "inf", -1])
+def test_a_refused_clock_move_changes_nothing(sandbox: SandboxHandle, days: object) -> None:
+    before = json.loads(
+        _exchange(
+            sandbox, b"GET /_sandbox/clock HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        ).split(b"\r\n\r\n", 1)[1]
+    )
+    answer = _control(sandbox, "/_sandbox/clock/advance", {"days": days})
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    after = json.loads(
+        _exchange(
+            sandbox, b"GET /_sandbox/clock HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        ).split(b"\r\n\r\n", 1)[1]
+    )
+    assert after["offset_seconds"] == before["offset_seconds"]
+    assert _control(sandbox, "/_sandbox/clock/advance", {"days": 30}).startswith(b"HTTP/1.1 200")
+
+
+@pytest.mark.parametrize("seconds", ["nan", 1e308, "inf", -5])
+def test_a_callback_delay_must_be_finite_and_bounded(
+    sandbox: SandboxHandle, seconds: object
+) -> None:
+    answer = _control(sandbox, "/_sandbox/callback-delay", {"seconds": seconds})
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert sandbox.sandbox.callback_delay == 0
+
+
+def test_a_30_digit_order_id_and_deep_json_get_answers(sandbox: SandboxHandle) -> None:
+    answer = _exchange(
+        sandbox,
+        b"GET /_sandbox/orders/" + b"9" * 30 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    deep = b"[" * 100_000 + b"]" * 100_000
+    answer = _control(sandbox, "/_sandbox/clock/advance", deep)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    _still_serving(sandbox)
+
+
+def test_two_content_lengths_are_refused_not_read_as_a_second_request(
+    sandbox: SandboxHandle,
+) -> None:
+    smuggled = b"GET /_sandbox/stats HTTP/1.1\r\nHost: x\r\n\r\n"
+    raw = (
+        b"POST /paynet/api/v4/payout-check/1001 HTTP/1.1\r\nHost: x\r\n"
+        b"Content-Length: 0\r\nContent-Length: " + str(len(smuggled)).encode() + b"\r\n\r\n"
+    ) + smuggled
+    answer = _exchange(sandbox, raw)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert answer.count(b"HTTP/1.1 ") == 1  # nothing after it was taken as a request
+    _still_serving(sandbox)
+
+
+def test_logged_values_cannot_forge_lines_and_stay_short(
+    sandbox: SandboxHandle, caplog: pytest.LogCaptureFixture, other_rsa_key: rsa.RSAPrivateKey
+) -> None:
+    caplog.set_level(logging.INFO, logger="console.sandbox")
+    forged = "demo\n2026-01-01 INFO console.sandbox: payout approved for everyone"
+    header = f'OAuth oauth_consumer_key="{quote(forged, safe="")}", oauth_nonce="n", oauth_signature="x", oauth_signature_method="RSA-SHA256", oauth_timestamp="{int(time.time())}", oauth_version="1.0"'
+    _exchange(
+        sandbox,
+        _post(
+            "/paynet/api/v4/payout-check/1001",
+            b"a=1",
+            f"Authorization: {header}",
+            "Content-Type: application/x-www-form-urlencoded",
+        ),
+    )
+    path, header, _ = _signed_raw(sandbox, other_rsa_key, _payout_pairs(b"big-1"))
+    big = b"order_desc=" + b"x" * 900_000
+    _exchange(
+        sandbox,
+        _post(
+            path, big, f"Authorization: {header}", "Content-Type: application/x-www-form-urlencoded"
+        ),
+    )
+    messages = [r.getMessage() for r in caplog.records if r.name == "console.sandbox"]
+    assert messages
+    assert all("\n" not in m for m in messages)
+    assert sum(len(m) for m in messages) < 50_000
+    _still_serving(sandbox)
+
+
+def test_the_state_file_is_readable_by_its_owner_only(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    state = tmp_path / "state.sqlite3"
+    handle = start_sandbox(port=0, callback_delay=0, state_path=state)
+    handle.stop()
+    assert stat.S_IMODE(state.stat().st_mode) == 0o600
+
+
+def test_a_refused_clock_move_leaves_a_state_file_that_loads_again(tmp_path: Path) -> None:
+    state = tmp_path / "state.sqlite3"
+    handle = start_sandbox(port=0, callback_delay=0, state_path=state)
+    answer = _control(handle, "/_sandbox/clock/advance", {"days": 3_000_000})
+    assert answer.startswith(b"HTTP/1.1 400")
+    handle.stop()
+    again = start_sandbox(port=0, callback_delay=0, state_path=state)  # no traceback: it loads
+    _still_serving(again)
+    again.stop()
