@@ -65,7 +65,8 @@ def _signed_raw(
 def _exchange(handle: SandboxHandle, raw: bytes, timeout: float = 10.0) -> bytes:
     """Send raw bytes, read until the server closes or goes quiet; return what came back."""
     host, port = urlsplit(handle.base_url).hostname, urlsplit(handle.base_url).port
-    assert host is not None and port is not None
+    assert host is not None
+    assert port is not None
     with socket.create_connection((host, port), timeout=timeout) as conn:
         conn.sendall(raw)
         conn.shutdown(socket.SHUT_WR)
@@ -181,7 +182,11 @@ def test_logged_values_cannot_forge_lines_and_stay_short(
 ) -> None:
     caplog.set_level(logging.INFO, logger="console.sandbox")
     forged = "demo\n2026-01-01 INFO console.sandbox: payout approved for everyone"
-    header = f'OAuth oauth_consumer_key="{quote(forged, safe="")}", oauth_nonce="n", oauth_signature="x", oauth_signature_method="RSA-SHA256", oauth_timestamp="{int(time.time())}", oauth_version="1.0"'
+    header = (
+        f'OAuth oauth_consumer_key="{quote(forged, safe="")}", oauth_nonce="n", '
+        'oauth_signature="x", oauth_signature_method="RSA-SHA256", '
+        f'oauth_timestamp="{int(time.time())}", oauth_version="1.0"'
+    )
     _exchange(
         sandbox,
         _post(
