@@ -143,8 +143,6 @@ class SandboxHandle:
             return
         self._stopped = True
         self._server.shutdown()
-        self._server.close_connections()
-        self._server.server_close()
         self._thread.join(timeout=5)
         self.sandbox.stop()
         log.info("sandbox at %s stopped", self.origin)

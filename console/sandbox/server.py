@@ -1,4 +1,5 @@
-"""The sandbox's HTTP server: a threaded ``http.server`` on loopback with keep-alive.
+"""The sandbox's HTTP server on loopback with keep-alive: connections held by one selector
+thread, complete requests answered by a fixed pool of workers (see ``connections``).
 
 Contract paths live under ``/paynet`` (``POST`` only: other methods get 405, unknown paths
 404); control paths under ``/_sandbox``. Injected faults are applied here, while the answer
@@ -7,16 +8,16 @@ is written: latency, a dropped connection, a truncated or a garbage body.
 
 from __future__ import annotations
 
-import contextlib
+import io
 import logging
 import socket
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import urlsplit
 
 from console.sandbox.app import BASE_PATH, COMMAND_NAMES, ApiRequest, Sandbox, route
+from console.sandbox.connections import BACKLOG, Connection, ConnectionLoop
 from console.sandbox.control import PREFIX, Control
 from console.sandbox.wire import CONTRACT_HEADERS, FORM_CONTENT_TYPE, Reply, internal_error, plain
 
@@ -45,63 +46,77 @@ def origin_for(host: str, port: int) -> str:
     return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
 
 
-class SandboxServer(ThreadingHTTPServer):
-    """A threaded HTTP server that knows its sandbox and closes every connection on stop."""
-
-    daemon_threads = False
-    block_on_close = True
-    request_queue_size = 128
-    allow_reuse_address = True
+class SandboxServer:
+    """The sandbox's HTTP server: a listening socket whose connections a
+    :class:`~console.sandbox.connections.ConnectionLoop` holds, and whose complete requests
+    :class:`SandboxHandler` answers on a fixed pool of workers."""
 
     def __init__(self, address: tuple[str, int], sandbox: Sandbox) -> None:
-        if ":" in address[0]:
-            self.address_family = socket.AF_INET6
-        super().__init__(address, SandboxHandler)
+        family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(address)
+            listener.listen(BACKLOG)
+        except OSError:
+            listener.close()
+            raise
+        self.server_address: tuple[str, int] = listener.getsockname()[:2]
         self.sandbox = sandbox
-        self.stopping = threading.Event()
-        self._connections: set[socket.socket] = set()
-        self._conn_lock = threading.Lock()
+        self.loop = ConnectionLoop(listener, self._answer, MAX_BODY)
+        self.stopping = self.loop.stopping
         self.origin = origin_for(address[0], self.server_address[1])
         self.control = Control(sandbox, self.origin + BASE_PATH)
 
-    def track(self, conn: socket.socket, add: bool) -> None:
-        with self._conn_lock:
-            if add:
-                self._connections.add(conn)
-            else:
-                self._connections.discard(conn)
+    def _answer(self, conn: Connection, raw: bytes) -> bool:
+        handler = SandboxHandler(conn, raw, self)
+        return not handler.close_connection
 
-    def close_connections(self) -> None:
-        """Wake every handler waiting on a kept-alive connection so that it can end."""
-        self.stopping.set()
-        with self._conn_lock:
-            for conn in list(self._connections):
-                with contextlib.suppress(OSError):
-                    conn.shutdown(socket.SHUT_RDWR)
+    def serve_forever(self, poll_interval: float = 0.1) -> None:
+        self.loop.run(poll_interval)
+
+    def shutdown(self) -> None:
+        """Stop serving: close every connection, end the workers (bounded)."""
+        self.loop.stop()
+
+
+class _Writer:
+    """What the handler writes its answer to: the connection, blocking with a timeout."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+
+    def write(self, data: bytes) -> int:
+        self._sock.sendall(data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
 
 
 class SandboxHandler(BaseHTTPRequestHandler):
-    """One connection: reads requests and writes the sandbox's answers."""
+    """Answers one complete request (read whole by the connection loop) on its connection."""
 
     protocol_version = "HTTP/1.1"
     server_version = "gateway-console-sandbox"
     sys_version = ""
-    timeout = 65  # an idle kept-alive connection is closed (the answers say timeout=60)
-    disable_nagle_algorithm = True  # headers and body go out at once, no delayed-ACK stalls
-    server: SandboxServer
+    server: SandboxServer  # type: ignore[assignment]
+
+    def __init__(self, conn: Connection, raw: bytes, server: SandboxServer) -> None:
+        self._raw = raw
+        super().__init__(conn.sock, conn.address, server)  # type: ignore[arg-type]
 
     def setup(self) -> None:
-        super().setup()
-        self.server.track(self.connection, True)
-        if self.server.stopping.is_set():  # accepted while stopping: do not wait for a request
-            with contextlib.suppress(OSError):
-                self.connection.shutdown(socket.SHUT_RDWR)
+        self.connection = self.request
+        self.rfile = io.BytesIO(self._raw)
+        self.wfile = _Writer(self.connection)  # type: ignore[assignment]
+
+    def handle(self) -> None:
+        self.close_connection = True
+        self.handle_one_request()  # exactly one: the loop reads the next one
 
     def finish(self) -> None:
-        try:
-            super().finish()
-        finally:
-            self.server.track(self.connection, False)
+        pass
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s " + format, self.address_string(), *args)
