@@ -229,3 +229,85 @@ def test_a_refused_clock_move_leaves_a_state_file_that_loads_again(tmp_path: Pat
     again = start_sandbox(port=0, callback_delay=0, state_path=state)  # no traceback: it loads
     _still_serving(again)
     again.stop()
+
+
+def _signed_payout_bytes(handle: SandboxHandle, key: rsa.RSAPrivateKey, order: bytes) -> bytes:
+    path, header, body = _signed_raw(handle, key, _payout_pairs(order))
+    return _post(
+        path,
+        body,
+        "Content-Type: application/x-www-form-urlencoded",
+        f"Authorization: {header}",
+        host=urlsplit(handle.base_url).netloc,
+    )
+
+
+def test_slow_clients_hold_no_thread_and_a_normal_request_is_answered_quickly(
+    sandbox: SandboxHandle, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    import threading
+
+    host, port = urlsplit(sandbox.base_url).hostname, urlsplit(sandbox.base_url).port
+    assert host is not None
+    assert port is not None
+    slow = []
+    try:
+        for _ in range(300):  # each sends half a request line and then nothing
+            conn = socket.create_connection((host, port), timeout=5)
+            conn.sendall(b"POST /paynet/api/v4/payout-check/1001 HTT")
+            slow.append(conn)
+        time.sleep(0.3)
+        started = time.perf_counter()
+        answer = _exchange(sandbox, _signed_payout_bytes(sandbox, rsa_key, b"slow-1"))
+        took = time.perf_counter() - started
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        assert b"type=async-response" in answer
+        assert took < 2.0
+        assert threading.active_count() < 60  # workers are a fixed number, not one a client
+    finally:
+        for conn in slow:
+            conn.close()
+
+
+def test_a_request_that_trickles_past_its_deadline_gets_408(
+    sandbox: SandboxHandle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from console.sandbox import connections
+
+    monkeypatch.setattr(connections, "REQUEST_DEADLINE", 1.0)
+    host, port = urlsplit(sandbox.base_url).hostname, urlsplit(sandbox.base_url).port
+    assert host is not None
+    assert port is not None
+    with socket.create_connection((host, port), timeout=5) as conn:
+        first = time.perf_counter()
+        for byte in b"GET /_sa":  # a byte every 0.1 s: the deadline is not reset by each
+            conn.sendall(bytes([byte]))
+            time.sleep(0.1)
+        conn.settimeout(3)
+        answer = conn.recv(4096)
+        took = time.perf_counter() - first
+    assert took < 1.6  # counted from the first byte (a reset per byte would be >= 1.8 s)
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    _still_serving(sandbox)
+
+
+def test_past_the_connection_cap_a_client_gets_503(
+    sandbox: SandboxHandle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from console.sandbox import connections
+
+    monkeypatch.setattr(connections, "MAX_CONNECTIONS", 5)
+    host, port = urlsplit(sandbox.base_url).hostname, urlsplit(sandbox.base_url).port
+    assert host is not None
+    assert port is not None
+    held = [socket.create_connection((host, port), timeout=5) for _ in range(5)]
+    try:
+        time.sleep(0.3)
+        with socket.create_connection((host, port), timeout=5) as extra:
+            extra.settimeout(3)
+            assert extra.recv(4096).startswith(b"HTTP/1.1 503")
+    finally:
+        for conn in held:
+            conn.close()
+    time.sleep(0.3)
+    _still_serving(sandbox)
