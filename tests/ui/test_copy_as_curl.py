@@ -1,0 +1,59 @@
+"""Copy as curl never hands out a working signed payout: not after Cancel on the production
+confirmation, not after a send (it would pay out past the confirmation and the journal)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from console.core.environments import EnvKind
+from console.ui.main_window import MainWindow
+
+
+def _cancel_confirmation() -> None:
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        for button in box.buttons():
+            if box.buttonRole(button) != QMessageBox.ButtonRole.AcceptRole:
+                button.click()
+                return
+
+    QTimer.singleShot(20, answer)
+
+
+def test_after_cancel_on_production_the_curl_is_an_unsigned_template(
+    qtbot: Any, window: MainWindow
+) -> None:
+    env = window.session.environment
+    assert env is not None
+    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
+    window.session.use(live, window.session.private_key)
+    window.fill_example()
+    _cancel_confirmation()
+    window.send()
+    assert "Cancelled" in window.result.text()
+    request = window.inspector.request
+    request.reveal.click()  # even revealed, on purpose
+    curl = request.curl.value()
+    signed = window.inspector.prepared.signed  # type: ignore[union-attr]
+    assert signed is not None
+    signature = signed.authorization.split('oauth_signature="', 1)[1].split('"', 1)[0]
+    assert signature not in curl
+    assert 'oauth_signature="SIGN-ME"' in curl
+    assert "unsigned template" in curl
+
+
+def test_a_masked_curl_says_it_will_not_verify(qtbot: Any, window: MainWindow) -> None:
+    window.fill_example()
+    window._last_outcome = None
+    window.send()
+    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
+    curl = window.inspector.request.curl.value()
+    assert "masked" in curl
+    assert "will not verify" in curl
