@@ -84,6 +84,16 @@ def update_send(w: MainWindow) -> None:
     refusal = window_journal.send_refusal(w)
     w.send_button.setEnabled(can and w.summary.errors == 0 and not blocked and not refusal)
     w.send_button.setToolTip(refusal or "Send this request (Ctrl+Enter)")
+    # one line says why Send is off: never "Ready to send" beside a Send that is off
+    if w.sender_.sending:
+        why = "Sending… Send is off until the answer comes."
+    elif not w.session.ready:
+        why = w.session.problem or "No environment with a key is active."
+    elif blocked:
+        why = "Send is off: this client_orderid was accepted before (see above Send)."
+    else:
+        why = refusal
+    w.summary.set_send_off(why)
     action = w.actions_by_name.get("send")
     if action is not None:
         # The shortcut stays live on a blocked form: trying it shows what is missing.

@@ -271,3 +271,15 @@ def test_judge_follows_the_status_learnt_later(history: History, rsa_key: Any) -
     assert judge("po-9", history.sent_before("sb", "payout-check", "po-9")).seen is Seen.REJECTED
     history.set_final_status("sb", "po-9", "approved", source="callback")
     assert judge("po-9", history.sent_before("sb", "payout-check", "po-9")).seen is Seen.ACCEPTED
+
+
+def test_one_line_says_why_send_is_off_never_ready_to_send(qtbot: Any, window: MainWindow) -> None:
+    window.fill_example()
+    window.form.rows["client_orderid"].set_text("why-off-1")
+    window._last_outcome = None
+    window.send()
+    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
+    assert not window.send_button.isEnabled()  # accepted: the same id is not sent again
+    headline = window.summary.headline.text()
+    assert "Ready to send" not in headline
+    assert "accepted before" in headline

@@ -47,6 +47,7 @@ class ProblemSummary(QWidget):
         self.problems: tuple[Problem, ...] = ()
         self._key: tuple[tuple[str, ...], ...] = ()
         self._shown: tuple[Sequence[Problem], Callable[[Problem], bool]] = ((), _never)
+        self._send_off = ""  # why Send is off when the form itself is fine
         self.max_lines = 6
 
     def set_max_lines(self, lines: int) -> None:
@@ -86,7 +87,10 @@ class ProblemSummary(QWidget):
         )
         pairs = [(problems[i], calm[i]) for i in rank]
         ordered = [p for p, _ in pairs]
-        key = tuple((str(p.severity), str(q), p.message, *p.fields) for p, q in pairs)
+        key = (
+            (self._send_off,),
+            *((str(p.severity), str(q), p.message, *p.fields) for p, q in pairs),
+        )
         self.problems = tuple(ordered)
         if key == self._key:
             return
@@ -102,6 +106,8 @@ class ProblemSummary(QWidget):
         elif to_fill:
             word = "the required field" if to_fill == 1 else f"the {to_fill} required fields"
             text, state = f"Fill in {word} to send", "required"
+        elif self._send_off:
+            text, state = self._send_off.rstrip("."), "warning"
         else:
             text, state = "Ready to send", "fine"
         if warnings:
@@ -109,6 +115,8 @@ class ProblemSummary(QWidget):
             state = "warning" if state == "fine" else state
         if ordered:
             text += ". Click a line to go to its field."
+        elif state == "warning" and self._send_off:
+            text += "."
         else:
             text += ": no problems found."
         colour = state_colour(state, self.palette()).name()
@@ -124,6 +132,12 @@ class ProblemSummary(QWidget):
             self.list.addItem(item)
         self.list.setVisible(bool(ordered))
         self._fit_height()
+
+    def set_send_off(self, reason: str) -> None:
+        """Say why Send is off although the form is fine ("" when it is on)."""
+        if reason != self._send_off:
+            self._send_off = reason
+            self.set_problems(*self._shown)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
