@@ -97,7 +97,7 @@ def build_window(
         window.show_command(command)
     if fill_example:
         window.fill_example()
-    if note:
+    if note and note not in session.problem:  # the banner says it already, once
         window._show_result("warning", note)
     return window
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMessageBox, QToolButton, QWidget
 
 from console.core.environments import Environment, EnvKind
 from console.ui.theme import PRODUCTION_BG, PRODUCTION_FG
@@ -15,6 +16,12 @@ _KIND_WORDS = {
     EnvKind.SANDBOX: "SANDBOX",
     EnvKind.PRODUCTION: "PRODUCTION – REAL MONEY",
 }
+
+
+def first_sentence(text: str, limit: int = 110) -> str:
+    """The first sentence of a long explanation, for one line of the banner."""
+    head = re.split(r"(?<=\.)\s", text.strip(), maxsplit=1)[0]
+    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
 
 
 class EnvironmentBanner(QFrame):
@@ -28,10 +35,18 @@ class EnvironmentBanner(QFrame):
         self.detail = QLabel(self)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail.setWordWrap(True)  # a long address wraps instead of widening the window
+        # why the environment cannot send: one short line here, the whole text on demand
+        self.details_button = QToolButton(self)
+        self.details_button.setText("Details…")
+        self.details_button.setAccessibleName("Why this environment cannot send")
+        self.details_button.setVisible(False)
+        self.details_button.clicked.connect(self._show_details)
+        self.problem = ""
         lay = QHBoxLayout(self)
         lay.setContentsMargins(10, 4, 10, 4)
         lay.addWidget(self.kind_label)
         lay.addWidget(self.detail, 1)
+        lay.addWidget(self.details_button)
         self.kind = ""
         self.show_environment(None)
 
@@ -44,6 +59,8 @@ class EnvironmentBanner(QFrame):
 
     def show_environment(self, conn: Environment | None, problem: str = "") -> None:
         """Show the active environment (or that there is none)."""
+        self.problem = problem
+        self.details_button.setVisible(bool(problem))
         if conn is None:
             self.kind = ""
             self.kind_label.setText("<b>NO ENVIRONMENT</b>")
@@ -60,7 +77,7 @@ class EnvironmentBanner(QFrame):
         self.detail.setText(
             f"{html.escape(conn.name)} · login {html.escape(conn.login)} · {ids} · "
             f"{html.escape(conn.base_url)}"
-            + (f"<br><b>{html.escape(problem)}</b>" if problem else "")
+            + (f"<br><b>{html.escape(first_sentence(problem))}</b>" if problem else "")
         )
         self.setAccessibleName(f"Environment: {words}, {conn.name}")
         if conn.kind is EnvKind.PRODUCTION:
@@ -71,3 +88,6 @@ class EnvironmentBanner(QFrame):
             )
         else:
             self.setStyleSheet("#environment-banner { background: palette(alternate-base); }")
+
+    def _show_details(self) -> None:
+        QMessageBox.information(self, "Why this environment cannot send", self.problem)
