@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
@@ -26,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from console.core.keys import KeyProblem
+from console.core.keys import KeyProblem, fingerprint, public_key_pem
 from console.core.vault import KEY_SIZES, KeyInfo, KeyringUnavailableError, VaultError
 from console.ui.confirm import ask
 from console.ui.inspector.widgets import CopyBlock
@@ -38,6 +39,9 @@ SESSION_ONLY = (
     "Keys are kept in memory for this session only: they are forgotten when the console "
     "closes, and nothing is written to disk."
 )
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
 
 def ask_passphrase(parent: QWidget, name: str) -> str | None:
@@ -119,6 +123,9 @@ class KeyDialog(QDialog):
         close.clicked.connect(self.accept)
         self.environment.currentIndexChanged.connect(lambda _i: self.refresh())
         names = [e.name for e in secrets.store().environments() if not e.builtin]
+        local = secrets.local_environment
+        if local is not None and secrets.local_key is not None:
+            names.append(local.name)  # its demo key: the public half exportable too
         self.environment.addItems(names)
         if environment in names:
             self.environment.setCurrentText(environment)
@@ -142,8 +149,26 @@ class KeyDialog(QDialog):
         self.keyring_note.setVisible(self.secrets.session_only)
         return True
 
+    def _local_key(self) -> RSAPrivateKey | None:
+        """The built-in sandbox's demo key (memory only) when it is the one chosen."""
+        local = self.secrets.local_environment
+        if local is not None and self.name == local.name:
+            return self.secrets.local_key
+        return None
+
     def refresh(self) -> None:
         """Show the chosen environment's key, or why there is none."""
+        local = self._local_key()
+        if local is not None:
+            self.info.setText(
+                f"<b>{local.key_size}-bit RSA</b> · fingerprint (SHA-256) {fingerprint(local)}"
+                " · the built-in sandbox's demo key, in memory only (a new one each start)"
+            )
+            self.public.set_text(public_key_pem(local))
+            for button in (self.import_button, self.generate_button, self.bits, self.delete_button):
+                button.setEnabled(False)
+            self.export_button.setEnabled(True)
+            return
         ready = self._keyring_ready()
         if ready:
             self.keyring_note.setVisible(self.secrets.session_only)
@@ -269,7 +294,9 @@ class KeyDialog(QDialog):
 
     def export_public(self, path: Path) -> bool:
         try:
-            path.write_text(self.secrets.vault().public_key_pem(self.name), encoding="ascii")
+            local = self._local_key()
+            pem = public_key_pem(local) if local else self.secrets.vault().public_key_pem(self.name)
+            path.write_text(pem, encoding="ascii")
         except (OSError, VaultError) as exc:
             self.show_message("error", f"Not exported: {exc}")
             return False

@@ -110,3 +110,20 @@ def test_no_keyring_says_what_to_install_and_offers_session_memory(
     assert secrets.vault().has_key("acme-sb")
     assert memory_keyring.entries == {}  # never written anywhere else
     assert not list(resolve().config_dir.rglob("*.pem"))
+
+
+def test_the_built_in_sandboxs_public_key_can_be_exported(
+    qtbot: Any, window: Any, tmp_path: Path
+) -> None:
+    from console.core.keys import public_key_pem
+    from console.ui.environment_actions import open_keys
+
+    dialog = open_keys(window.attach_journal())
+    qtbot.addWidget(dialog)
+    assert dialog.name == window.session.environment.name  # the local sandbox is listed
+    assert dialog.export_button.isEnabled()
+    assert not dialog.delete_button.isEnabled()
+    target = tmp_path / "sandbox-public.pem"
+    assert dialog.export_public(target)
+    assert target.read_text() == public_key_pem(window.session.private_key)
+    assert "PRIVATE" not in target.read_text()
