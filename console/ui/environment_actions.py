@@ -22,6 +22,13 @@ def activate(wiring: JournalWiring, name: str) -> str:
         session.use(local, secrets.local_key)
         return ""
     env = store.get(name)
+    if env.builtin:  # chosen before it ever ran in this window: start it now
+        from console.ui.window_environment import start_local_sandbox
+
+        # nothing goes to the environment left behind while the sandbox starts
+        session.use(env, None, "The built-in sandbox is starting…")
+        start_local_sandbox(wiring.window)
+        return ""
     try:
         conn = secrets.connection(name)
     except Exception as exc:  # no key or no keyring: the environment shows, Send stays off

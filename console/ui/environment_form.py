@@ -159,6 +159,7 @@ class EnvironmentForm(QWidget):
         # tried to save (a stored environment shows its problems at once: they are real)
         self._touched: set[str] = set()
         self._all_touched = False
+        self._builtin = False
         self.load(Environment(name="", kind=EnvKind.SANDBOX))
 
     def _browse(self) -> None:
@@ -189,6 +190,7 @@ class EnvironmentForm(QWidget):
             self._loading = False
         self._touched.clear()
         self._all_touched = bool(env.name)
+        self._builtin = env.builtin
         self._edited()
 
     def _touch(self, field: str) -> None:
@@ -254,6 +256,15 @@ class EnvironmentForm(QWidget):
 
     def _edited(self) -> None:
         if self._loading:
+            return
+        if self._builtin:  # nothing to fill in: the console sets it up when it starts
+            colour = state_colour("required", self.palette()).name()
+            self.url_rule.setText(
+                f"<span style='color:{colour}'>The built-in sandbox: its address is set when "
+                "it starts, on this computer.</span>"
+            )
+            self.problems.setText("")
+            self.changed.emit()
             return
         found = self.current_problems()
         url = [p for p in found if p.field == "base_url"]

@@ -109,3 +109,41 @@ def test_use_an_environment_switches_the_window(
     dialog.use_button.click()
     assert window.session.environment.name == "local-sandbox"
     assert window.session.ready
+
+
+def test_the_built_in_sandbox_starts_when_chosen_after_starting_elsewhere(
+    qtbot: Any, make_window: Any, rsa_key: Any
+) -> None:
+    from console.core.environments import Environment
+
+    store = EnvironmentStore(resolve())
+    store.add(
+        Environment(
+            name="acme-sb",
+            kind=EnvKind.SANDBOX,
+            base_url="https://sandbox.gateway.example/paynet",
+            login="acme",
+            endpoint_id="1234",
+        )
+    )
+    store.set_active("acme-sb")
+    Vault().store_key("acme-sb", rsa_key)
+    window = make_window(ready=False)
+    assert window.session.environment.name == "acme-sb"
+    dialog = open_environments(window.attach_journal())
+    qtbot.addWidget(dialog)
+    from console.ui.theme import state_colour
+
+    row = next(
+        i for i in range(dialog.list.count()) if dialog.list.item(i).text().startswith("local")
+    )
+    dialog.list.setCurrentRow(row)  # the built-in sandbox
+    assert dialog.current_name() == "local-sandbox"
+    red = state_colour("error", dialog.palette()).name()
+    assert red not in dialog.form.url_rule.text()  # nothing to fill in for it
+    assert red not in dialog.form.problems.text()
+    dialog.use_button.click()
+    assert not window.session.ready  # while it starts, nothing goes to acme-sb
+    qtbot.waitUntil(lambda: window.session.ready, timeout=30_000)
+    assert window.session.environment.name == "local-sandbox"
+    assert window.session.environment.base_url.startswith("http://127.0.0.1:")
