@@ -87,6 +87,7 @@ class MainWindow(QMainWindow):
         self.example_overrides: dict[str, str] = {}  # example values the environment sets
         self._last_outcome: Outcome | None = None
         # Each command's last result line: an answer belongs under the form that sent it.
+        self.shown_environment: str | None = None  # whose values the forms hold
         self._results: dict[str, tuple[str, str]] = {}
         self._outcomes: dict[str, Outcome] = {}  # each command's last answer
         self._sending_command = ""

@@ -16,14 +16,46 @@ if TYPE_CHECKING:
     from console.ui.main_window import MainWindow
 
 
+# Values that name something in one environment only: an order or a stored card there.
+ENVIRONMENT_IDS = ("card_recurring_payment_id", "recurring-payment-id", "orderid", "by-request-sn")
+
+
 def session_changed(w: MainWindow) -> None:
-    """Show the active environment: banner, title (PRODUCTION loud), hints, Send."""
+    """Show the active environment: banner, title (PRODUCTION loud), hints, Send. Moving to
+    another environment leaves behind what belongs to the old one."""
     env = w.session.environment
+    name = env.name if env is not None else None
+    if name != w.shown_environment:
+        if w.shown_environment is not None:
+            _leave_environment(w)
+        w.shown_environment = name
     w.banner.show_environment(env, w.session.problem)
     title = APP_NAME if env is None else f"{APP_NAME} — {env.name}"
     w.setWindowTitle(title + (" — PRODUCTION" if w.session.is_production else ""))
     window_forms.refresh_environment(w)
     window_sending.update_send(w)
+
+
+def _leave_environment(w: MainWindow) -> None:
+    """Result lines, answers (Use in payout), ids of orders and stored cards, and order ids
+    of the old environment do not follow the person into the new one."""
+    from console.core.pipeline import ORDER_ID_FIELDS
+    from console.ui.forms.choices import new_client_orderid
+
+    w._results.clear()
+    w._outcomes.clear()
+    w._last_outcome = None
+    built = w.forms.built()
+    for form in built:
+        cleared = {n: "" for n in ENVIRONMENT_IDS if form.text_of(n)}
+        fresh = {n: new_client_orderid() for n in ORDER_ID_FIELDS if form.text_of(n)}
+        if cleared or fresh:
+            form.load({**cleared, **fresh})
+    for name in set(w.forms) - {f.command.name for f in built}:  # built later, from drafts
+        draft = {k: v for k, v in w.drafts.get(name).items() if k not in ENVIRONMENT_IDS}
+        draft.update({n: new_client_orderid() for n in ORDER_ID_FIELDS if draft.get(n)})
+        w.drafts.put(name, draft)
+    window_sending.render_result(w)
 
 
 def environment_kind(w: MainWindow) -> str | None:
