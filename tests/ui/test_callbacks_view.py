@@ -78,3 +78,15 @@ def test_callbacks_received_earlier_are_listed_after_restart(
     again = make_window()
     qtbot.waitUntil(lambda: len(again.journal.callbacks.events) == 1, timeout=5000)
     assert again.journal.callbacks.events[0].client_orderid == "cb-3"
+
+
+def test_the_result_line_follows_the_payout_to_its_final_status(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    window = make_window(sandbox_options={"callback_delay": 0.3})
+    send_payout(qtbot, window, "follow-1")
+    assert "processed later" in window.result.text()
+    qtbot.waitUntil(lambda: "approved" in window.result.text(), timeout=15_000)
+    assert "final status" in window.result.text()
+    assert "(callback)" in window.result.text()
+    assert "processed later" not in window.result.text()

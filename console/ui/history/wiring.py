@@ -77,6 +77,7 @@ class JournalWiring(QObject):
 
         self.bridge.row_added.connect(self.pane.row_added)
         self.bridge.row_changed.connect(self.pane.row_changed)
+        self.bridge.row_changed.connect(self._final_status_arrived)
         self.bridge.journal_failed.connect(self._journal_failed)
         self.bridge.callback.connect(self.callbacks.add)
         self.pane.use_in_payout.connect(self.use_in_payout)
@@ -220,6 +221,33 @@ class JournalWiring(QObject):
         if outcome.prepared.command == "payout-check":
             self._last_order = order
         self._show_order_buttons()
+
+    def _final_status_arrived(self, row_id: int) -> None:
+        """The payout form's result line follows its order to the final status, whichever
+        way it comes (a callback or a status answer), as the history does."""
+        order = self._last_order
+        if order is None:
+            return
+        try:
+            row = self.history.get(row_id)
+        except (LookupError, OSError, ValueError):
+            return
+        if (
+            row.command != "payout-check"
+            or row.environment != order.environment
+            or row.client_orderid != order.client_orderid
+            or not row.final_status
+        ):
+            return
+        state = {"approved": "fine", "processing": "busy"}.get(row.final_status, "error")
+        how = {"callback": " (callback)", "status": " (status check)"}.get(
+            row.final_status_source or "", ""
+        )
+        self.window._show_result(
+            state,
+            f"payout-check {row.client_orderid}: final status <b>{row.final_status}</b>{how}.",
+            "payout-check",
+        )
 
     def _payout_result_replaced(self) -> None:
         """A failed or cancelled payout's line no longer speaks of the last order."""
