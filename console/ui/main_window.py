@@ -85,6 +85,7 @@ class MainWindow(QMainWindow):
         self.actions_by_name: dict[str, QAction] = {}
         self.sandbox_defaults: dict[str, Any] = {}  # start_local_sandbox options (journal)
         self.example_overrides: dict[str, str] = {}  # example values the environment sets
+        self.callback_listener_url = ""  # this console's listener for the active environment
         self._last_outcome: Outcome | None = None
         # Each command's last result line: an answer belongs under the form that sent it.
         self.shown_environment: str | None = None  # whose values the forms hold

@@ -60,6 +60,9 @@ def build_form(w: MainWindow, name: str) -> CommandForm:
     if isinstance(form, PayoutForm):
         form.set_placeholder(w.session.redirect_placeholder)
     form.set_hint(hint_for(name, w._environment_kind()))
+    callback = getattr(form, "callback", None)
+    if callback is not None:
+        callback.listener_url = lambda: w.callback_listener_url
     form.load(w.drafts.get(name))
     form.changed.connect(w._validate)
     index = w.forms.names.index(name)
@@ -99,7 +102,9 @@ def fill_example(w: MainWindow) -> None:
         _fill_status_example(w)
         return
     values = example_values(w.command)
-    values.update({k: v for k, v in w.example_overrides.items() if k in values})
+    values.update(
+        {k: v for k, v in w.example_overrides.items() if k in values or k.startswith("@")}
+    )
     if w.command in NEW_ORDER_COMMANDS:
         # the example's fixed order id works once; a second send would be refused (202)
         from console.ui.forms.choices import new_client_orderid

@@ -90,3 +90,19 @@ def test_the_result_line_follows_the_payout_to_its_final_status(
     assert "final status" in window.result.text()
     assert "(callback)" in window.result.text()
     assert "processed later" not in window.result.text()
+
+
+def test_this_consoles_listener_is_a_callback_choice_resolved_when_sending(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    window = make_window()
+    url = window.journal.listeners.url("local-sandbox")
+    assert url is not None
+    window.fill_example()
+    form = window.form
+    assert form.choices()["callback"] == "listener"
+    assert form.values()["server_callback_url"] == url
+    assert url in form.callback.help.text()  # type: ignore[attr-defined]
+    assert "server_callback_url" not in form.draft()  # a restart does not keep an old port
+    window.callback_listener_url = "http://127.0.0.1:9/callback"  # the listener moved
+    assert form.values()["server_callback_url"] == "http://127.0.0.1:9/callback"

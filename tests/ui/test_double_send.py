@@ -165,7 +165,7 @@ def test_check_status_from_the_question_sends_no_payout_and_learns_the_outcome(
     window = make_window(sandbox_options={"callback_delay": 0})  # final at once
     window.session.sandbox.set_faults("payout-check:drop")
     _payout(window, "lost-2")
-    window.form.load({"server_callback_url": ""})  # the status check must be what tells
+    window.form.load({"@callback": "none"})  # the status check must be what tells
     assert str(_send_and_wait(qtbot, window).result) == "unknown"
     window.session.sandbox.set_faults(None)
     seen: list[QMessageBox] = []

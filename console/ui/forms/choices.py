@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from PySide6.QtCore import Signal
@@ -125,6 +125,8 @@ class Switch(_Options):
 CALLBACK_FIELDS = ("server_callback_url", "notify_url")
 _CALLBACK_HELP = {
     "none": "No callback: learn the final status with the status command.",
+    "listener": "The address of this console's callback listener, filled in when the request "
+    "is sent (it follows the listener wherever it runs): {url}",
     "server_callback_url": "One callback, when the order reaches its final status.",
     "notify_url": "A callback at the final status and again on every later update "
     "(reversal, chargeback and so on).",
@@ -139,6 +141,7 @@ class CallbackChoice(Choice):
             "Callback",
             [
                 ("none", "None"),
+                ("listener", "This console's callback listener (final status)"),
                 ("server_callback_url", "Server callback (final status only)"),
                 ("notify_url", "Notify URL (final status and every later update)"),
             ],
@@ -146,8 +149,16 @@ class CallbackChoice(Choice):
             parent=parent,
         )
 
+        self.listener_url: Callable[[], str] = lambda: ""  # set by the window
+
     def hidden_fields(self) -> list[str]:
         """The callback rows the current choice hides."""
         key = self.key()
-        self.set_help(_CALLBACK_HELP.get(key, ""))
+        url = self.listener_url() or "none is running for this environment: nothing is filled"
+        self.set_help(_CALLBACK_HELP.get(key, "").format(url=url))
         return [f for f in CALLBACK_FIELDS if f != key]
+
+    def values(self) -> dict[str, str]:
+        """What the choice itself adds when sending: the listener's address, as it is now."""
+        url = self.listener_url() if self.key() == "listener" else ""
+        return {"server_callback_url": url} if url else {}

@@ -111,9 +111,10 @@ class PayoutForm(CommandForm):
         self._refresh()
 
     def extra_values(self) -> dict[str, str]:
+        extra = self.callback.values()  # this console's listener, as it runs now
         if self.redirect.key() == "none" and self.placeholder:
-            return {"redirect_url": self.placeholder}
-        return {}
+            extra["redirect_url"] = self.placeholder
+        return extra
 
     def choices(self) -> dict[str, str]:
         return {

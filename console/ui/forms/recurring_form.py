@@ -135,7 +135,7 @@ class RecurringForm(CommandForm):
         self._edited()
 
     def extra_values(self) -> dict[str, str]:
-        return {CARD_TYPE_FIELD: self.card_type.key()}
+        return {CARD_TYPE_FIELD: self.card_type.key(), **self.callback.values()}
 
     def _update_preview(self) -> None:
         self.preview.show_preview(preview(self.values()))

@@ -175,10 +175,13 @@ class JournalWiring(QObject):
         elif wanted and not running:
             self._start_listener(env.name)
         url = self.listeners.url(env.name)
+        self.window.callback_listener_url = url or ""
         # Only the local sandbox gets its examples pointed here: a real gateway cannot
         # reach this computer unless the person says so in the callback settings.
         self.window.example_overrides = (
-            {"server_callback_url": url, "notify_url": url} if env.builtin and url else {}
+            {"@callback": "listener", "server_callback_url": "", "notify_url": ""}
+            if env.builtin and url
+            else {}
         )
         self.callbacks.refresh_listener()
 
