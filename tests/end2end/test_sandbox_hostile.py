@@ -62,11 +62,16 @@ def _signed_raw(
     return urlsplit(url).path, header, body
 
 
+def _address(handle: SandboxHandle) -> tuple[str, int]:
+    parts = urlsplit(handle.base_url)
+    assert parts.hostname is not None
+    assert parts.port is not None
+    return parts.hostname, parts.port
+
+
 def _exchange(handle: SandboxHandle, raw: bytes, timeout: float = 10.0) -> bytes:
     """Send raw bytes, read until the server closes or goes quiet; return what came back."""
-    host, port = urlsplit(handle.base_url).hostname, urlsplit(handle.base_url).port
-    assert host is not None
-    assert port is not None
+    host, port = _address(handle)
     with socket.create_connection((host, port), timeout=timeout) as conn:
         conn.sendall(raw)
         conn.shutdown(socket.SHUT_WR)
@@ -247,9 +252,7 @@ def test_slow_clients_hold_no_thread_and_a_normal_request_is_answered_quickly(
 ) -> None:
     import threading
 
-    host, port = urlsplit(sandbox.base_url).hostname, urlsplit(sandbox.base_url).port
-    assert host is not None
-    assert port is not None
+    host, port = _address(sandbox)
     slow = []
     try:
         for _ in range(300):  # each sends half a request line and then nothing
@@ -275,9 +278,7 @@ def test_a_request_that_trickles_past_its_deadline_gets_408(
     from console.sandbox import connections
 
     monkeypatch.setattr(connections, "REQUEST_DEADLINE", 1.0)
-    host, port = urlsplit(sandbox.base_url).hostname, urlsplit(sandbox.base_url).port
-    assert host is not None
-    assert port is not None
+    host, port = _address(sandbox)
     with socket.create_connection((host, port), timeout=5) as conn:
         first = time.perf_counter()
         for byte in b"GET /_sa":  # a byte every 0.1 s: the deadline is not reset by each
@@ -297,9 +298,7 @@ def test_past_the_connection_cap_a_client_gets_503(
     from console.sandbox import connections
 
     monkeypatch.setattr(connections, "MAX_CONNECTIONS", 5)
-    host, port = urlsplit(sandbox.base_url).hostname, urlsplit(sandbox.base_url).port
-    assert host is not None
-    assert port is not None
+    host, port = _address(sandbox)
     held = [socket.create_connection((host, port), timeout=5) for _ in range(5)]
     try:
         time.sleep(0.3)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtCore import Qt
 
 from console.ui.main_window import MainWindow
+from tests.helpers.dialogs import answer_next_question
 
 
 def _requests(window: MainWindow) -> int:
@@ -29,27 +29,12 @@ def test_a_card_number_typed_in_groups_becomes_its_digits(qtbot: Any, window: Ma
     assert row.text() == "4444444444444448"
 
 
-def _answer(accept: bool, seen: list[str]) -> None:
-    def answer() -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(20, answer)
-            return
-        seen.append(box.text())
-        for button in box.buttons():
-            if (box.buttonRole(button) == QMessageBox.ButtonRole.AcceptRole) == accept:
-                button.click()
-                return
-
-    QTimer.singleShot(20, answer)
-
-
 def test_a_card_number_failing_luhn_is_sent_only_on_purpose(qtbot: Any, window: MainWindow) -> None:
     window.fill_example()
     window.form.rows["credit_card_number"].set_text("4444444444444441")  # one digit off
     before = _requests(window)
     seen: list[str] = []
-    _answer(accept=False, seen=seen)
+    answer_next_question(False, seen)
     window.send()
     qtbot.waitUntil(lambda: bool(seen), timeout=5_000)
     assert "Luhn" in seen[0]
@@ -58,7 +43,7 @@ def test_a_card_number_failing_luhn_is_sent_only_on_purpose(qtbot: Any, window: 
     assert _requests(window) == before
     assert "Cancelled" in window.result.text()
     seen.clear()
-    _answer(accept=True, seen=seen)
+    answer_next_question(True, seen)
     window._last_outcome = None
     window.send()
     qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)

@@ -6,25 +6,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
-
 from console.core.environments import EnvKind
 from console.ui.main_window import MainWindow
-
-
-def _cancel_confirmation() -> None:
-    def answer() -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(20, answer)
-            return
-        for button in box.buttons():
-            if box.buttonRole(button) != QMessageBox.ButtonRole.AcceptRole:
-                button.click()
-                return
-
-    QTimer.singleShot(20, answer)
+from tests.helpers.dialogs import answer_next_question
 
 
 def test_after_cancel_on_production_the_curl_is_an_unsigned_template(
@@ -35,7 +19,7 @@ def test_after_cancel_on_production_the_curl_is_an_unsigned_template(
     live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
     window.session.use(live, window.session.private_key)
     window.fill_example()
-    _cancel_confirmation()
+    answer_next_question(False, [])
     window.send()
     assert "Cancelled" in window.result.text()
     request = window.inspector.request

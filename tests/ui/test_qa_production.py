@@ -7,7 +7,8 @@ from typing import Any
 
 from console.core.environments import EnvKind
 from console.ui.main_window import MainWindow
-from tests.ui.test_sending import _answer_confirmation, _requests
+from tests.helpers.dialogs import answer_next_question
+from tests.ui.test_sending import _requests
 
 PAN = "4111111111111111"
 MASKED = "411111******1111"
@@ -26,7 +27,7 @@ def test_recurring_profile_confirmation_names_the_masked_card(
     window.form.load({"credit-card-number": PAN, "cvv2": "111"})
     before = _requests(window)
     seen: list[str] = []
-    _answer_confirmation(qtbot, accept=False, seen=seen)
+    answer_next_question(False, seen)
     window.send()
     qtbot.waitUntil(lambda: bool(seen), timeout=5_000)
     assert "9.99" in seen[0]

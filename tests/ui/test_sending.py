@@ -9,12 +9,13 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import rsa
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from console.core.environments import EnvKind
 from console.ui.forms.payout_form import PayoutForm
 from console.ui.main_window import MainWindow
 from console.ui.theme import PRODUCTION_BG
+from tests.helpers.dialogs import answer_next_question
 
 PAN = "4444444444444448"
 MASKED = "444444******4448"
@@ -208,22 +209,6 @@ def _production(window: MainWindow) -> None:
     window.session.use(prod, window.session.private_key)
 
 
-def _answer_confirmation(qtbot: Any, accept: bool, seen: list[str]) -> None:
-    def answer() -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(20, answer)
-            return
-        seen.append(box.text())
-        for button in box.buttons():
-            role = box.buttonRole(button)
-            if (role == QMessageBox.ButtonRole.AcceptRole) == accept:
-                button.click()
-                return
-
-    QTimer.singleShot(20, answer)
-
-
 def test_production_banner_and_confirmation_cancel_sends_nothing(
     qtbot: Any, window: MainWindow
 ) -> None:
@@ -233,7 +218,7 @@ def test_production_banner_and_confirmation_cancel_sends_nothing(
     window.fill_example()
     before = _requests(window)
     seen: list[str] = []
-    _answer_confirmation(qtbot, accept=False, seen=seen)
+    answer_next_question(False, seen)
     window.send()
     assert seen
     assert "10.50" in seen[0]
@@ -246,7 +231,7 @@ def test_production_banner_and_confirmation_cancel_sends_nothing(
     assert window.send_button.isEnabled()
 
     seen.clear()
-    _answer_confirmation(qtbot, accept=True, seen=seen)
+    answer_next_question(True, seen)
     window._last_outcome = None
     window.send()
     qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)

@@ -28,6 +28,17 @@ def _prepared(url: str, key: rsa.RSAPrivateKey, **fields: str) -> PreparedReques
     )
 
 
+def _status(url: str, key: rsa.RSAPrivateKey) -> PreparedRequest:
+    return prepare(
+        "status",
+        {"client_orderid": "p-1"},
+        base_url=url,
+        login="merchant",
+        private_key=key,
+        endpoint_id="1",
+    )
+
+
 def _pipeline(history: History | None, *, production: bool = False, **kw: Any) -> Pipeline:
     return Pipeline("gw", production=production, journal=history, transport=Transport, **kw)
 
@@ -171,14 +182,7 @@ def test_a_status_answer_sets_the_orders_final_status(rsa_key: rsa.RSAPrivateKey
     with serve(lambda r: Reply(200, next(answers), FORM)) as server:
         pipeline = _pipeline(history)
         pipeline.send(_prepared(server.url, rsa_key), Decision())
-        ask = prepare(
-            "status",
-            {"client_orderid": "p-1"},
-            base_url=server.url,
-            login="merchant",
-            private_key=rsa_key,
-            endpoint_id="1",
-        )
+        ask = _status(server.url, rsa_key)
         pipeline.send(ask, Decision())
     payout = next(r for r in history.fetch() if r.command == "payout-check")
     assert payout.final_status == "approved"
@@ -204,14 +208,7 @@ def test_a_declined_status_answer_is_a_final_status_too(rsa_key: rsa.RSAPrivateK
     with serve(lambda r: Reply(200, next(answers), FORM)) as server:
         pipeline = _pipeline(history)
         pipeline.send(_prepared(server.url, rsa_key), Decision())
-        ask = prepare(
-            "status",
-            {"client_orderid": "p-1"},
-            base_url=server.url,
-            login="merchant",
-            private_key=rsa_key,
-            endpoint_id="1",
-        )
+        ask = _status(server.url, rsa_key)
         sent = pipeline.send(ask, Decision())
     assert reported_status(sent.outcome) == "declined"
     payout = next(r for r in history.fetch() if r.command == "payout-check")
