@@ -306,3 +306,13 @@ def test_labels_are_plain_words_with_the_wire_name_beside(window: MainWindow) ->
     assert row.wire_name.text() == "expire-month"
     # read off a card: month before year, as the person reads it
     assert window.form.rows["expire-month"].y() < window.form.rows["expire-year"].y()
+
+
+def test_window_shortcuts_work_while_typing_in_a_field(qtbot: Any, window: MainWindow) -> None:
+    window.activateWindow()
+    qtbot.waitActive(window)
+    window.clear_form()
+    editor = window.form.rows["client_orderid"].editor
+    editor.setFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert window.form.text_of("amount")  # Fill with example ran, not "end of line"

@@ -10,7 +10,7 @@ import html
 import re
 
 from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QPalette, QResizeEvent
+from PySide6.QtGui import QKeyEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QCalendarWidget,
     QComboBox,
@@ -97,6 +97,7 @@ class _DateEditor(QWidget):
             self.calendar.setSelectedDate(day)
 
 
+_WINDOW_KEYS = (Qt.Key.Key_E, Qt.Key.Key_H)
 _CARD_GROUPS = re.compile(r"[0-9][0-9 \-]*")
 
 
@@ -210,6 +211,12 @@ class FieldRow(QWidget):
         self.edited.emit(self.field.name)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            # A line edit keeps Ctrl+E (end of line) and Ctrl+H (backspace) for itself on
+            # Linux; in a form they belong to the window (Fill with example, History).
+            ctrl = event.modifiers() == Qt.KeyboardModifier.ControlModifier
+            if ctrl and event.key() in _WINDOW_KEYS:
+                return True  # not taken by the editor: the window's shortcut runs
         if event.type() == QEvent.Type.FocusOut and not self.left:
             self.left = True
             self.edited.emit(self.field.name)  # its problems may show in colour now
