@@ -23,7 +23,7 @@ def slow_window(make_window: Callable[..., MainWindow]) -> MainWindow:
 
 
 def _no_callback(qtbot: Any, window: MainWindow, client_orderid: str) -> Any:
-    return send_payout(qtbot, window, client_orderid, server_callback_url="")
+    return send_payout(qtbot, window, client_orderid, **{"@callback": "none"})
 
 
 def test_check_status_after_a_payout_updates_the_history_row(
@@ -85,7 +85,8 @@ def test_follow_shows_progress_and_stops_by_itself_at_the_final_status(
     assert follow is not None
     assert follow.strip.isVisible()  # in the status bar
     qtbot.waitUntil(lambda: follow.state.checks >= 1, timeout=15_000)
-    assert "processing" in follow.strip.label.text()  # progress, while it is not final
+    # progress, while it is not final (the strip repaints right after the check comes back)
+    qtbot.waitUntil(lambda: "processing" in follow.strip.label.text(), timeout=5_000)
     assert not follow.done
     _finish_now(window, outcome.response.get("gateway-order-id"))
     qtbot.waitUntil(lambda: follow.done, timeout=30_000)
