@@ -98,7 +98,7 @@ def build_window(
     if fill_example:
         window.fill_example()
     if note and note not in session.problem:  # the banner says it already, once
-        window._show_result("warning", note)
+        window.show_result("warning", note)
     return window
 
 

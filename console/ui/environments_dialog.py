@@ -32,6 +32,7 @@ from console.core.environments import (
 from console.ui.confirm import ask
 from console.ui.environment_form import EnvironmentForm
 from console.ui.secrets_access import SecretsAccess
+from console.ui.tasks import TaskManager
 from console.ui.team.policy_line import policy_line
 from console.ui.theme import state_colour
 
@@ -54,7 +55,12 @@ class EnvironmentsDialog(QDialog):
     use_requested = Signal(str)
     keys_requested = Signal(str)
 
-    def __init__(self, secrets: SecretsAccess, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        secrets: SecretsAccess,
+        parent: QWidget | None = None,
+        tasks: TaskManager | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("environments-dialog")
         self.setWindowTitle("Environments")
@@ -93,7 +99,7 @@ class EnvironmentsDialog(QDialog):
         right.addWidget(self.builtin_note)
         right.addWidget(scroll, 1)
         right.addWidget(self.message)
-        self.policy = policy_line()  # team mode: the environment's approval policy
+        self.policy = policy_line(tasks)  # team mode: the environment's approval policy
         if self.policy is not None:
             right.addWidget(self.policy)
         actions = QHBoxLayout()

@@ -32,7 +32,7 @@ from console.core.vault import KEY_SIZES, KeyInfo, KeyringUnavailableError, Vaul
 from console.ui.confirm import ask
 from console.ui.inspector.widgets import CopyBlock
 from console.ui.secrets_access import SecretsAccess
-from console.ui.tasks import TaskRunner
+from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
 
 SESSION_ONLY = (
@@ -66,13 +66,17 @@ class KeyDialog(QDialog):
     key_changed = Signal(str)
 
     def __init__(
-        self, secrets: SecretsAccess, environment: str | None, parent: QWidget | None = None
+        self,
+        secrets: SecretsAccess,
+        environment: str | None,
+        parent: QWidget | None = None,
+        tasks: TaskManager | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("key-dialog")
         self.setWindowTitle("Keys")
         self.secrets = secrets
-        self.runner = TaskRunner(self, max_threads=1)
+        self.tasks = tasks if tasks is not None else TaskManager(self)
         self.ask_passphrase: Callable[[QWidget, str], str | None] = ask_passphrase
         self.confirm: Callable[[QWidget, str], bool] = ask_yes
         self.environment = QComboBox()
@@ -275,10 +279,11 @@ class KeyDialog(QDialog):
         vault, name = self.secrets.vault(), self.name
         self.generate_button.setEnabled(False)
         self.show_message("busy", f"Generating a {bits}-bit key…")
-        self.runner.run(
+        self.tasks.run(
             lambda: vault.generate_key(name, bits, replace=True),
             lambda info: self._stored(info, "Generated"),
             self._generate_failed,
+            owner=self,
         )
 
     def _generate_failed(self, exc: BaseException, _tb: str) -> None:

@@ -1,60 +1,52 @@
-"""The main window: banner, command tabs, form, problems, result line and Send, inspector.
-
-Its jobs live beside it, as functions of the window: ``window_forms`` (forms built on first
-use, switching, validation, examples), ``window_sending`` (Send and the result line),
-``window_environment`` (the active environment, the local sandbox), ``window_layout`` (size
-and docks) and ``menus`` (actions and shortcuts). This class holds the widgets and the
-methods other parts and tests call.
-"""
+"""The main window: assembles the parts of ``console.ui.window`` (the forms, the send panel
+under them, the journal, the active environment), the banner, the request inspector and the
+menus, and runs all background work through one task manager. The parts own their widgets
+and state; this class connects them and offers what panes, dialogs and tests call (the
+:class:`~console.ui.window.host.ConsoleWindow` protocol)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
-    QLabel,
     QMainWindow,
     QMenu,
-    QProgressBar,
-    QPushButton,
-    QStackedWidget,
-    QTabBar,
     QVBoxLayout,
     QWidget,
 )
 
 from console import APP_NAME
-from console.core.errors import JournalUnavailableError
-from console.core.paths import resolve
-from console.core.spec import COMMANDS
-from console.ui import (
-    window_environment,
-    window_forms,
-    window_journal,
-    window_layout,
-    window_sending,
-)
 from console.ui.banner import EnvironmentBanner
 from console.ui.drafts import DraftStore
-from console.ui.forms.generator import CommandForm
-from console.ui.forms.validation_view import ProblemSummary
 from console.ui.icons import app_icon
 from console.ui.inspector.dock import InspectorDock
 from console.ui.menus import build_menus
 from console.ui.sending import SendController
 from console.ui.session import Session
 from console.ui.startup import AfterFirstPaint
-from console.ui.tasks import TaskRunner
-from console.ui.window_journal import JournalOpener
+from console.ui.tasks import TaskManager
+from console.ui.theme import apply_theme
+from console.ui.window import layout
+from console.ui.window.environment_part import EnvironmentPart
+from console.ui.window.forms_part import FormsPart, LazyForms
+from console.ui.window.journal_part import JournalPart
+from console.ui.window.send_panel import SendPanel
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
+    from console.core.history import History
+    from console.ui.forms.generator import CommandForm
     from console.ui.history.wiring import JournalWiring
-    from console.ui.send_guard import SendGuard
+
+log = logging.getLogger(__name__)
+
+CLOSE_WAIT_MS = 10_000  # closing waits at most this long for background work, in all
 
 
 class MainWindow(QMainWindow):
@@ -62,14 +54,6 @@ class MainWindow(QMainWindow):
 
     view_menu: QMenu  # set by build_menus; add_pane lists panes here
     environment_menu: QMenu  # environment manager and key dialogs go here
-    result: QLabel  # the result bar's widgets, set by window_sending.build_result_bar
-    use_in_payout_button: QPushButton
-    busy: QProgressBar
-    send_button: QPushButton
-    send_blocked_row: QWidget  # above Send: why it is off (send_note), new_id_button
-    send_note: QLabel
-    new_id_button: QPushButton
-    send_guard: SendGuard
 
     def __init__(self, session: Session, drafts: DraftStore, parent: QWidget | None = None):
         super().__init__(parent)
@@ -78,141 +62,122 @@ class MainWindow(QMainWindow):
         self.setObjectName("main-window")
         self.session = session
         self.drafts = drafts
-        self.tasks = TaskRunner(self)
-        self.sender_ = SendController(session, self.tasks, self)
-        self._closed = False
         self.persist_drafts = True  # off for --screenshot: an example must not become a draft
         self.actions_by_name: dict[str, QAction] = {}
-        self.sandbox_defaults: dict[str, Any] = {}  # start_local_sandbox options (journal)
-        self.example_overrides: dict[str, str] = {}  # example values the environment sets
-        self.callback_listener_url = ""  # this console's listener for the active environment
-        self._last_outcome: Outcome | None = None
-        # Each command's last result line: an answer belongs under the form that sent it.
-        self.shown_environment: str | None = None  # whose values the forms hold
-        self._results: dict[str, tuple[str, str]] = {}
-        self._outcomes: dict[str, Outcome] = {}  # each command's last answer
-        self._sending_command = ""
-        # The journal, history and callbacks panes, status checks, environment dialogs: none
-        # of it is in the first picture. The journal is opened on a worker right after the
-        # first paint and attached when open (``window_journal``); sending waits for it.
-        self.journal_opener = JournalOpener(resolve().history_db)
-        self.journal_wiring: JournalWiring | None = None
-        self.journal_problem: JournalUnavailableError | None = None
-        self.journal_notice: QWidget | None = None
-        self.journal_opening = self.journal_settled = False
-        self.journal_waiters: list[Callable[[], object]] = []
+        self.tasks = TaskManager(self)
+        self.tasks.failed.connect(self._background_failed)
+        self.sender_ = SendController(session, self.tasks, self)
 
         self.banner = EnvironmentBanner()
-        self.commands = QTabBar()
-        self.commands.setAccessibleName("Commands")
-        self.commands.setExpanding(False)
-        self.commands.setDocumentMode(True)
-        self.stack = QStackedWidget()
-        names = window_forms.command_names()
-        self.forms = window_forms.LazyForms(names, lambda name: window_forms.build_form(self, name))
-        for name in names:
-            self.stack.addWidget(QWidget())  # replaced by the form when first shown
-            self.commands.addTab(COMMANDS[name].title)
-            self.commands.setTabToolTip(self.commands.count() - 1, COMMANDS[name].purpose)
-        self._draft_timer = QTimer(self)
-        self._draft_timer.setSingleShot(True)
-        self._draft_timer.setInterval(800)  # drafts reach the disk shortly after typing stops
-        self._draft_timer.timeout.connect(self.save_drafts)
-        self.summary = ProblemSummary()
-        self.summary.jump.connect(self.focus_field)
-        self.result_bar = window_sending.build_result_bar(self)  # others add buttons here
-
-        right = QWidget()
-        rlay = QVBoxLayout(right)
-        rlay.setContentsMargins(0, 0, 0, 0)
-        rlay.addWidget(self.stack, 1)
-        rlay.addWidget(self.summary)
-        rlay.addWidget(self.send_blocked_row)
-        rlay.addLayout(self.result_bar)
-        central = QWidget()
-        clay = QVBoxLayout(central)
-        clay.setContentsMargins(6, 6, 6, 6)
-        self._top = clay
-        clay.addWidget(self.banner)
-        clay.addWidget(self.commands)
-        clay.addWidget(right, 1)
-        self.setCentralWidget(central)
-
         self.inspector = InspectorDock(self)
+        self.forms_part = FormsPart(session, drafts)
+        self.forms_part.drafts_due.connect(self.save_drafts)
+        # The journal, history and callbacks panes, status checks, environment dialogs: none
+        # of it is in the first picture. The journal is opened on a worker right after the
+        # first paint and attached when open; sending waits for it.
+        self.journal_part = JournalPart(self.tasks, self._attach_journal, self._insert_notice, self)
+        self.panel = SendPanel(
+            session, self.forms_part, self.sender_, self.inspector, self.journal_part, self.tasks
+        )
+        self.panel.use_in_payout.connect(self.use_in_payout)
+        self.panel.guard.new_id_requested.connect(self.forms_part.new_order_id)
+        self.panel.guard.check_status.connect(self._check_status)
+        self.environment = EnvironmentPart(
+            session, self.banner, self.forms_part, self.panel, self.journal_part, self.tasks, self
+        )
+        self.environment.title_changed.connect(self.setWindowTitle)
+        self.environment.problem.connect(lambda text: self.show_result("warning", text))
+
+        central = QWidget()
+        self._top = QVBoxLayout(central)
+        self._top.setContentsMargins(6, 6, 6, 6)
+        self._top.addWidget(self.banner)
+        self._top.addWidget(self.forms_part, 1)
+        self._top.addWidget(self.panel)
+        self.setCentralWidget(central)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.inspector)
         build_menus(self)
+        self.panel.can_send_changed.connect(self.actions_by_name["send"].setEnabled)
 
-        window_sending.connect_sender(self)
-        self.session.changed.connect(self._session_changed)
-        self.commands.currentChanged.connect(lambda row: window_forms.switch(self, row))
-        self._session_changed()
-        start = drafts.last_command if drafts.last_command in names else names[0]
-        self.show_command(start)
-        AfterFirstPaint(self, lambda: window_journal.open_in_background(self))
-        window_layout.fit_to_screen(self)
+        self.environment.session_changed()
+        names = self.forms_part.forms.names
+        self.show_command(drafts.last_command if drafts.last_command in names else names[0])
+        AfterFirstPaint(self, self.journal_part.open_in_background)
+        layout.fit_to_screen(self, self.inspector)
         self.restore_layout()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        window_layout.follow_resize(self, event)
+    # -- the parts, for panes, dialogs and tests ---------------------------------------------
+    @property
+    def widget(self) -> QMainWindow:
+        return self
+
+    @property
+    def forms(self) -> LazyForms:
+        return self.forms_part.forms
+
+    @property
+    def form(self) -> CommandForm:
+        return self.forms_part.form
+
+    @property
+    def command(self) -> str:
+        return self.forms_part.command
+
+    @property
+    def last_outcome(self) -> Outcome | None:
+        return self.panel.last_outcome
 
     @property
     def journal(self) -> JournalWiring:
         """The journal wiring (see ``console.ui.history.wiring``), attached on first use.
         Raises JournalUnavailableError when the journal cannot be opened."""
-        wiring = self.attach_journal()
+        wiring = self.journal_part.attach()
         if wiring is None:
-            assert self.journal_problem is not None
-            raise self.journal_problem
+            assert self.journal_part.problem is not None
+            raise self.journal_part.problem
         return wiring
 
     def attach_journal(self) -> JournalWiring | None:
-        """Attach the journal, panes and dialogs once (see ``window_journal.attach``)."""
-        return window_journal.attach(self)
+        return self.journal_part.attach()
 
-    def insert_notice(self, notice: QWidget) -> None:
-        """Show a notice that stays, under the environment banner."""
+    def _attach_journal(self, journal: History) -> JournalWiring:
+        from console.ui.history.wiring import JournalWiring
+
+        return JournalWiring(self, journal)
+
+    def _insert_notice(self, notice: QWidget) -> None:
+        """A notice that stays, under the environment banner."""
         self._top.insertWidget(self._top.indexOf(self.banner) + 1, notice)
 
-    # -- commands and forms (window_forms) ---------------------------------------------------
-    @property
-    def command(self) -> str:
-        return self.forms.names[self.stack.currentIndex()]
-
-    @property
-    def form(self) -> CommandForm:
-        return self.forms[self.command]
-
+    # -- commands and forms ------------------------------------------------------------------
     def show_command(self, name: str) -> None:
-        """Switch to a command's form (drafts of the others are kept)."""
-        index = self.forms.names.index(name)
-        if self.commands.currentIndex() == index:
-            window_forms.switch(self, index)  # the tab bar does not signal the current tab
-        else:
-            self.commands.setCurrentIndex(index)
+        self.forms_part.show_command(name)
 
     def fill_example(self) -> None:
-        """Fill the current form with the contract's example (see ``window_forms``)."""
-        window_forms.fill_example(self)
+        """Fill the current form with the contract's example (the status form: with the
+        last payout of this environment, an order the gateway knows)."""
+        if self.command != "status":
+            self.forms_part.fill_example()
+            return
+        from console.core.spec import example_values
+        from console.ui.history.examples import SEND_A_PAYOUT_FIRST, last_payout, status_example
+
+        env = self.session.environment
+        wiring = self.attach_journal()
+        row = None if env is None or wiring is None else last_payout(wiring.history, env.name)
+        if row is None:
+            self.form.load(example_values("status"), clear=True)
+            self.show_result("", SEND_A_PAYOUT_FIRST, "status")
+            return
+        values, words = status_example(row)
+        self.form.load(values, clear=True)
+        self.show_result("", words, "status")
 
     def clear_form(self) -> None:
-        self.form.load({}, clear=True)
+        self.forms_part.clear()
 
     def focus_field(self, name: str) -> None:
-        self.form.focus_field(name)
-
-    def _validate(self) -> None:
-        """Validate the form that changed (or the one shown)."""
-        sender = self.sender()
-        window_forms.validate_form(self, sender if isinstance(sender, CommandForm) else None)
-
-    # -- sending and the result line (window_sending) ------------------------------------------
-    def send(self) -> None:
-        """Send the current form (Ctrl+Enter); while errors block it, show them in colour."""
-        window_sending.send(self)
-
-    def _show_result(self, state: str, text: str, command: str | None = None) -> None:
-        window_sending.show_result(self, state, text, command)
+        self.forms_part.focus_field(name)
 
     def use_in_payout(self, recurring_payment_id: str) -> None:
         """Open the payout form with a stored card reference as the receiver."""
@@ -221,30 +186,54 @@ class MainWindow(QMainWindow):
         self.show_command("payout-check")
         form.focus_field("amount")
 
-    # -- environment (window_environment) -------------------------------------------------
-    def _session_changed(self) -> None:
-        window_environment.session_changed(self)
+    # -- sending and the result line ---------------------------------------------------------
+    def send(self) -> None:
+        """Send the current form (Ctrl+Enter); while errors block it, show them in colour."""
+        self.panel.send()
 
-    def _environment_kind(self) -> str | None:
-        return window_environment.environment_kind(self)
+    def show_result(self, state: str, text: str, command: str | None = None) -> None:
+        self.panel.show_result(state, text, command)
 
+    def _check_status(self, client_orderid: str, gateway_order_id: str | None) -> None:
+        from console.ui.status_follow import OrderRef
+
+        env = self.session.environment
+        if env is None:
+            return
+        self.show_result("busy", f"Checking the status of {client_orderid}…")
+        self.journal.status.check(OrderRef(env.name, client_orderid, gateway_order_id))
+
+    def _background_failed(self, text: str, _tb: str) -> None:
+        self.statusBar().showMessage(f"Something in the background failed: {text}", 15_000)
+
+    # -- environment -------------------------------------------------------------------------
     def start_local_sandbox(self, **options: Any) -> None:
         """Start the built-in sandbox on a worker; the window is usable meanwhile."""
-        window_environment.start_local_sandbox(self, **options)
+        self.environment.start_local_sandbox(**options)
 
     def wait_ready(self, msecs: int) -> bool:
         """Process events until an environment with a key is active (screenshots, tests)."""
-        return window_environment.wait_ready(self, msecs)
+        return self.environment.wait_ready(msecs)
 
-    # -- drafts, panes, layout, closing -----------------------------------------------------
+    # -- theme, drafts, panes, layout, closing -----------------------------------------------
+    def apply_theme(self, name: str) -> None:
+        """Switch the theme, repaint what carries state colours, and remember it."""
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, name)
+        self.panel.refresh_result()  # rich text made with the old theme's colours
+        self.panel.update_send()
+        self.drafts.theme = name
+        if self.persist_drafts:
+            self.drafts.save()
+
     def save_drafts(self) -> None:
         """Write every open form's draft (card number and CVV2 are dropped by the store) and
         where the docks are and how big."""
         if not self.persist_drafts:
             return
-        for form in self.forms.built():
-            self.drafts.put(form.command.name, form.draft())
-        self.drafts.layout["window"] = window_layout.state_text(self)
+        self.forms_part.put_drafts()
+        self.drafts.layout["window"] = layout.state_text(self)
         self.drafts.save()
 
     def add_pane(
@@ -262,13 +251,23 @@ class MainWindow(QMainWindow):
         return dock
 
     def restore_layout(self, panes: Sequence[QDockWidget] = ()) -> bool:
-        """Put the docks where the person left them; see ``window_layout.restore``."""
-        return window_layout.restore(self, self.drafts.layout.get("window", ""), panes)
+        """Put the docks where the person left them; see ``layout.restore``."""
+        return layout.restore(self, self.drafts.layout.get("window", ""), panes)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        layout.follow_resize(self, self.inspector, self.panel.summary, event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self._closed = True
+        self.environment.closed = True
         self.save_drafts()
-        self.tasks.wait(10_000)
+        wiring = self.journal_part.wiring
+        if wiring is not None:
+            wiring.stop()
+        if not self.tasks.shutdown(CLOSE_WAIT_MS):
+            log.warning("closing: background work still running after %d ms", CLOSE_WAIT_MS)
         QCoreApplication.sendPostedEvents()  # deliver finished work (a started sandbox)
+        if wiring is not None:
+            wiring.close()
         self.session.stop_sandbox()
         super().closeEvent(event)

@@ -6,58 +6,59 @@ import importlib
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
-from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QVBoxLayout
+from PySide6.QtWidgets import QDialog, QMessageBox, QVBoxLayout
 
 import console
 from console import APP_NAME
-from console.core.pipeline import ORDER_ID_FIELDS
 from console.core.spec import COMMANDS
 from console.ui.icons import icon
 from console.ui.inspector.widgets import fill_table, pairs_table
-from console.ui.theme import THEMES, apply_theme
+from console.ui.theme import THEMES
 
 if TYPE_CHECKING:
-    from console.ui.main_window import MainWindow
+    from console.ui.window.host import ConsoleWindow
 
 
 def _action(
-    window: MainWindow,
+    window: ConsoleWindow,
     name: str,
     text: str,
     shortcut: str | QKeySequence.StandardKey = "",
     slot: object = None,
     icon_name: str = "",
 ) -> QAction:
-    action = QAction(icon(icon_name) if icon_name else QIcon(), text, window)
+    action = QAction(icon(icon_name) if icon_name else QIcon(), text, window.widget)
     action.setObjectName(f"action:{name}")
     if shortcut:
         action.setShortcut(QKeySequence(shortcut))
     if slot is not None:
         action.triggered.connect(slot)
-    window.addAction(action)  # shortcuts work wherever the focus is
+    window.widget.addAction(action)  # shortcuts work wherever the focus is
     window.actions_by_name[name] = action
     return action
 
 
-def build_menus(w: MainWindow) -> None:
+def build_menus(w: ConsoleWindow) -> None:
     """Create every menu and action; each action has a shortcut or a menu path."""
-    bar = w.menuBar()
+    bar = w.widget.menuBar()
     file_menu = bar.addMenu("&File")
     file_menu.addAction(_action(w, "save-drafts", "Save &drafts", "Ctrl+S", w.save_drafts))
     file_menu.addAction(_action(w, "batch", "&Batch payouts…", "Ctrl+B", lambda: _batch(w)))
     file_menu.addSeparator()
-    file_menu.addAction(_action(w, "quit", "&Quit", "Ctrl+Q", w.close))
+    file_menu.addAction(_action(w, "quit", "&Quit", "Ctrl+Q", w.widget.close))
 
     req = bar.addMenu("&Request")
     req.addAction(_action(w, "send", "&Send", "Ctrl+Return", w.send, "send"))
-    enter = QAction(w)
+    enter = QAction(w.widget)
     enter.setShortcut(QKeySequence("Ctrl+Enter"))  # the keypad Enter key
     enter.triggered.connect(w.send)
-    w.addAction(enter)
+    w.widget.addAction(enter)
     req.addAction(_action(w, "fill-example", "Fill with &example", "Ctrl+E", w.fill_example))
     req.addAction(_action(w, "clear", "&Clear form", "Ctrl+Shift+Backspace", w.clear_form))
     req.addAction(
-        _action(w, "generate", "&Generate order id", "Ctrl+G", lambda: _generate(w), "generate")
+        _action(
+            w, "generate", "&Generate order id", "Ctrl+G", w.forms_part.new_order_id, "generate"
+        )
     )
     req.addSeparator()
     req.addAction(_action(w, "problems", "Go to first &problem", "F8", lambda: _first(w)))
@@ -83,7 +84,7 @@ def build_menus(w: MainWindow) -> None:
     inspector = w.inspector.toggleViewAction()
     inspector.setText("Request &inspector")
     inspector.setShortcut(QKeySequence("F9"))
-    w.addAction(inspector)
+    w.widget.addAction(inspector)
     w.actions_by_name["inspector"] = inspector
     view.addAction(inspector)
     for i, tab in enumerate(("Request", "Signature", "Response")):
@@ -91,10 +92,14 @@ def build_menus(w: MainWindow) -> None:
             _action(w, f"tab:{tab}", f"{tab} tab", f"Alt+{i + 1}", lambda _c=False, i=i: _tab(w, i))
         )
     themes = view.addMenu("&Theme")
-    group = QActionGroup(w)
+    group = QActionGroup(w.widget)
     for theme in THEMES:
         a = _action(
-            w, f"theme:{theme}", theme.capitalize(), "", lambda _c=False, t=theme: _theme(w, t)
+            w,
+            f"theme:{theme}",
+            theme.capitalize(),
+            "",
+            lambda _c=False, t=theme: w.apply_theme(t),
         )
         a.setCheckable(True)
         a.setChecked(theme == (w.drafts.theme or "system"))
@@ -126,77 +131,53 @@ def _team_mode() -> bool:
         return False
 
 
-def _queue(w: MainWindow) -> None:
+def _queue(w: ConsoleWindow) -> None:
     from console.ui.team.queue_pane import open_queue
 
     open_queue(w)
 
 
-def _batch(w: MainWindow) -> None:
+def _batch(w: ConsoleWindow) -> None:
     from console.ui.batch import open_batch_dialog  # loaded on first use
 
     open_batch_dialog(w)
 
 
-def _generate(w: MainWindow) -> None:
-    from console.ui.forms.choices import new_client_orderid
-
-    for name in ORDER_ID_FIELDS:
-        row = w.form.rows.get(name)
-        if row is not None:
-            row.set_text(new_client_orderid())
-            return
-
-
-def _lab(w: MainWindow) -> None:
+def _lab(w: ConsoleWindow) -> None:
     from console.ui.signature_lab import open_signature_lab
 
     open_signature_lab(w)  # the window owns it; it is deleted when closed
 
 
-def _curl(w: MainWindow) -> None:
+def _curl(w: ConsoleWindow) -> None:
     from console.ui.signature_lab import import_from_curl
 
     import_from_curl(w)
 
 
-def _first(w: MainWindow) -> None:
-    for p in w.summary.problems:
+def _first(w: ConsoleWindow) -> None:
+    for p in w.panel.summary.problems:
         if p.fields and w.form.focus_field(p.fields[0]):
             return
 
 
-def _tab(w: MainWindow, index: int) -> None:
+def _tab(w: ConsoleWindow, index: int) -> None:
     w.inspector.show()
     w.inspector.tabs.setCurrentIndex(index)
 
 
-def _theme(w: MainWindow, name: str) -> None:
-    """Switch the theme, repaint what carries state colours, and remember it."""
-    from console.ui.window_sending import render_result, update_send
-
-    app = QApplication.instance()
-    if isinstance(app, QApplication):
-        apply_theme(app, name)
-    render_result(w)  # rich text made with the old theme's colours
-    update_send(w)
-    w.drafts.theme = name
-    if w.persist_drafts:
-        w.drafts.save()
-
-
-def _about(w: MainWindow) -> None:
+def _about(w: ConsoleWindow) -> None:
     try:  # the About dialog is its own module; older builds may lack it
         about = importlib.import_module("console.ui.about")
         about.show_about(w)
     except (ImportError, AttributeError):
-        QMessageBox.about(w, f"About {APP_NAME}", f"{APP_NAME} {console.__version__}")
+        QMessageBox.about(w.widget, f"About {APP_NAME}", f"{APP_NAME} {console.__version__}")
 
 
-def shortcut_rows(w: MainWindow) -> list[tuple[str, str]]:
+def shortcut_rows(w: ConsoleWindow) -> list[tuple[str, str]]:
     """(action, shortcut) for every action that has one, as the Help list shows them."""
     rows = []
-    for action in w.actions():
+    for action in w.widget.actions():
         keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
         if keys and action.text():
             rows.append((action.text().replace("&", ""), keys))
@@ -205,9 +186,9 @@ def shortcut_rows(w: MainWindow) -> list[tuple[str, str]]:
     return rows
 
 
-def shortcuts_dialog(w: MainWindow) -> QDialog:
+def shortcuts_dialog(w: ConsoleWindow) -> QDialog:
     """Help > Keyboard shortcuts, built from the window's real actions."""
-    dialog = QDialog(w)
+    dialog = QDialog(w.widget)
     dialog.setWindowTitle("Keyboard shortcuts")
     table = pairs_table(("Action", "Shortcut"))
     table.setAccessibleName("Keyboard shortcuts")

@@ -1,8 +1,10 @@
 """The window's memory of which client_orderids must not go again.
 
 The rules are the core's (``console.core.pipeline.guard``); this keeps the verdicts of the
-form shown so a keystroke does not ask the journal each time, remembers answers seen in this
+form shown so a keystroke never asks the journal on the GUI thread (the look-up runs on the
+journal's lane and Send's state follows when it answers), remembers answers seen in this
 window (they count even when the journal could not store them), and marks the id on its way.
+Just before a send, the journal is asked again, fresh.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from PySide6.QtCore import QObject, SignalInstance, Slot
 from console.core.pipeline import Seen, Verdict, verdict_for
 
 if TYPE_CHECKING:
-    from console.core.history import History
+    from console.core.journals import Journal
+    from console.ui.tasks import TaskManager
 
 Key = tuple[str, str, str]  # environment, command, client_orderid
 
@@ -24,42 +27,78 @@ class SendGuard(QObject):
     """Remembered verdicts per (environment, command, client_orderid).
 
     Args:
-        on_change: called (in the GUI thread) when a remembered verdict may be stale.
-        parent: the window.
+        on_change: called (in the GUI thread) when a verdict arrived or may be stale.
+        tasks: where the journal is asked (its journal lane).
+        parent: the owner.
     """
 
-    def __init__(self, on_change: Callable[[], None], parent: QObject) -> None:
+    def __init__(
+        self, on_change: Callable[[], None], tasks: TaskManager, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._on_change = on_change
-        self._history: History | None = None
+        self._tasks = tasks
+        self._journal: Journal | None = None
         self._cache: dict[Key, Verdict] = {}
+        self._asking: set[Key] = set()
+        self._generation = 0
         self._seen_here: dict[Key, Verdict] = {}
         self.sending: Key | None = None  # the key of the request on its way, if any
         self.notes: dict[str, str] = {}  # per command: said in the result line after the send
 
-    def bind(self, history: History, changed: Sequence[SignalInstance]) -> None:
-        """Read ``history``; ``changed``: signals (with a row id) telling of its changes."""
-        if self._history is history:
+    def bind(self, journal: Journal, changed: Sequence[SignalInstance]) -> None:
+        """Read ``journal``; ``changed``: signals (with a row id) telling of its changes."""
+        if self._journal is journal:
             return
-        self._history = history
-        self._cache.clear()
+        self._journal = journal
+        self.forget()
         for signal in changed:
             signal.connect(self._journal_changed)
 
     @property
     def bound(self) -> bool:
-        return self._history is not None
+        return self._journal is not None
 
-    def lookup(self, key: Key, *, fresh: bool = False) -> Verdict:
-        """The verdict for ``key``; ``fresh`` asks the journal again (just before sending)."""
+    def known(self, key: Key) -> Verdict | None:
+        """The verdict for ``key`` as far as it is known now, without waiting: None while the
+        journal is being asked (``on_change`` is called when it answers)."""
         if key == self.sending:
             return Verdict(Seen.SENDING, key[2])
         if key in self._seen_here:
             return self._seen_here[key]
-        if fresh or key not in self._cache:
-            if self._history is None:
-                return Verdict(Seen.NEW, key[2])
-            self._cache[key] = verdict_for(self._history, *key)
+        if key in self._cache:
+            return self._cache[key]
+        if self._journal is not None and key not in self._asking:
+            self._ask(key)
+        return None
+
+    def _ask(self, key: Key) -> None:
+        journal, generation = self._journal, self._generation
+        assert journal is not None
+        self._asking.add(key)
+
+        def arrived(found: Verdict) -> None:
+            self._asking.discard(key)
+            if generation == self._generation:
+                self._cache[key] = found
+                self._on_change()
+
+        def failed(exc: BaseException, _tb: str) -> None:
+            self._asking.discard(key)  # asked again, fresh, before any send
+
+        self._tasks.run(
+            lambda: verdict_for(journal, *key), arrived, failed, lane="journal", owner=self
+        )
+
+    def lookup_fresh(self, key: Key) -> Verdict:
+        """Ask the journal now, whatever is remembered (just before sending)."""
+        if key == self.sending:
+            return Verdict(Seen.SENDING, key[2])
+        if key in self._seen_here:
+            return self._seen_here[key]
+        if self._journal is None:
+            return Verdict(Seen.NEW, key[2])
+        self._cache[key] = verdict_for(self._journal, *key)
         return self._cache[key]
 
     def remember(self, key: Key, verdict: Verdict) -> None:
@@ -68,10 +107,12 @@ class SendGuard(QObject):
         self._cache.pop(key, None)
 
     def forget(self) -> None:
-        """Drop remembered look-ups (the journal changed)."""
+        """Drop remembered look-ups (the journal changed); answers on their way are stale."""
         self._cache.clear()
+        self._asking.clear()
+        self._generation += 1
 
     @Slot(int)
     def _journal_changed(self, _row_id: int) -> None:
-        self._cache.clear()
+        self.forget()
         self._on_change()

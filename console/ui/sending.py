@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QWidget
 from console.core.errors import ConsoleError, InputError, JournalUnavailableError
 from console.ui.confirm import ask
 from console.ui.session import Session
-from console.ui.tasks import TaskRunner
+from console.ui.tasks import TaskManager
 
 if TYPE_CHECKING:
     from console.core.client import PreparedRequest
@@ -76,7 +76,7 @@ class SendController(QObject):
     failed = Signal(str)
     cancelled = Signal()
 
-    def __init__(self, session: Session, tasks: TaskRunner, parent: QObject | None = None):
+    def __init__(self, session: Session, tasks: TaskManager, parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
         self.tasks = tasks
@@ -161,7 +161,9 @@ class SendController(QObject):
     def _start(self, pipeline: Pipeline, request: PreparedRequest, decision: Decision) -> None:
         self.sending = True
         self.started.emit()
-        self.tasks.run(lambda: pipeline.send(request, decision), self._done, self._error)
+        self.tasks.run(
+            lambda: pipeline.send(request, decision), self._done, self._error, lane="send"
+        )
 
     def _done(self, sent: Sent) -> None:
         self.sending = False

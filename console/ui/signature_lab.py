@@ -44,7 +44,7 @@ from console.core.siglab.received import from_capture as received_from
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
-    from console.ui.main_window import MainWindow
+    from console.ui.window.host import ConsoleWindow
 
 _MARK = "background-color: #ffd54f; color: #000000"
 
@@ -261,12 +261,12 @@ class SignatureLabDialog(QDialog):
         self.verdict_label.setText(f"<span style='color:{colour}'>{body}</span>")
 
 
-def open_signature_lab(window: MainWindow) -> SignatureLabDialog:
+def open_signature_lab(window: ConsoleWindow) -> SignatureLabDialog:
     """Request > Signature lab, with the active environment's key to start with."""
     private = window.session.private_key
     env = window.session.environment
     dialog = SignatureLabDialog(
-        window,
+        window.widget,
         key=private.public_key() if private is not None else None,
         key_label=f"environment {env.name}" if env is not None else "",
         on_import=lambda result: fill_form(window, result),
@@ -276,7 +276,7 @@ def open_signature_lab(window: MainWindow) -> SignatureLabDialog:
     return dialog
 
 
-def fill_form(window: MainWindow, result: CurlImport) -> None:
+def fill_form(window: ConsoleWindow, result: CurlImport) -> None:
     """Show the matching command's form and fill it with the curl line's fields."""
     window.show_command(result.command)
     window.form.load(dict(result.fields))
@@ -284,9 +284,11 @@ def fill_form(window: MainWindow, result: CurlImport) -> None:
         window.statusBar().showMessage(" ".join(result.notes), 15000)
 
 
-def import_from_curl(window: MainWindow) -> None:
+def import_from_curl(window: ConsoleWindow) -> None:
     """Request > Import from curl: ask for a curl line and fill the command's form."""
-    text, ok = QInputDialog.getMultiLineText(window, "Import from curl", "Curl command line:")
+    text, ok = QInputDialog.getMultiLineText(
+        window.widget, "Import from curl", "Curl command line:"
+    )
     if not ok or not text.strip():
         return
     try:

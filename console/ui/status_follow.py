@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from console.ui.tasks import TaskRunner
+from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ class Follow(QObject):
         if self.done or self._busy:
             return
         self._busy = True
-        self.controller.runner.run(self.follower.poll, self._polled, self._failed)
+        self.controller.tasks.run(self.follower.poll, self._polled, self._failed, owner=self)
 
     def _polled(self, state: object) -> None:
         self._busy = False
@@ -192,12 +192,13 @@ class StatusController(QObject):
         connection_for: Callable[[str], Connection],
         parent: QObject | None = None,
         plan: PollPlan | None = None,
+        tasks: TaskManager | None = None,
     ) -> None:
         super().__init__(parent)
         self.history = history
         self.connection_for = connection_for
         self.plan = plan
-        self.runner = TaskRunner(self, max_threads=2)
+        self.tasks = tasks if tasks is not None else TaskManager(self)
         self.follows: list[Follow] = []
 
     def _checker(self, order: OrderRef) -> StatusChecker:
@@ -219,7 +220,7 @@ class StatusController(QObject):
             finally:
                 checker.transport.close()
 
-        self.runner.run(
+        self.tasks.run(
             work,
             lambda result: self._checked(order, result),
             lambda exc, _tb: self.checked.emit(order, "error", f"Status not checked: {exc}"),

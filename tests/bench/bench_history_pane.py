@@ -133,7 +133,7 @@ def test_cold_pane_on_a_million_rows(qtbot: Any, profile_journal: Path) -> None:
         assert pane.model.rowCount() == ROWS
         assert pane.model.row_at(0) is not None
         pane.close()
-        pane.runner.wait()
+        pane.tasks.wait()
         history.close()
     _report(
         "\nopen, cold (new journal connection + pane, until the first rows are painted)",

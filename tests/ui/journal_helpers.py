@@ -39,10 +39,10 @@ def shown_rows(qtbot: Any, pane: HistoryPane, expected: int | None = None) -> li
 
 def send_form(qtbot: Any, window: MainWindow, timeout: int = 20_000) -> Any:
     """Send the current form and wait for the outcome."""
-    window._last_outcome = None
+    shown_before = window.last_outcome
     window.send()
-    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=timeout)
-    return window._last_outcome
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=timeout)
+    return window.last_outcome
 
 
 def send_payout(qtbot: Any, window: MainWindow, client_orderid: str, **values: str) -> Any:

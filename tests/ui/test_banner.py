@@ -22,4 +22,4 @@ def test_no_keyring_is_one_short_line_with_details_on_demand(window: MainWindow)
     assert len(text.split("<br>")[-1]) < 140  # one short line, not seven
     assert "KeePassXC" not in text  # the rest is behind Details…
     assert banner.problem == problem
-    assert problem not in window.result.text()
+    assert problem not in window.panel.result.text()

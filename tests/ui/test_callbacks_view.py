@@ -62,7 +62,7 @@ def test_listener_can_be_stopped_and_started(qtbot: Any, window: MainWindow) -> 
     view.switch.click()
     assert window.journal.listeners.url("local-sandbox") is None
     assert "Not listening" in view.listener_label.text()
-    assert window.example_overrides == {}
+    assert window.forms_part.example_overrides == {}
     view.switch.click()
     assert window.journal.listeners.url("local-sandbox") is not None
     assert view.copy_url.isEnabled()
@@ -85,11 +85,11 @@ def test_the_result_line_follows_the_payout_to_its_final_status(
 ) -> None:
     window = make_window(sandbox_options={"callback_delay": 0.3})
     send_payout(qtbot, window, "follow-1")
-    assert "processed later" in window.result.text()
-    qtbot.waitUntil(lambda: "approved" in window.result.text(), timeout=15_000)
-    assert "final status" in window.result.text()
-    assert "(callback)" in window.result.text()
-    assert "processed later" not in window.result.text()
+    assert "processed later" in window.panel.result.text()
+    qtbot.waitUntil(lambda: "approved" in window.panel.result.text(), timeout=15_000)
+    assert "final status" in window.panel.result.text()
+    assert "(callback)" in window.panel.result.text()
+    assert "processed later" not in window.panel.result.text()
 
 
 def test_this_consoles_listener_is_a_callback_choice_resolved_when_sending(
@@ -104,5 +104,5 @@ def test_this_consoles_listener_is_a_callback_choice_resolved_when_sending(
     assert form.values()["server_callback_url"] == url
     assert url in form.callback.help.text()  # type: ignore[attr-defined]
     assert "server_callback_url" not in form.draft()  # a restart does not keep an old port
-    window.callback_listener_url = "http://127.0.0.1:9/callback"  # the listener moved
+    window.forms_part.listener_url = "http://127.0.0.1:9/callback"  # the listener moved
     assert form.values()["server_callback_url"] == "http://127.0.0.1:9/callback"

@@ -13,18 +13,18 @@ from console.ui.theme import state_colour
 
 
 def _colour(window: MainWindow, state: str) -> str:
-    return state_colour(state, window.summary.palette()).name()
+    return state_colour(state, window.panel.summary.palette()).name()
 
 
 def test_fresh_form_is_calm_and_still_blocks_send(window: MainWindow) -> None:
     window.show_command("create-card-ref")
     window.clear_form()
-    headline = window.summary.headline.text()
+    headline = window.panel.summary.headline.text()
     assert "Fill in the 2 required fields" in headline
     assert _colour(window, "required") in headline
     assert _colour(window, "error") not in headline
     assert window.form.rows["orderid"].state == "required"
-    assert not window.send_button.isEnabled()
+    assert not window.panel.send_button.isEnabled()
     editor = window.form.rows["orderid"].editor
     assert isinstance(editor, QLineEdit)
     assert editor.placeholderText() == "required"
@@ -40,9 +40,9 @@ def test_a_bad_value_turns_red_when_the_field_is_left(qtbot: Any, window: MainWi
     # still typing: said calmly, not in red
     assert window.form.rows["amount"].state == "required"
     assert window.form.rows["amount"].message.full_text()
-    assert _colour(window, "error") not in window.summary.headline.text()
+    assert _colour(window, "error") not in window.panel.summary.headline.text()
     qtbot.keyClick(amount, Qt.Key.Key_Tab)
-    headline = window.summary.headline.text()
+    headline = window.panel.summary.headline.text()
     assert "1 problem to fix" in headline
     assert "required fields to fill in" in headline
     assert _colour(window, "error") in headline
@@ -83,7 +83,7 @@ def test_trying_to_send_turns_missing_values_into_errors(qtbot: Any, window: Mai
     window.show_command("create-card-ref")
     window.clear_form()
     qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    headline = window.summary.headline.text()
+    headline = window.panel.summary.headline.text()
     assert "2 problems to fix" in headline
     assert _colour(window, "error") in headline
     assert window.form.rows["orderid"].state == "error"

@@ -41,12 +41,12 @@ def test_a_card_number_failing_luhn_is_sent_only_on_purpose(qtbot: Any, window: 
     assert "4444444444444441" not in seen[0]  # masked in the question too
     qtbot.wait(200)
     assert _requests(window) == before
-    assert "Cancelled" in window.result.text()
+    assert "Cancelled" in window.panel.result.text()
     seen.clear()
     answer_next_question(True, seen)
-    window._last_outcome = None
+    shown_before = window.last_outcome
     window.send()
-    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
     assert _requests(window) == before + 1
 
 
@@ -61,7 +61,7 @@ def test_a_bank_payout_without_an_account_number_is_not_sent(
     form.receiver.set_key("bank")
     form.rows["account_number"].set_text("")
     before = _requests(window)
-    assert not window.send_button.isEnabled()
+    assert not window.panel.send_button.isEnabled()
     qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert form.rows["account_number"].state == "error"
     assert "receiver" in form.rows["account_number"].message.full_text().lower()

@@ -21,7 +21,7 @@ def test_after_cancel_on_production_the_curl_is_an_unsigned_template(
     window.fill_example()
     answer_next_question(False, [])
     window.send()
-    assert "Cancelled" in window.result.text()
+    assert "Cancelled" in window.panel.result.text()
     request = window.inspector.request
     request.reveal.click()  # even revealed, on purpose
     curl = request.curl.value()
@@ -35,9 +35,9 @@ def test_after_cancel_on_production_the_curl_is_an_unsigned_template(
 
 def test_a_masked_curl_says_it_will_not_verify(qtbot: Any, window: MainWindow) -> None:
     window.fill_example()
-    window._last_outcome = None
+    shown_before = window.last_outcome
     window.send()
-    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
     curl = window.inspector.request.curl.value()
     assert "masked" in curl
     assert "will not verify" in curl

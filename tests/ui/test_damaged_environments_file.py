@@ -31,7 +31,7 @@ def test_the_window_opens_and_names_the_damaged_file(
     window = make_window()  # the local sandbox starts and the window can send to it
     assert window.session.environment is not None
     assert window.session.environment.builtin
-    shown = window.result.text()
+    shown = window.panel.result.text()
     assert "could not be read" in shown
     assert str(file) in shown
     assert "move it away" in shown

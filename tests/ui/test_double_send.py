@@ -34,10 +34,10 @@ def _orders(window: MainWindow, client_orderid: str) -> int:
 
 
 def _send_and_wait(qtbot: Any, window: MainWindow) -> Any:
-    window._last_outcome = None
-    window.send_button.click()
-    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
-    return window._last_outcome
+    shown_before = window.last_outcome
+    window.panel.send_button.click()
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
+    return window.last_outcome
 
 
 def _payout(window: MainWindow, client_orderid: str) -> None:
@@ -48,13 +48,13 @@ def _payout(window: MainWindow, client_orderid: str) -> None:
 
 def _try_every_way(qtbot: Any, window: MainWindow) -> None:
     """Button, Ctrl+Enter, the Send action and a direct call; then time for anything to go."""
-    window._last_outcome = None
-    window.send_button.click()
+    shown_before = window.last_outcome
+    window.panel.send_button.click()
     qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     window.actions_by_name["send"].trigger()
     window.send()
     qtbot.wait(400)
-    assert window._last_outcome is None
+    assert window.last_outcome is shown_before
     assert not window.sender_.sending
 
 
@@ -82,35 +82,35 @@ def test_an_accepted_payout_is_not_sent_again_until_the_id_changes(
     first = _send_and_wait(qtbot, window)
     assert str(first.result) == "accepted"
     gateway_id = first.response.get("gateway-order-id")
-    assert not window.send_button.isEnabled()
-    assert window.send_note.isVisible()
-    note = window.send_note.text()
+    assert not window.panel.send_button.isEnabled()
+    assert window.panel.guard.note.isVisible()
+    note = window.panel.guard.note.text()
     assert ACCEPTED_NOTE in note
     assert f"(gateway order {gateway_id})" in note
     assert "use a new client_orderid (Ctrl+G)" in note
-    assert window.new_id_button.isVisible()
+    assert window.panel.guard.new_id_button.isVisible()
 
     before = _requests(window)
     _try_every_way(qtbot, window)
     assert _requests(window) == before  # nothing reached the sandbox
     assert _orders(window, "double-1") == 1
-    assert ACCEPTED_NOTE in window.send_note.text()
+    assert ACCEPTED_NOTE in window.panel.guard.note.text()
 
     # another id typed by hand: sendable; the accepted one typed again: off again
     row = window.form.rows["client_orderid"]
     row.set_text("double-2")
-    assert window.send_button.isEnabled()
-    assert not window.send_note.isVisible()
+    assert window.panel.send_button.isEnabled()
+    assert not window.panel.guard.note.isVisible()
     row.set_text("double-1")
-    assert not window.send_button.isEnabled()
-    assert window.send_note.isVisible()
+    assert not window.panel.send_button.isEnabled()
+    assert window.panel.guard.note.isVisible()
 
     # the one-click way out
-    window.new_id_button.click()
+    window.panel.guard.new_id_button.click()
     fresh = window.form.values()["client_orderid"]
     assert fresh != "double-1"
-    assert window.send_button.isEnabled()
-    assert not window.new_id_button.isVisible()
+    assert window.panel.send_button.isEnabled()
+    assert not window.panel.guard.new_id_button.isVisible()
     assert str(_send_and_wait(qtbot, window).result) == "accepted"
     assert _requests(window) == before + 1
     assert _orders(window, fresh) == 1
@@ -124,9 +124,9 @@ def test_an_accepted_recurring_profile_is_not_created_twice(qtbot: Any, window: 
     before = _requests(window)
     _try_every_way(qtbot, window)
     assert _requests(window) == before
-    assert "For another recurring profile" in window.send_note.text()
+    assert "For another recurring profile" in window.panel.guard.note.text()
     window.actions_by_name["generate"].trigger()  # Ctrl+G
-    assert window.send_button.isEnabled()
+    assert window.panel.send_button.isEnabled()
 
 
 def test_an_unknown_outcome_asks_and_cancel_sends_nothing(qtbot: Any, window: MainWindow) -> None:
@@ -134,7 +134,7 @@ def test_an_unknown_outcome_asks_and_cancel_sends_nothing(qtbot: Any, window: Ma
     _payout(window, "lost-1")
     assert str(_send_and_wait(qtbot, window).result) == "unknown"
     window.session.sandbox.set_faults(None)
-    assert window.send_button.isEnabled()  # allowed, but not without a question
+    assert window.panel.send_button.isEnabled()  # allowed, but not without a question
 
     before = _requests(window)
     seen: list[QMessageBox] = []
@@ -148,7 +148,7 @@ def test_an_unknown_outcome_asks_and_cancel_sends_nothing(qtbot: Any, window: Ma
     assert seen[0].defaultButton() is seen[0].button(QMessageBox.StandardButton.Cancel)
     qtbot.wait(300)
     assert _requests(window) == before
-    assert "Cancelled: nothing sent." in window.result.text()
+    assert "Cancelled: nothing sent." in window.panel.result.text()
 
     _answer("Resend with the same client_orderid", seen)
     outcome = _send_and_wait(qtbot, window)
@@ -156,7 +156,7 @@ def test_an_unknown_outcome_asks_and_cancel_sends_nothing(qtbot: Any, window: Ma
     assert _requests(window) == before + 1  # once
     assert outcome.prepared.value("client_orderid") == "lost-1"
     assert _orders(window, "lost-1") == 1  # the gateway refused the duplicate
-    assert "after an unknown outcome" in window.result.text()
+    assert "after an unknown outcome" in window.panel.result.text()
 
 
 def test_check_status_from_the_question_sends_no_payout_and_learns_the_outcome(
@@ -173,8 +173,8 @@ def test_check_status_from_the_question_sends_no_payout_and_learns_the_outcome(
     window.send()
     assert seen
     # the status answer (approved) reaches the journal: the id counts as accepted now
-    qtbot.waitUntil(lambda: not window.send_button.isEnabled(), timeout=15_000)
-    assert ACCEPTED_NOTE in window.send_note.text()
+    qtbot.waitUntil(lambda: not window.panel.send_button.isEnabled(), timeout=15_000)
+    assert ACCEPTED_NOTE in window.panel.guard.note.text()
     assert _orders(window, "lost-2") == 1
 
 
@@ -190,10 +190,10 @@ def test_a_rejected_id_is_resent_without_a_question_and_the_result_says_so(
         answered(req, "type=validation-error&serial-number=s-1&error-message=bad&error-code=2"),
     )
     _payout(window, "was-rejected")
-    assert window.send_button.isEnabled()
+    assert window.panel.send_button.isEnabled()
     outcome = _send_and_wait(qtbot, window)  # no question: a dialog here would hang the test
     assert str(outcome.result) == "accepted"
-    assert "Sent again: the gateway rejected was-rejected at" in window.result.text()
+    assert "Sent again: the gateway rejected was-rejected at" in window.panel.result.text()
 
 
 def test_after_a_restart_the_accepted_id_is_still_refused(
@@ -207,10 +207,10 @@ def test_after_a_restart_the_accepted_id_is_still_refused(
     window = make_window()  # same profile: same journal, drafts and environment
     window.show_command("payout-check")
     # the draft keeps the id: refused as soon as the journal is read, before any press
-    qtbot.waitUntil(window.send_note.isVisible, timeout=10_000)
-    assert ACCEPTED_NOTE in window.send_note.text()
+    qtbot.waitUntil(window.panel.guard.note.isVisible, timeout=10_000)
+    assert ACCEPTED_NOTE in window.panel.guard.note.text()
     _payout(window, "restart-1")  # card data typed again (it is never kept)
-    assert not window.send_button.isEnabled()
+    assert not window.panel.send_button.isEnabled()
     before = _requests(window)
     _try_every_way(qtbot, window)
     assert _requests(window) == before
@@ -276,10 +276,10 @@ def test_judge_follows_the_status_learnt_later(history: History, rsa_key: Any) -
 def test_one_line_says_why_send_is_off_never_ready_to_send(qtbot: Any, window: MainWindow) -> None:
     window.fill_example()
     window.form.rows["client_orderid"].set_text("why-off-1")
-    window._last_outcome = None
+    shown_before = window.last_outcome
     window.send()
-    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
-    assert not window.send_button.isEnabled()  # accepted: the same id is not sent again
-    headline = window.summary.headline.text()
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
+    assert not window.panel.send_button.isEnabled()  # accepted: the same id is not sent again
+    headline = window.panel.summary.headline.text()
     assert "Ready to send" not in headline
     assert "accepted before" in headline

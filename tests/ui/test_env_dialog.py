@@ -100,11 +100,13 @@ def test_use_an_environment_switches_the_window(
     assert dialog.save()
     dialog.use_button.click()
     assert window.session.environment.name == "acme-sb"
-    assert not window.session.ready  # no key yet: said, and Send stays off
-    assert "no private key" in window.session.problem.lower()
+    assert not window.session.ready  # the key is read from the keyring off the GUI thread
+    qtbot.waitUntil(lambda: "no private key" in window.session.problem.lower())
+    assert not window.session.ready  # no key: said, and Send stays off
+    assert "no private key" in dialog.message.text().lower()
     Vault().store_key("acme-sb", rsa_key)
     dialog.use_button.click()
-    assert window.session.ready
+    qtbot.waitUntil(lambda: window.session.ready)
     dialog.list.setCurrentRow(0)
     dialog.use_button.click()
     assert window.session.environment.name == "local-sandbox"

@@ -55,7 +55,7 @@ def test_input_longer_than_the_contract_is_kept_and_named(qtbot: Any, window: Ma
     qtbot.keyClick(row.editor, Qt.Key.Key_Tab)
     assert row.state == "error"
     assert "10" in row.message.full_text()
-    assert not window.send_button.isEnabled()
+    assert not window.panel.send_button.isEnabled()
     _type(qtbot, window, "currency", "USDX")
     assert window.form.rows["currency"].text() == "USDX"
     window.show_command("create-recurring-payment")
@@ -151,7 +151,7 @@ def test_redirect_pair_half_filled_names_the_missing_field(qtbot: Any, window: M
     row = form.rows["redirect_fail_url"]
     assert row.state == "required"  # asked for calmly: the person has not been there yet
     assert "redirect_fail_url" in row.message.full_text()
-    assert not window.send_button.isEnabled()
+    assert not window.panel.send_button.isEnabled()
     row.editor.setFocus()
     form.rows["redirect_success_url"].editor.setFocus()  # left empty
     assert row.state == "error"
@@ -163,20 +163,20 @@ def test_card_details_go_together_message(qtbot: Any, window: MainWindow) -> Non
     window.fill_example()
     _type(qtbot, window, "card_printed_name", "")
     assert window.form.rows["card_printed_name"].state == "error"
-    assert any(p.code == "together" for p in window.summary.problems)
-    assert not window.send_button.isEnabled()
+    assert any(p.code == "together" for p in window.panel.summary.problems)
+    assert not window.panel.send_button.isEnabled()
 
 
 def test_live_validation_per_keystroke(qtbot: Any, window: MainWindow) -> None:
     window.fill_example()
-    assert window.summary.errors == 0
+    assert window.panel.summary.errors == 0
     _type(qtbot, window, "amount", "10,5")
     row = window.form.rows["amount"]
     assert row.state == "error"
     assert row.message.isVisibleTo(window)
     assert row.message.text()
-    assert window.summary.errors >= 1
-    assert not window.send_button.isEnabled()
+    assert window.panel.summary.errors >= 1
+    assert not window.panel.send_button.isEnabled()
     qtbot.keyClick(row.editor, Qt.Key.Key_Backspace)
     qtbot.keyClick(row.editor, Qt.Key.Key_Backspace)
     assert row.state == "fine"
@@ -194,11 +194,11 @@ def test_summary_jumps_to_the_field(qtbot: Any, window: MainWindow) -> None:
     window.fill_example()
     _type(qtbot, window, "currency", "U")
     item = next(
-        window.summary.list.item(i)
-        for i in range(window.summary.list.count())
-        if "currency" in window.summary.list.item(i).text()
+        window.panel.summary.list.item(i)
+        for i in range(window.panel.summary.list.count())
+        if "currency" in window.panel.summary.list.item(i).text()
     )
-    window.summary.list.itemActivated.emit(item)
+    window.panel.summary.list.itemActivated.emit(item)
     assert window.form.rows["currency"].editor.hasFocus()
 
 
@@ -267,12 +267,12 @@ def test_schedule_preview_follows_the_inputs(qtbot: Any, window: MainWindow) -> 
 
 def test_the_page_shown_is_the_command_chosen(window: MainWindow) -> None:
     assert window.command == "payout-check"
-    assert window.stack.currentWidget() is window.form
+    assert window.forms_part.stack.currentWidget() is window.form
     for name in ("create-recurring-payment", "create-card-ref", "status", "payout-check"):
         window.show_command(name)
         assert window.command == name
-        assert window.commands.currentIndex() == window.forms.names.index(name)
-        assert window.stack.currentWidget() is window.forms[name]
+        assert window.forms_part.tabs.currentIndex() == window.forms.names.index(name)
+        assert window.forms_part.stack.currentWidget() is window.forms[name]
 
 
 def test_tab_reaches_the_amounts_and_the_schedule_after_the_currency(

@@ -158,7 +158,7 @@ def test_use_card_reference_in_payout_and_repeat_as_new(qtbot: Any, window: Main
     assert values["amount"] == "10.50"
     assert "credit_card_number" not in values  # masked in the journal: typed again
     assert "cvv2" not in values
-    assert "type them again" in window.result.text()
+    assert "type them again" in window.panel.result.text()
 
 
 def test_copy_ids_and_export_selection(qtbot: Any, window: MainWindow, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QPushButton
 
 from console.core.paths import resolve
 from console.ui.main_window import MainWindow
-from console.ui.window_journal import NOTICE
+from console.ui.window.journal_part import NOTICE
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def test_the_window_says_the_journal_is_unavailable_and_does_not_send(
     started = time.monotonic()
     window = make_window()  # the built-in sandbox still starts
     assert time.monotonic() - started < 10  # it used to sit on "Starting..." for 15 s
-    notice = window.journal_notice
+    notice = window.journal_part.notice
     assert notice is not None
     qtbot.waitUntil(notice.isVisible, timeout=5000)
     assert NOTICE in notice.findChildren(QLabel)[0].text()
@@ -44,9 +44,9 @@ def test_the_window_says_the_journal_is_unavailable_and_does_not_send(
     assert "Move it away" in details.text()
 
     window.fill_example()
-    assert not window.send_button.isEnabled()
-    assert "is damaged" in window.send_button.toolTip()
+    assert not window.panel.send_button.isEnabled()
+    assert "is damaged" in window.panel.send_button.toolTip()
     window.actions_by_name["send"].trigger()  # the shortcut says why
-    assert "history journal is unavailable" in window.result.text()
+    assert "history journal is unavailable" in window.panel.result.text()
     assert not window.sender_.sending
     assert resolve().history_db.read_bytes() == damaged  # never replaced

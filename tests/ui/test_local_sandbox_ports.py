@@ -23,4 +23,4 @@ def test_no_callback_port_warning_on_the_local_sandbox(qtbot: Any, window: MainW
     assert values["server_callback_url"] == "http://127.0.0.1:39999/callback"
     # the rule itself still warns: deployed gateways call back only on a few ports
     assert any(p.code == Code.CALLBACK_PORT for p in validate("payout-check", values))
-    assert not any(p.code == Code.CALLBACK_PORT for p in window.summary.problems)
+    assert not any(p.code == Code.CALLBACK_PORT for p in window.panel.summary.problems)

@@ -18,10 +18,10 @@ FORM = {"Content-Type": "text/html;charset=utf-8"}
 
 
 def _send_and_wait(qtbot: Any, window: MainWindow) -> Any:
-    window._last_outcome = None
+    shown_before = window.last_outcome
     qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
-    return window._last_outcome
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
+    return window.last_outcome
 
 
 def _table_text(window: MainWindow) -> str:
@@ -51,13 +51,13 @@ def test_an_answer_echoing_the_card_is_masked_in_the_window_journal_and_log(
             _table_text(window),
             window.inspector.response.summary.text(),
             window.inspector.response.raw.value(),
-            window.result.text(),
+            window.panel.result.text(),
         ]
     )
     assert PAN not in shown
     assert "4444%204444%204444%204448" not in shown
     assert MASKED in window.inspector.response.raw.value()
-    assert MASKED in window.result.text()
+    assert MASKED in window.panel.result.text()
     history = window.attach_journal().history
     assert PAN not in str(history.details(history.fetch()[0].id).response)
     log = resolve().log_file

@@ -10,10 +10,10 @@ from console.ui.main_window import MainWindow
 
 
 def _send_and_wait(qtbot: Any, window: MainWindow) -> Any:
-    window._last_outcome = None
+    shown_before = window.last_outcome
     qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
-    return window._last_outcome
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
+    return window.last_outcome
 
 
 def test_result_belongs_to_its_form(qtbot: Any, window: MainWindow) -> None:
@@ -21,24 +21,24 @@ def test_result_belongs_to_its_form(qtbot: Any, window: MainWindow) -> None:
     window.fill_example()
     order = window.form.values()["client_orderid"]
     _send_and_wait(qtbot, window)
-    text = window.result.text()
+    text = window.panel.result.text()
     assert f"payout-check {order}" in text
     assert order in window.inspector.windowTitle()
     window.show_command("create-recurring-payment")
-    assert window.result.text() == ""  # the payout's answer is not shown under this form
+    assert window.panel.result.text() == ""  # the payout's answer is not shown under this form
     window.show_command("payout-check")
-    assert window.result.text() == text
+    assert window.panel.result.text() == text
 
 
 def test_use_in_payout_only_under_the_card_reference_form(qtbot: Any, window: MainWindow) -> None:
     window.show_command("create-card-ref")
     window.form.load({"client_orderid": "first-payment-1", "orderid": "9000001"})
     _send_and_wait(qtbot, window)
-    assert window.use_in_payout_button.isVisible()
+    assert window.panel.use_in_payout_button.isVisible()
     window.show_command("create-recurring-payment")
-    assert not window.use_in_payout_button.isVisible()
+    assert not window.panel.use_in_payout_button.isVisible()
     window.show_command("create-card-ref")
-    assert window.use_in_payout_button.isVisible()
+    assert window.panel.use_in_payout_button.isVisible()
 
 
 def test_example_twice_gives_two_order_ids(window: MainWindow) -> None:

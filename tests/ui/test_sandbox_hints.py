@@ -37,7 +37,7 @@ def test_card_ref_hint_fills_a_seeded_first_payment(window: MainWindow) -> None:
     assert "first-payment-1" in hint.text()
     hint.linkActivated.emit("seed:first-payment-1:9000001")
     assert window.form.values() == {"client_orderid": "first-payment-1", "orderid": "9000001"}
-    assert window.send_button.isEnabled()
+    assert window.panel.send_button.isEnabled()
 
 
 def test_no_hints_on_production(window: MainWindow) -> None:

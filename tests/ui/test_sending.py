@@ -26,10 +26,10 @@ def _requests(window: MainWindow) -> int:
 
 
 def _send_and_wait(qtbot: Any, window: MainWindow, timeout: int = 20_000) -> Any:
-    window._last_outcome = None
+    shown_before = window.last_outcome
     qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=timeout)
-    return window._last_outcome
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=timeout)
+    return window.last_outcome
 
 
 def _field_rows(window: MainWindow) -> dict[str, tuple[str, str]]:
@@ -102,8 +102,8 @@ def test_card_ref_then_use_in_payout(qtbot: Any, window: MainWindow) -> None:
     assert str(outcome.result) == "accepted"
     rpi = outcome.response.get("recurring-payment-id")
     assert rpi
-    assert window.use_in_payout_button.isVisible()
-    window.use_in_payout_button.click()
+    assert window.panel.use_in_payout_button.isVisible()
+    window.panel.use_in_payout_button.click()
     assert window.command == "payout-check"
     form = window.form
     assert isinstance(form, PayoutForm)
@@ -164,7 +164,7 @@ def test_dropped_connection_is_outcome_unknown(qtbot: Any, window: MainWindow) -
     outcome = _send_and_wait(qtbot, window)
     assert str(outcome.result) == "unknown"
     expected = "Outcome unknown: check the status before resending with the same client_orderid"
-    assert expected in window.result.text()
+    assert expected in window.panel.result.text()
     assert expected in window.inspector.response.headline.text()
 
 
@@ -172,13 +172,13 @@ def test_slow_answer_keeps_window_responsive_and_sends_once(qtbot: Any, window: 
     window.session.sandbox.set_faults("latency=1.5")
     window.fill_example()
     before = _requests(window)
-    window._last_outcome = None
-    window.send_button.click()
+    shown_before = window.last_outcome
+    window.panel.send_button.click()
     assert window.sender_.sending
-    assert not window.send_button.isEnabled()
-    assert window.busy.isVisibleTo(window)
+    assert not window.panel.send_button.isEnabled()
+    assert window.panel.busy.isVisibleTo(window)
     # a second click, the shortcut and a direct call while pending send nothing more
-    window.send_button.click()
+    window.panel.send_button.click()
     window.actions_by_name["send"].trigger()
     window.send()
     ticks: list[float] = []
@@ -189,17 +189,17 @@ def test_slow_answer_keeps_window_responsive_and_sends_once(qtbot: Any, window: 
     row.set_text("10,5")
     assert row.state == "error"  # live validation still runs while the request is out
     row.set_text("10.50")
-    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
     timer.stop()
     gaps = [b - a for a, b in itertools.pairwise(ticks)]
     assert len(ticks) > 20
     assert max(gaps) < 0.5  # the event loop never stalled while waiting
     assert _requests(window) == before + 1
-    assert not window.busy.isVisibleTo(window)
+    assert not window.panel.busy.isVisibleTo(window)
     # accepted: Send stays off for this client_orderid, on again for a new one
-    assert not window.send_button.isEnabled()
+    assert not window.panel.send_button.isEnabled()
     window.actions_by_name["generate"].trigger()
-    assert window.send_button.isEnabled()
+    assert window.panel.send_button.isEnabled()
 
 
 def _production(window: MainWindow) -> None:
@@ -227,14 +227,14 @@ def test_production_banner_and_confirmation_cancel_sends_nothing(
     assert PAN not in seen[0]
     qtbot.wait(300)
     assert _requests(window) == before
-    assert "Cancelled" in window.result.text()
-    assert window.send_button.isEnabled()
+    assert "Cancelled" in window.panel.result.text()
+    assert window.panel.send_button.isEnabled()
 
     seen.clear()
     answer_next_question(True, seen)
-    window._last_outcome = None
+    shown_before = window.last_outcome
     window.send()
-    qtbot.waitUntil(lambda: window._last_outcome is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
     assert _requests(window) == before + 1
 
 

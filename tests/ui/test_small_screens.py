@@ -49,7 +49,7 @@ def test_every_form_fits_a_small_screen_with_send_and_first_field_visible(
         assert window.width() <= size[0], command
         assert window.height() <= size[1], command
         assert window.inspector.isVisible()
-        assert fully_shown(window.send_button, window), command
+        assert fully_shown(window.panel.send_button, window), command
         assert fully_shown(first_field(window), window), command
 
 
@@ -81,6 +81,6 @@ def test_the_history_dock_open_still_fits_a_small_screen(qtbot: Any, window: Mai
     _settle(qtbot, window, (1024, 700))
     assert window.width() <= 1024
     assert window.height() <= 700
-    assert fully_shown(window.send_button, window)
+    assert fully_shown(window.panel.send_button, window)
     assert fully_shown(journal.pane.table, window)
     assert window.inspector.width() <= 1024 * 35 // 100  # the form keeps most of the width

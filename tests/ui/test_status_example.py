@@ -20,7 +20,7 @@ def test_without_a_payout_the_status_example_says_send_a_payout_first(
     window.show_command("status")
     window.fill_example()
     assert window.form.values() == example_values("status")
-    text = window.result.text()
+    text = window.panel.result.text()
     assert "Send a payout first" in text
     calm = state_colour("required", window.palette()).name()
     assert calm in text  # a hint, not an error
@@ -38,6 +38,6 @@ def test_status_example_is_the_last_payout_and_the_gateway_knows_it(
     values = window.form.values()
     assert values["client_orderid"] == "newest-payout"
     assert values["orderid"] == gateway_id
-    assert "newest-payout" in window.result.text()
+    assert "newest-payout" in window.panel.result.text()
     answer = send_form(qtbot, window)
     assert str(answer.result) == "accepted", answer.summary  # not 207: the order exists

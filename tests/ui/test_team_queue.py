@@ -10,7 +10,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.team import Approvals, TeamJournal
-from console.ui.tasks import TaskRunner
+from console.ui.tasks import TaskManager
 from console.ui.team.queue_pane import ApprovalQueuePane
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import prepared_payout
@@ -23,7 +23,7 @@ def pane_for(qtbot: Any, team_db: TeamDatabase) -> Any:
     made: list[ApprovalQueuePane] = []
 
     def factory(person: str) -> ApprovalQueuePane:
-        pane = ApprovalQueuePane(Approvals(TeamJournal(team_db.dsn(person))), TaskRunner())
+        pane = ApprovalQueuePane(Approvals(TeamJournal(team_db.dsn(person))), TaskManager())
         qtbot.addWidget(pane)
         made.append(pane)
         return pane

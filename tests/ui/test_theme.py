@@ -48,10 +48,10 @@ def test_state_colours_are_readable_after_switching(
     window.clear_form()
     window.form.rows["amount"].set_text("ten")  # an error in the form and the summary
     window.actions_by_name[f"theme:{theme}"].trigger()
-    background = window.summary.palette().color(QPalette.ColorRole.Window)
+    background = window.panel.summary.palette().color(QPalette.ColorRole.Window)
     for state in STATES:
         assert _contrast(state_colour(state, window.palette()), background) >= 4.5, state
-    headline = _colour_in(window.summary.headline.text())
+    headline = _colour_in(window.panel.summary.headline.text())
     assert _contrast(headline, background) >= 4.5
     row = window.form.rows["amount"]
     assert _contrast(_colour_in(row.message.styleSheet()), background) >= 4.5

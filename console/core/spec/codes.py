@@ -39,6 +39,7 @@ class Code(StrEnum):
     UNKNOWN_FIELD = "unknown-field"  # a name the command does not have; sent as typed
     NOT_BODY = "not-body"  # a name that never goes into the body (login)
     SURROUNDING_SPACE = "surrounding-space"  # white space around a value: sent as given
+    CALLBACK_UNHEARD = "callback-unheard"  # a callback address on this computer, nobody there
 
 
 PROBLEM_CODES: tuple[str, ...] = tuple(c.value for c in Code)

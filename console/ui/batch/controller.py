@@ -25,7 +25,7 @@ from console.ui.confirm import ask
 
 if TYPE_CHECKING:
     from console.core.pipeline import Pipeline
-    from console.ui.main_window import MainWindow
+    from console.ui.window.host import ConsoleWindow
 
 
 def batch_question(summary: core.BatchSummary) -> str:
@@ -59,8 +59,8 @@ class BatchController(QObject):
     failed = Signal(str)
     busy_changed = Signal(bool)
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: ConsoleWindow) -> None:
+        super().__init__(window.widget)
         self.window = window
         self.plan: core.Plan | None = None
         self.runner: core.BatchRunner | None = None
@@ -176,7 +176,7 @@ class BatchController(QObject):
             if refusal is not None:
                 raise refusal
             if plan.production:
-                if not self.confirm(self.window, batch_question(plan.summary)):
+                if not self.confirm(self.window.widget, batch_question(plan.summary)):
                     self.failed.emit("Not sent: the production batch was not confirmed.")
                     return False
                 decision = dataclasses.replace(decision, confirmed=plan.summary)

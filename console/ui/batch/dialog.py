@@ -28,7 +28,7 @@ from console.ui.batch.controller import BatchController
 from console.ui.batch.models import ProblemsModel, ResultsModel
 
 if TYPE_CHECKING:
-    from console.ui.main_window import MainWindow
+    from console.ui.window.host import ConsoleWindow
 
 
 def _table(model: ProblemsModel | ResultsModel, name: str) -> QTableView:
@@ -57,8 +57,8 @@ def progress_text(p: core.Progress) -> str:
 class BatchDialog(QDialog):
     """The batch payouts dialog of one window (its active environment and journal)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: ConsoleWindow) -> None:
+        super().__init__(window.widget)
         self.setObjectName("batch-dialog")
         self.setWindowTitle("Batch payouts")
         self.controller = BatchController(window)
@@ -280,9 +280,9 @@ def _counts(report: core.BatchReport) -> dict[str, int]:
     return counts
 
 
-def open_batch_dialog(window: MainWindow) -> BatchDialog:
+def open_batch_dialog(window: ConsoleWindow) -> BatchDialog:
     """Show the window's batch dialog (one per window; it keeps its file while open)."""
-    dialog = window.findChild(BatchDialog)
+    dialog = window.widget.findChild(BatchDialog)
     if not isinstance(dialog, BatchDialog):
         dialog = BatchDialog(window)
     dialog.show()

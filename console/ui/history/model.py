@@ -9,6 +9,7 @@ before their turn came are skipped, and only a few thousand rows are kept in mem
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +25,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QGuiApplication
 
 from console.core.history import COLUMNS, HistoryFilter, HistoryRow
-from console.ui.tasks import TaskRunner
+from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
@@ -71,10 +72,10 @@ class HistoryModel(QAbstractTableModel):
     counted = Signal(int)
     failed = Signal(str)
 
-    def __init__(self, history: History, runner: TaskRunner, parent: QObject | None = None):
+    def __init__(self, history: History, tasks: TaskManager, parent: QObject | None = None):
         super().__init__(parent)
         self.history = history
-        self.runner = runner
+        self.tasks = tasks
         self.filter = HistoryFilter()
         self._count = 0
         self._rows: dict[int, HistoryRow] = {}
@@ -146,7 +147,7 @@ class HistoryModel(QAbstractTableModel):
         def work() -> tuple[int, list[HistoryRow]]:
             return self.history.count(wanted), self.history.fetch(wanted, 0, PAGE)
 
-        self.runner.run(work, lambda r: self._reloaded(generation, r), self._error)
+        self._read(work, lambda r: self._reloaded(generation, r), self._error)
 
     def _reloaded(self, generation: int, result: object) -> None:
         if generation != self._generation:
@@ -159,6 +160,15 @@ class HistoryModel(QAbstractTableModel):
         self.endResetModel()
         self.loading = False
         self.counted.emit(self._count)
+
+    def _read(
+        self,
+        work: Callable[[], object],
+        done: Callable[[Any], None],
+        failed: Callable[[BaseException, str], None],
+    ) -> None:
+        """Read on the journal's lane: one at a time, in order, never behind a send."""
+        self.tasks.run(work, done, failed, lane="journal", owner=self)
 
     def _error(self, exc: BaseException, _tb: str) -> None:
         self.loading = False
@@ -180,7 +190,7 @@ class HistoryModel(QAbstractTableModel):
                 return self.history.fetch_after(wanted, before, PAGE)
             return self.history.fetch(wanted, page * PAGE, PAGE)
 
-        self.runner.run(work, lambda rows: self._page(generation, page, rows), self._error)
+        self._read(work, lambda rows: self._page(generation, page, rows), self._error)
 
     def _page(self, generation: int, page: int, rows: object) -> None:
         self._wanted.discard(page)
@@ -215,7 +225,7 @@ class HistoryModel(QAbstractTableModel):
         def work() -> tuple[int, list[HistoryRow]]:
             return self.history.count(wanted), self.history.fetch(wanted, 0, PAGE)
 
-        self.runner.run(work, lambda r: self._grown(generation, r), self._error)
+        self._read(work, lambda r: self._grown(generation, r), self._error)
 
     def _grown(self, generation: int, result: object) -> None:
         if generation != self._generation:
@@ -242,7 +252,7 @@ class HistoryModel(QAbstractTableModel):
         if self.position_of(row_id) is None:
             return
         generation = self._generation
-        self.runner.run(
+        self._read(
             lambda: self.history.rows([row_id]),
             lambda rows: self._update_rows(rows) if generation == self._generation else None,
             self._error,

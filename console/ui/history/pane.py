@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
@@ -26,7 +27,7 @@ from console.ui.history.details import HistoryDetailsView
 from console.ui.history.filters import HistoryFilters
 from console.ui.history.model import HistoryModel
 from console.ui.icons import icon
-from console.ui.tasks import TaskRunner
+from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
@@ -94,13 +95,15 @@ class HistoryPane(QWidget):
     check_status = Signal(object)
     follow = Signal(object)
 
-    def __init__(self, history: History, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, history: History, tasks: TaskManager | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("history-pane")
         self.history = history
-        # Its own single worker: history reads stay in order and never wait behind a send.
-        self.runner = TaskRunner(self, max_threads=1)
-        self.model = HistoryModel(history, self.runner, self)
+        # the window's task manager; the history's reads keep their order on its journal lane
+        self.tasks = tasks if tasks is not None else TaskManager(self)
+        self.model = HistoryModel(history, self.tasks, self)
         self.filters = HistoryFilters()
         self.count_label = QLabel("Reading the history…")
         self.count_label.setAccessibleName("Number of requests shown")
@@ -182,7 +185,7 @@ class HistoryPane(QWidget):
 
     def load_choices(self) -> None:
         """Fill the command and environment filters from the journal (in the background)."""
-        self.runner.run(
+        self.read(
             lambda: (self.history.distinct("command"), self.history.distinct("environment")),
             self._choices_loaded,
         )
@@ -235,7 +238,7 @@ class HistoryPane(QWidget):
             )
             return
         self._detail_for = row.id
-        self.runner.run(lambda: self.history.details(row.id), self._detail_arrived)
+        self.read(lambda: self.history.details(row.id), self._detail_arrived)
 
     def _detail_arrived(self, detail: object) -> None:
         from console.core.history import HistoryDetail
@@ -247,7 +250,20 @@ class HistoryPane(QWidget):
         """Journal event: refresh the model and the details when they show this row."""
         self.model.row_changed(row_id)
         if row_id == self._detail_for:
-            self.runner.run(lambda: self.history.details(row_id), self._detail_arrived)
+            self.read(lambda: self.history.details(row_id), self._detail_arrived)
+
+    def read(
+        self,
+        work: Callable[[], object],
+        done: Callable[[Any], None],
+        failed: Callable[[BaseException, str], None] | None = None,
+    ) -> None:
+        """Read the journal on the journal's lane; a failure is said in the pane."""
+
+        def said(exc: BaseException, _tb: str) -> None:
+            self.show_message("error", f"The history could not be read: {exc}")
+
+        self.tasks.run(work, done, failed or said, lane="journal", owner=self)
 
     def row_added(self, row_id: int) -> None:
         self.model.row_added(row_id)
@@ -267,7 +283,7 @@ class HistoryPane(QWidget):
     def _repeat(self) -> None:
         row = self.current_row()
         if row is not None:
-            self.runner.run(lambda: self.history.details(row.id), self.repeat_as_new.emit)
+            self.read(lambda: self.history.details(row.id), self.repeat_as_new.emit)
 
     def _check(self) -> None:
         row = self.current_row()
@@ -311,7 +327,7 @@ class HistoryPane(QWidget):
             self.show_message("warning", "Select the requests to export first.")
             return
         self.show_message("busy", f"Exporting {len(ids)} request(s) to {path}…")
-        self.runner.run(
+        self.read(
             lambda: export(self.history, path, ids=ids),
             lambda n: self.show_message("fine", f"Exported {n} request(s) to {path}."),
             lambda exc, _tb: self.show_message("error", f"Nothing exported: {exc}"),

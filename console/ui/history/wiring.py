@@ -3,8 +3,9 @@ dialogs to the main window.
 
 What it does to the window (all through its public hooks):
 
-* every send is journalled: ``window.sender_.journal`` is the journal the pipeline writes, so a
-  "pending" row is committed before anything leaves;
+* every send is journalled: ``window.sender_.journal`` is the journal the pipeline writes (this
+  computer's, or the team's in team mode), so a "pending" row is committed before anything
+  leaves;
 * the history pane docks at the bottom (View menu, Ctrl+H), the callbacks list beside it
   (Ctrl+Shift+H);
 * the Environment menu gets the environment manager and the key dialog;
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QPushButton
 
@@ -33,8 +34,9 @@ from console.ui.status_follow import Follow, OrderRef, StatusController
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
+    from console.core.environments import Environment
     from console.core.history import History, HistoryDetail, HistoryRow
-    from console.ui.main_window import MainWindow
+    from console.ui.window.host import ConsoleWindow
 
 REPEAT_NOTE = (
     "Loaded as a new request with a fresh client_orderid. Card number and CVV2 are never "
@@ -45,8 +47,10 @@ REPEAT_NOTE = (
 class JournalWiring(QObject):
     """Everything the journal issue adds to one main window (see the module docstring)."""
 
-    def __init__(self, window: MainWindow, history: History, paths: AppPaths | None = None) -> None:
-        super().__init__(window)
+    def __init__(
+        self, window: ConsoleWindow, history: History, paths: AppPaths | None = None
+    ) -> None:
+        super().__init__(window.widget)
         self.window = window
         self.paths = paths or resolve()
         self.history = history
@@ -54,9 +58,11 @@ class JournalWiring(QObject):
         self.secrets = SecretsAccess(self.paths)
         self.listeners = CallbackListeners(self.history, self.bridge, self)
         self.secrets.local_control = self.listeners.local_control
-        window.sandbox_defaults.setdefault("merchant_control", self.listeners.local_control)
+        window.environment.sandbox_defaults.setdefault(
+            "merchant_control", self.listeners.local_control
+        )
 
-        self.pane = HistoryPane(self.history)
+        self.pane = HistoryPane(self.history, window.tasks)
         self.history_dock = window.add_pane(
             self.pane, "History", Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+H"
         )
@@ -66,14 +72,16 @@ class JournalWiring(QObject):
         )
         docks = (self.history_dock, self.callbacks_dock)
         if not window.restore_layout(docks):
-            window.tabifyDockWidget(self.history_dock, self.callbacks_dock)
+            window.widget.tabifyDockWidget(self.history_dock, self.callbacks_dock)
             self.history_dock.raise_()
             for dock in docks:
                 dock.hide()  # the form keeps the room until the person asks for the history
             self._sized = False
             for dock in docks:
                 dock.visibilityChanged.connect(lambda on, d=dock: self._first_shown(d, on))
-        self.status = StatusController(self.history, self.secrets.connection, self)
+        self.status = StatusController(
+            self.history, self.secrets.connection, self, tasks=window.tasks
+        )
 
         self.bridge.row_added.connect(self.pane.row_added)
         self.bridge.row_changed.connect(self.pane.row_changed)
@@ -86,18 +94,18 @@ class JournalWiring(QObject):
         self.pane.follow.connect(lambda row: self.status.follow(_order_of(row)))
         self.status.checked.connect(self._status_checked)
         self.status.follow_started.connect(self._follow_started)
-        self.pane.runner.run(lambda: recent_callbacks(self.history), self._callbacks_loaded)
+        self.pane.read(lambda: recent_callbacks(self.history), self._callbacks_loaded)
 
         self._add_actions()
         self._last_order: OrderRef | None = None
         self._listener_choice: dict[str, bool] = {}  # on/off by the person, this session
+        self._reading: set[str] = set()  # environments whose control secret is being read
         window.sender_.finished.connect(self._sent)
         window.sender_.started.connect(self._show_order_buttons)
         window.sender_.failed.connect(lambda _text: self._payout_result_replaced())
         window.sender_.cancelled.connect(self._payout_result_replaced)
-        window.commands.currentChanged.connect(lambda _i: self._show_order_buttons())
+        window.forms_part.shown.connect(lambda _name: self._show_order_buttons())
         window.session.changed.connect(self._session_changed)
-        window.installEventFilter(self)
         self._session_changed()
 
     # -- window pieces -------------------------------------------------------------------------
@@ -109,11 +117,11 @@ class JournalWiring(QObject):
             ("environments", "&Manage environments…", "Ctrl+Shift+E", open_environments),
             ("keys", "&Keys…", "Ctrl+Shift+K", open_keys),
         ):
-            action = QAction(text, w)
+            action = QAction(text, w.widget)
             action.setObjectName(f"action:{name}")
             action.setShortcut(QKeySequence(keys))
             action.triggered.connect(lambda _c=False, s=slot: s(self))
-            w.addAction(action)
+            w.widget.addAction(action)
             w.actions_by_name[name] = action
             w.environment_menu.addAction(action)
         self.check_button = QPushButton("Check status")
@@ -127,7 +135,7 @@ class JournalWiring(QObject):
         self.follow_button.clicked.connect(self.follow_last)
         for button in (self.check_button, self.follow_button):
             button.setVisible(False)
-            w.result_bar.insertWidget(1, button)
+            w.panel.add_button(button)
 
     def _first_shown(self, dock: QDockWidget, visible: bool) -> None:
         """The first time ever: about a third of the window's height (then it is the
@@ -139,14 +147,14 @@ class JournalWiring(QObject):
 
     def _size_dock(self, dock: QDockWidget) -> None:
         w = self.window
-        w.resizeDocks([dock], [w.height() * 35 // 100], Qt.Orientation.Vertical)
+        w.widget.resizeDocks([dock], [w.widget.height() * 35 // 100], Qt.Orientation.Vertical)
 
     def _active_name(self) -> str | None:
         env = self.window.session.environment
         return env.name if env is not None else None
 
     def _journal_failed(self, row_id: int) -> None:
-        self.window._show_result(
+        self.window.show_result(
             "warning",
             f"The answer could not be written to the history (row {row_id} stays "
             "'outcome unknown'). The answer shown here is what the gateway said.",
@@ -175,24 +183,39 @@ class JournalWiring(QObject):
         elif wanted and not running:
             self._start_listener(env.name)
         url = self.listeners.url(env.name)
-        self.window.callback_listener_url = url or ""
+        forms = self.window.forms_part
+        forms.listener_url = url or ""
         # Only the local sandbox gets its examples pointed here: a real gateway cannot
         # reach this computer unless the person says so in the callback settings.
-        self.window.example_overrides = (
+        forms.example_overrides = (
             {"@callback": "listener", "server_callback_url": "", "notify_url": ""}
             if env.builtin and url
             else {}
         )
         self.callbacks.refresh_listener()
+        forms.validate()  # a callback address on this computer may have lost its listener
 
     def _start_listener(self, name: str) -> None:
-        try:
-            env = self.secrets.store().get(name)
-            control = self.secrets.vault().merchant_control(name)
-        except Exception as exc:  # no keyring or unknown environment: say why
-            self.listeners.problem.emit(f"The callback listener did not start: {exc}")
+        """Start the listener once its control secret is read from the keyring (a worker)."""
+        if name in self._reading:
             return
-        self.listeners.start(env, control)
+        self._reading.add(name)
+
+        def read() -> tuple[Environment, str | None]:
+            return self.secrets.store().get(name), self.secrets.vault().merchant_control(name)
+
+        def got(found: tuple[Environment, str | None]) -> None:
+            self._reading.discard(name)
+            active = self.window.session.environment
+            if active is not None and active.name == name and name not in self.listeners.listeners:
+                self.listeners.start(*found)
+                self._session_changed()  # the forms learn the listener's address
+
+        def failed(exc: BaseException, _tb: str) -> None:  # no keyring or unknown environment
+            self._reading.discard(name)
+            self.listeners.problem.emit(f"The callback listener did not start: {exc}")
+
+        self.window.tasks.run(read, got, failed, owner=self)
 
     def _toggle_listener(self, on: bool) -> None:
         env = self.window.session.environment
@@ -246,7 +269,7 @@ class JournalWiring(QObject):
         how = {"callback": " (callback)", "status": " (status check)"}.get(
             row.final_status_source or "", ""
         )
-        self.window._show_result(
+        self.window.show_result(
             state,
             f"payout-check {row.client_orderid}: final status <b>{row.final_status}</b>{how}.",
             "payout-check",
@@ -264,7 +287,7 @@ class JournalWiring(QObject):
         shown = (
             self._last_order is not None
             and w.command == "payout-check"
-            and not (w.sender_.sending and w._sending_command == "payout-check")
+            and w.panel.sending_command != "payout-check"
         )
         for button in (self.check_button, self.follow_button):
             button.setVisible(shown)
@@ -277,7 +300,7 @@ class JournalWiring(QObject):
         return self.status.follow(self._last_order) if self._last_order else None
 
     def _status_checked(self, order: OrderRef, state: str, words: str) -> None:
-        self.window._show_result(state, f"Order {order.client_orderid}: {words}")
+        self.window.show_result(state, f"Order {order.client_orderid}: {words}")
         self.pane.show_message(state, f"Order {order.client_orderid}: {words}")
 
     def _follow_started(self, follow: Follow) -> None:
@@ -297,7 +320,7 @@ class JournalWiring(QObject):
             form.focus_field("amount")
         else:
             self.window.use_in_payout(rpi)
-        self.window.raise_()
+        self.window.widget.raise_()
 
     def repeat_as_new(self, detail: HistoryDetail) -> None:
         """The stored request in its form again, with a fresh client_orderid."""
@@ -315,27 +338,18 @@ class JournalWiring(QObject):
                 values[name] = new_client_orderid()
         self.window.forms[command].load(values, clear=True)
         self.window.show_command(command)
-        self.window._show_result("warning", REPEAT_NOTE)
+        self.window.show_result("warning", REPEAT_NOTE)
 
     # -- shutdown ----------------------------------------------------------------------------
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window and event.type() == QEvent.Type.Close:
-            self.shutdown()
-        return False
-
-    def shutdown(self) -> None:
-        """Stop following, stop listening, finish the background reads, close the journal."""
+    def stop(self) -> None:
+        """The window is closing: stop following orders and listening for callbacks."""
         self.status.cancel_all()
         self.listeners.stop_all()
-        self.status.runner.wait(15_000)
-        self.pane.runner.wait(10_000)
+
+    def close(self) -> None:
+        """After the background work has finished: let go of the journal."""
         self.bridge.detach()
 
 
 def _order_of(row: HistoryRow) -> OrderRef:
     return OrderRef(row.environment, row.client_orderid or "", row.gateway_order_id)
-
-
-def attach_journal(window: MainWindow, history: History) -> JournalWiring:
-    """Add the open journal, panes, dialogs and status actions to ``window``."""
-    return JournalWiring(window, history)

@@ -7,22 +7,26 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QWidget
 
 from console.core.errors import ConsoleError
-from console.ui.tasks import TaskRunner
+from console.ui.tasks import TaskManager
 
 
 class PolicyLine(QLabel):
-    def __init__(self, dsn: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, dsn: str, parent: QWidget | None = None, tasks: TaskManager | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWordWrap(True)
         self.setAccessibleName("Approval policy")
         self.dsn = dsn
-        self.tasks = TaskRunner(self)
+        self.tasks = tasks if tasks is not None else TaskManager(self)
         self.environment = ""
 
     def show_for(self, environment: str) -> None:
         self.environment = environment
         self.setText(f"Approval policy (team): reading for {environment}…")
-        self.tasks.run(lambda: _describe(self.dsn, environment), self._shown, self._failed)
+        self.tasks.run(
+            lambda: _describe(self.dsn, environment), self._shown, self._failed, owner=self
+        )
 
     def _shown(self, text: str) -> None:
         self.setText(text)
@@ -47,7 +51,7 @@ def _describe(dsn: str, environment: str) -> str:
     )
 
 
-def policy_line() -> PolicyLine | None:
+def policy_line(tasks: TaskManager | None = None) -> PolicyLine | None:
     """A policy line in team mode, None for one person."""
     from console.core.journals import team_dsn
 
@@ -55,4 +59,4 @@ def policy_line() -> PolicyLine | None:
         dsn = team_dsn()
     except ConsoleError:
         return None
-    return PolicyLine(dsn) if dsn else None
+    return PolicyLine(dsn, tasks=tasks) if dsn else None

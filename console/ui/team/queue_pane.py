@@ -28,8 +28,8 @@ from console.core.errors import ConsoleError
 if TYPE_CHECKING:
     from console.core.team.approval import Approvals, Submission
     from console.core.team.live import TeamListener
-    from console.ui.main_window import MainWindow
-    from console.ui.tasks import TaskRunner
+    from console.ui.tasks import TaskManager
+    from console.ui.window.host import ConsoleWindow
 
 HEADINGS = ("#", "Environment", "Command", "Client order id", "Amount", "Receiver", "Maker",
             "Expires")  # fmt: skip
@@ -46,7 +46,7 @@ class ApprovalQueuePane(QWidget):
 
     refreshed = Signal()
 
-    def __init__(self, approvals: Approvals, tasks: TaskRunner, parent: QWidget | None = None):
+    def __init__(self, approvals: Approvals, tasks: TaskManager, parent: QWidget | None = None):
         super().__init__(parent)
         self.approvals = approvals
         self.tasks = tasks
@@ -92,7 +92,7 @@ class ApprovalQueuePane(QWidget):
         if self._listener is not None:
             self._listener.stop()
             self._listener = None
-        self.tasks.wait()
+        self.tasks.wait(10_000)
         self.approvals.journal.close()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -156,9 +156,9 @@ class ApprovalQueuePane(QWidget):
         self.reload()
 
 
-def open_queue(w: MainWindow) -> None:
+def open_queue(w: ConsoleWindow) -> None:
     """Dock the approval queue (once) and show it; the team journal opens on a worker."""
-    existing = w.findChild(ApprovalQueuePane)
+    existing = w.widget.findChild(ApprovalQueuePane)
     if existing is not None:
         dock = existing.parentWidget()
         if dock is not None:
@@ -168,7 +168,7 @@ def open_queue(w: MainWindow) -> None:
     def opened(approvals: Approvals) -> None:
         pane = ApprovalQueuePane(approvals, w.tasks)
         w.add_pane(pane, "Approval queue", Qt.DockWidgetArea.BottomDockWidgetArea).show()
-        w.installEventFilter(pane)  # closing the window stops it
+        w.widget.installEventFilter(pane)  # closing the window stops it
         pane.listen()
         pane.reload()
 

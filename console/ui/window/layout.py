@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QGuiApplication, QResizeEvent
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 if TYPE_CHECKING:
-    from console.ui.main_window import MainWindow
+    from console.ui.forms.validation_view import ProblemSummary
 
 DEFAULT_SIZE = (1400, 900)
 INSPECTOR_SHARE = 30  # percent of the window's width
@@ -24,7 +24,7 @@ def inspector_width(window_width: int) -> int:
     return max(low, min(high, window_width * INSPECTOR_SHARE // 100))
 
 
-def fit_to_screen(window: MainWindow) -> None:
+def fit_to_screen(window: QMainWindow, inspector: QDockWidget) -> None:
     """Start at :data:`DEFAULT_SIZE`, or smaller to fit the screen."""
     width, height = DEFAULT_SIZE
     screen = window.screen()
@@ -35,28 +35,30 @@ def fit_to_screen(window: MainWindow) -> None:
         height = min(height, free.height() - 32)  # room for the title bar
     window.resize(width, height)
     horizontal = Qt.Orientation.Horizontal
-    window.resizeDocks([window.inspector], [inspector_width(width)], horizontal)
+    window.resizeDocks([inspector], [inspector_width(width)], horizontal)
 
 
-def follow_resize(window: MainWindow, event: QResizeEvent) -> None:
+def follow_resize(
+    window: QMainWindow, inspector: QDockWidget, summary: ProblemSummary, event: QResizeEvent
+) -> None:
     """Keep the form the main thing when the window gets smaller."""
     # a low window keeps its height for the form: three problem lines, then scrolling
-    window.summary.set_max_lines(3 if event.size().height() < 800 else 6)
+    summary.set_max_lines(3 if event.size().height() < 800 else 6)
     # A window made narrower takes the room from the form first (Qt's way); keep the
     # inspector to about a third so the form stays usable on a small screen.
     width = event.size().width()
-    if width < event.oldSize().width() and window.inspector.isVisible():
+    if width < event.oldSize().width() and inspector.isVisible():
         cap = max(INSPECTOR_WIDTHS[0], width * INSPECTOR_SHARE // 100)
-        if window.inspector.width() > cap:
-            window.resizeDocks([window.inspector], [cap], Qt.Orientation.Horizontal)
+        if inspector.width() > cap:
+            window.resizeDocks([inspector], [cap], Qt.Orientation.Horizontal)
 
 
-def state_text(window: MainWindow) -> str:
+def state_text(window: QMainWindow) -> str:
     """Where the docks are and how big, as text for the drafts file."""
     return bytes(window.saveState().toBase64().data()).decode("ascii")
 
 
-def restore(window: MainWindow, saved: str, panes: Sequence[QDockWidget] = ()) -> bool:
+def restore(window: QMainWindow, saved: str, panes: Sequence[QDockWidget] = ()) -> bool:
     """Put the docks back as :func:`state_text` saved them.
 
     Docks made after start-up (``panes``) are placed only when the saved layout knows them

@@ -1,0 +1,177 @@
+"""The row just above Send that stands against a second payout with the same client_orderid
+(the rules are the core's, ``console.core.pipeline``): the note saying why Send is off and a
+"New client_orderid" button, the fresh look-up before each send, the question when the last
+outcome is unknown, and what an answer teaches the guard."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+
+from console.core.pipeline import (
+    NEW_ORDER_COMMANDS,
+    Seen,
+    Verdict,
+    accepted_verdict,
+    blocked_text,
+    client_orderid,
+    resend_note,
+    unknown_question,
+)
+from console.ui.confirm import choose
+from console.ui.send_guard import Key, SendGuard
+from console.ui.theme import state_colour
+
+if TYPE_CHECKING:
+    from console.core.client import Outcome
+    from console.ui.session import Session
+    from console.ui.tasks import TaskManager
+    from console.ui.window.forms_part import FormsPart
+    from console.ui.window.journal_part import JournalPart
+
+RESEND = "Resend with the same client_orderid"
+CHECK = "Check status"
+
+
+class GuardRow(QWidget):
+    """Hidden unless the form's client_orderid was accepted before.
+
+    Signals:
+        changed: a verdict arrived or may be stale (Send's state follows).
+        new_id_requested: the person asked for a fresh client_orderid.
+        check_status(client_orderid, gateway_order_id): the person chose to check first.
+    """
+
+    changed = Signal()
+    new_id_requested = Signal()
+    check_status = Signal(str, object)
+
+    def __init__(
+        self,
+        session: Session,
+        forms: FormsPart,
+        journal: JournalPart,
+        tasks: TaskManager,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("send-blocked")
+        self.session = session
+        self.forms = forms
+        self.journal = journal
+        self.guard = SendGuard(self.changed.emit, tasks, self)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.note.setAccessibleName("Why Send is off")
+        self.note.setVisible(False)
+        self.new_id_button = QPushButton("New client_orderid")
+        self.new_id_button.setObjectName("new-client-orderid")
+        self.new_id_button.setToolTip(
+            "Put a fresh client_orderid in the form, for another order (Ctrl+G)"
+        )
+        self.new_id_button.setVisible(False)
+        self.new_id_button.clicked.connect(self.new_id_requested)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.note, 1)
+        lay.addWidget(self.new_id_button)
+        self.setVisible(False)
+
+    def key(self) -> Key | None:
+        """(environment, command, client_orderid) of the form shown, when it makes an order."""
+        env = self.session.environment
+        command = self.forms.command
+        if env is None or command not in NEW_ORDER_COMMANDS:
+            return None
+        order = client_orderid(self.forms.form.values())
+        return (env.name, command, order) if order else None
+
+    def _bind(self) -> bool:
+        wiring = self.journal.wiring
+        if wiring is None:
+            return False
+        self.guard.bind(wiring.history, (wiring.bridge.row_added, wiring.bridge.row_changed))
+        return True
+
+    def verdict(self) -> Verdict | None:
+        """The shown form's verdict as far as it is known now; None before the journal is
+        attached (right after the first paint), while it is asked, or for no new order."""
+        key = self.key()
+        if key is None or not self._bind():
+            return None
+        return self.guard.known(key)
+
+    def show_block(self, found: Verdict | None) -> bool:
+        """Show (or hide) why Send is off; True when ``found`` blocks it."""
+        # While it is on its way, Send is off anyway and the result line says "Sending…".
+        blocks = found is not None and found.seen is Seen.ACCEPTED
+        if blocks and found is not None:
+            colour = state_colour("warning", self.palette()).name()
+            text = html.escape(
+                blocked_text(found, self.forms.command).removesuffix(".") + " (Ctrl+G)."
+            )
+            self.note.setText(f"<span style='color:{colour}'>{text}</span>")
+        self.note.setVisible(blocks)
+        self.new_id_button.setVisible(blocks)
+        self.setVisible(blocks)
+        return found is not None and found.blocks
+
+    @property
+    def shows_block(self) -> bool:
+        return self.note.isVisible()
+
+    def before_send(self, ask_parent: QWidget, cancelled: Callable[[], None]) -> bool | None:
+        """Look the id up again, fresh. None: not to be sent; else whether the person chose
+        to resend after an unknown outcome (asked here)."""
+        key = self.key()
+        command = self.forms.command
+        self.guard.notes.pop(command, None)
+        if key is None or not self._bind():
+            return False
+        found = self.guard.lookup_fresh(key)
+        if found.blocks:
+            self.show_block(found)
+            return None
+        if found.asks:
+            answer = choose(
+                ask_parent,
+                html.escape(unknown_question(found)),
+                title="Outcome unknown: send again?",
+                action=RESEND,
+                others=(CHECK,),
+                name="unknown-outcome-question",
+            )
+            if answer == CHECK:
+                self.check_status.emit(found.client_orderid, found.gateway_order_id)
+                return None
+            if answer != RESEND:
+                cancelled()
+                return None
+        self.guard.notes[command] = resend_note(found)
+        self.guard.sending = key
+        return found.asks
+
+    def answered(self, outcome: Outcome | None) -> str:
+        """The send is over: an accepted answer blocks its id; the note for the result line."""
+        key, self.guard.sending = self.guard.sending, None
+        self.guard.forget()
+        if outcome is None or key is None:
+            return ""
+        response = outcome.response
+        accepted = (
+            accepted_verdict(
+                outcome.prepared.command,
+                client_orderid(outcome.prepared.params),
+                response.get("gateway-order-id") if response else None,
+            )
+            if outcome.result == "accepted"
+            else None
+        )
+        if accepted is not None:
+            self.guard.remember(key, accepted)
+        return self.guard.notes.pop(outcome.prepared.command, "")

@@ -1,0 +1,150 @@
+"""The window's journal: the one every send is written to first, opened on a worker after
+the first paint and attached on the GUI thread. When it cannot be opened, a notice that stays
+visible and Send kept off: nothing may be sent unjournalled.
+
+Who needs the journal waits for it without blocking the window: :meth:`JournalPart.when_settled`
+runs a function once the journal is attached or known to be unavailable (Send's state, the
+built-in sandbox, whose callbacks need the window's listener). Whoever needs it at once (a
+send, tests) calls :meth:`JournalPart.attach`, which waits for the opening under way.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from console.core.errors import JournalUnavailableError
+from console.core.paths import resolve
+from console.ui.theme import state_colour
+
+if TYPE_CHECKING:
+    from console.core.history import History
+    from console.ui.history.wiring import JournalWiring
+    from console.ui.tasks import TaskManager
+
+NOTICE = (
+    "The history journal is unavailable, so sending is off: every request is written there first."
+)
+
+
+class JournalOpener:
+    """Opens the journal once, in whichever thread asks first; later askers get the same
+    journal, or the same :class:`JournalUnavailableError`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._journal: History | None = None
+        self._problem: JournalUnavailableError | None = None
+
+    def open(self) -> History:
+        with self._lock:
+            if self._journal is None and self._problem is None:
+                from console.core.history import History  # not for the first picture
+
+                try:
+                    self._journal = History(self.path)
+                except JournalUnavailableError as exc:
+                    self._problem = exc
+            if self._problem is not None:
+                raise self._problem
+            assert self._journal is not None
+            return self._journal
+
+
+class JournalPart(QObject):
+    """Opens the journal and attaches what needs it (``attach_to``: builds the journal's
+    panes and wiring; ``show_notice``: puts the unavailable-journal notice in the window)."""
+
+    def __init__(
+        self,
+        tasks: TaskManager,
+        attach_to: Callable[[History], JournalWiring],
+        show_notice: Callable[[QWidget], None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.tasks = tasks
+        self.opener = JournalOpener(resolve().history_db)
+        self._attach_to = attach_to
+        self._show_notice = show_notice
+        self.wiring: JournalWiring | None = None
+        self.problem: JournalUnavailableError | None = None
+        self.notice: QWidget | None = None
+        self._opening = self.settled = False
+        self._waiters: list[Callable[[], object]] = []
+
+    def open_in_background(self) -> None:
+        """Start opening the journal on a worker (once); it is attached when it is open."""
+        if self.settled or self._opening:
+            return
+        self._opening = True
+
+        def settle(*_: object) -> None:
+            self.attach()
+
+        self.tasks.run(self.opener.open, settle, settle)
+
+    def attach(self) -> JournalWiring | None:
+        """The journal wiring, attached once (waits for an opening under way); None when the
+        journal is unavailable (see :attr:`problem`)."""
+        if not self.settled:
+            try:
+                journal = self.opener.open()
+            except JournalUnavailableError as exc:
+                self.problem = exc
+                self.notice = _notice(exc)
+                self._show_notice(self.notice)
+            else:
+                self.wiring = self._attach_to(journal)
+            self.settled = True
+            waiting, self._waiters = self._waiters, []
+            for fn in waiting:
+                fn()
+        return self.wiring
+
+    def when_settled(self, fn: Callable[[], object]) -> None:
+        """Call ``fn`` now if the journal is attached or unavailable, else once it is."""
+        if self.settled:
+            fn()
+        else:
+            self._waiters.append(fn)
+
+    def refusal(self) -> str:
+        """Why Send is off for the journal's sake ("" when it is not)."""
+        return f"{NOTICE} {self.problem.message}" if self.problem is not None else ""
+
+
+def _notice(problem: JournalUnavailableError) -> QWidget:
+    """A short notice under the banner that stays; the reason, the file and what to do
+    under "Details"."""
+    frame = QFrame()
+    frame.setObjectName("journal-notice")
+    frame.setFrameShape(QFrame.Shape.StyledPanel)
+    frame.setAccessibleName("History journal unavailable")
+    colour = state_colour("error", frame.palette()).name()
+    head = QLabel(f"<span style='color:{colour}'><b>{NOTICE}</b></span>")
+    head.setWordWrap(True)
+    details = QLabel(problem.message)
+    details.setObjectName("journal-notice-details")
+    details.setWordWrap(True)
+    details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    details.setVisible(False)
+    toggle = QPushButton("Details")
+    toggle.setCheckable(True)
+    toggle.setToolTip("Why, where the file is and what to do")
+    toggle.toggled.connect(details.setVisible)
+    top = QHBoxLayout()
+    top.setContentsMargins(0, 0, 0, 0)
+    top.addWidget(head, 1)
+    top.addWidget(toggle)
+    lay = QVBoxLayout(frame)
+    lay.setContentsMargins(8, 4, 8, 4)
+    lay.addLayout(top)
+    lay.addWidget(details)
+    return frame

@@ -1,0 +1,277 @@
+"""Under the form: the problem list, the double-payout row, and the result line with Send.
+
+It shows the send pipeline's verdicts (through the send controller) and holds no rule of its
+own. Each form keeps its own last result line: an answer stays under the form that sent it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from console.core.pipeline import client_orderid
+from console.core.spec import COMMANDS, Problem
+from console.ui.forms.generator import CommandForm
+from console.ui.forms.validation_view import ProblemSummary
+from console.ui.icons import icon
+from console.ui.inspector.response_tab import headline
+from console.ui.theme import state_colour
+from console.ui.window.guard_row import GuardRow
+
+if TYPE_CHECKING:
+    from console.core.client import Outcome, PreparedRequest
+    from console.ui.inspector.dock import InspectorDock
+    from console.ui.sending import SendController
+    from console.ui.session import Session
+    from console.ui.tasks import TaskManager
+    from console.ui.window.forms_part import FormsPart
+    from console.ui.window.journal_part import JournalPart
+
+SEND_TIP = "Send this request (Ctrl+Enter)"
+
+
+def request_label(prepared: PreparedRequest) -> str:
+    """Which request a result belongs to: the command and its client order id."""
+    return f"{prepared.command} {client_orderid(prepared.params)}".strip()
+
+
+class SendPanel(QWidget):
+    """Problems, the guard row and the result line with Send.
+
+    Signals:
+        can_send_changed(bool): whether Ctrl+Enter may try (an environment is ready and no
+            send is going); a blocked form still answers it by showing what is missing.
+        use_in_payout(str): the person wants the last stored card reference in a payout.
+    """
+
+    can_send_changed = Signal(bool)
+    use_in_payout = Signal(str)
+
+    def __init__(
+        self,
+        session: Session,
+        forms: FormsPart,
+        sender: SendController,
+        inspector: InspectorDock,
+        journal: JournalPart,
+        tasks: TaskManager,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.forms = forms
+        self.controller = sender
+        self.inspector = inspector
+        self.journal = journal
+        self._results: dict[str, tuple[str, str]] = {}
+        self._outcomes: dict[str, Outcome] = {}  # each command's last answer
+        self._last: Outcome | None = None
+        self._sending_command = ""
+
+        self.summary = ProblemSummary()
+        self.summary.jump.connect(forms.focus_field)
+        self.guard = GuardRow(session, forms, journal, tasks)
+        self.guard.changed.connect(self.update_send)
+        self.result = QLabel()
+        self.result.setWordWrap(True)
+        self.result.setAccessibleName("Last outcome")
+        self.use_in_payout_button = QPushButton("Use in payout")
+        self.use_in_payout_button.setToolTip(
+            "Open the payout form with this stored card reference filled in"
+        )
+        self.use_in_payout_button.setVisible(False)
+        self.use_in_payout_button.clicked.connect(self._use_last_in_payout)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(120)
+        self.busy.setVisible(False)
+        self.busy.setAccessibleName("Sending")
+        self.send_button = QPushButton(icon("send"), "Send")
+        self.send_button.setObjectName("send")
+        self.send_button.setToolTip(SEND_TIP)
+        self.send_button.setDefault(True)
+        self.send_button.setMinimumWidth(120)
+        self.send_button.clicked.connect(self.send)
+        self.bar = QHBoxLayout()
+        self.bar.addWidget(self.result, 1)
+        self.bar.addWidget(self.use_in_payout_button)
+        self.bar.addWidget(self.busy)
+        self.bar.addWidget(self.send_button)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.guard)
+        lay.addLayout(self.bar)
+
+        sender.prepared.connect(self._prepared)
+        sender.started.connect(lambda: self._set_busy(True))
+        sender.finished.connect(self._finished)
+        sender.failed.connect(self._failed)
+        sender.cancelled.connect(self._cancelled)
+        forms.validated.connect(self._validated)
+        forms.shown.connect(lambda _name: self.refresh_result())
+        # once the journal is attached (right after the first paint), an id already accepted
+        # (a draft kept across a restart) turns Send off before anyone presses it; a journal
+        # that cannot be opened keeps it off
+        journal.when_settled(self.update_send)
+
+    # -- what others read --------------------------------------------------------------------
+    @property
+    def last_outcome(self) -> Outcome | None:
+        """The last answer shown in this window (masked)."""
+        return self._last
+
+    @property
+    def sending_command(self) -> str:
+        """The command whose request is on its way ("" when none is)."""
+        return self._sending_command if self.controller.sending else ""
+
+    def add_button(self, button: QWidget, index: int = 1) -> None:
+        """Another part's button beside the result line (Check status, Follow this order)."""
+        self.bar.insertWidget(index, button)
+
+    # -- Send --------------------------------------------------------------------------------
+    def _validated(self, form: CommandForm, problems: list[Problem]) -> None:
+        if form is self.forms.form:
+            self.summary.set_problems(problems, form.is_pending)
+            self.update_send()
+
+    def update_send(self) -> None:
+        """Send is enabled with a ready environment, no send going, no error on the form,
+        and a client_orderid the gateway has not accepted before."""
+        sending = self.controller.sending
+        can = not sending and self.session.ready
+        blocked = self.guard.show_block(self.guard.verdict())
+        refusal = self.journal.refusal()
+        self.send_button.setEnabled(
+            can and self.summary.errors == 0 and not blocked and not refusal
+        )
+        self.send_button.setToolTip(refusal or SEND_TIP)
+        # one line says why Send is off: never "Ready to send" beside a Send that is off
+        if sending:
+            why = "Sending… Send is off until the answer comes."
+        elif not self.session.ready:
+            why = self.session.problem or "No environment with a key is active."
+        elif blocked:
+            why = "Send is off: this client_orderid was accepted before (see above Send)."
+        else:
+            why = refusal
+        self.summary.set_send_off(why)
+        # The shortcut stays live on a blocked form: trying it shows what is missing.
+        self.can_send_changed.emit(can)
+
+    def send(self) -> None:
+        """Send the form shown; while errors block it, show them in colour."""
+        if self.journal.problem is not None:  # nothing may be sent unjournalled
+            self.show_result("error", self.journal.refusal())
+            return
+        if not self.send_button.isEnabled():
+            # an id accepted before: the note beside Send says why and offers a new id
+            if self.summary.errors and not self.controller.sending and not self.guard.shows_block:
+                self.forms.attempted()
+                first = next((p for p in self.summary.problems if p.fields), None)
+                if first is not None:
+                    self.forms.focus_field(first.fields[0])
+            return
+        if self.journal.attach() is None:  # every send is journalled: hooks in place first
+            self.show_result("error", self.journal.refusal())
+            return
+        command = self.forms.command
+        self.send_button.setEnabled(False)  # before anything else: no double send
+        resend = self.guard.before_send(
+            self.window(), lambda: self.show_result("", "Cancelled: nothing sent.")
+        )
+        if resend is None:  # accepted before, or the person chose not to
+            self.update_send()
+            return
+        self._sending_command = command
+        values = self.forms.form.values()
+        if not self.controller.send(
+            command, values, window=self.window(), resend_after_unknown=resend
+        ):
+            self.guard.answered(None)
+            self.update_send()
+
+    def _prepared(self, prepared: PreparedRequest) -> None:
+        self.inspector.show_prepared(prepared)
+        self.inspector.setWindowTitle(f"Request inspector — {request_label(prepared)}")
+        self.inspector.show()
+
+    def _set_busy(self, busy: bool) -> None:
+        """Show or hide the busy bar; while sending, the sending form's line says so."""
+        self.busy.setVisible(busy)
+        if busy:
+            self.show_result(
+                "busy",
+                "Sending… the window stays usable; the answer appears here.",
+                self._sending_command,
+            )
+        self.update_send()
+
+    def _finished(self, outcome: Outcome) -> None:
+        self._last = outcome
+        self._outcomes[outcome.prepared.command] = outcome
+        note = self.guard.answered(outcome)  # before Send is enabled again
+        self._set_busy(False)
+        self.inspector.show_outcome(outcome)
+        state, words = headline(outcome)
+        label = request_label(outcome.prepared)
+        text = f"{label}: {words}. {outcome.summary}" + (f" {note}" if note else "")
+        self.show_result(state, text, outcome.prepared.command)
+
+    def _failed(self, text: str) -> None:
+        self.guard.answered(None)
+        self._set_busy(False)
+        self.show_result("error", text, self._sending_command or None)
+        if self.inspector.prepared is None or self.inspector.prepared.signed is not None:
+            self.inspector.show_failure(text)
+
+    def _cancelled(self) -> None:
+        self.guard.answered(None)
+        self.show_result("", "Cancelled: nothing sent.")
+
+    # -- the result line ---------------------------------------------------------------------
+    def show_result(self, state: str, text: str, command: str | None = None) -> None:
+        """Set the result line of ``command`` (default: the form shown) and show it."""
+        self._results[command or self.forms.command] = (state, text)
+        self.refresh_result()
+
+    def result_of(self, command: str) -> tuple[str, str]:
+        """(state, text) of a form's result line."""
+        return self._results.get(command, ("", ""))
+
+    def refresh_result(self) -> None:
+        """The shown form's own result line, and a note while another form's request is
+        out; also after a theme change (the colours are in the text)."""
+        command = self.forms.command
+        state, text = self.result_of(command)
+        sending = self.sending_command
+        if sending and sending != command:
+            title = COMMANDS[sending].title
+            state, text = "busy", f"Sending {title}… its answer appears under its own form."
+        colour = state_colour(state or "required", self.palette()).name()
+        self.result.setText(f"<span style='color:{colour}'>{text}</span>" if text else "")
+        self.use_in_payout_button.setVisible(
+            command == "create-card-ref" and bool(self.card_reference()) and sending != command
+        )
+
+    def card_reference(self) -> str:
+        """The recurring payment id of the last accepted create-card-ref, if any."""
+        outcome = self._outcomes.get("create-card-ref")
+        if outcome is None or outcome.response is None or outcome.result != "accepted":
+            return ""
+        return outcome.response.get("recurring-payment-id") or ""
+
+    def _use_last_in_payout(self) -> None:
+        rpi = self.card_reference()
+        if rpi:
+            self.use_in_payout.emit(rpi)
+
+    def forget_environment(self) -> None:
+        """Result lines and answers (Use in payout) of an environment left behind."""
+        self._results.clear()
+        self._outcomes.clear()
+        self._last = None
+        self.refresh_result()
