@@ -103,7 +103,16 @@ def build_window(
 
 
 def screenshot(window: MainWindow, target: Path) -> bool:
-    """Render the window (already shown) to a PNG."""
+    """Render the window (already shown) to a PNG; card numbers show six and four digits."""
+    from PySide6.QtWidgets import QLineEdit
+
+    from console.core.masking import mask_pan, pan_fields
+
+    for name in pan_fields():
+        for edit in window.findChildren(QLineEdit, f"field:{name}"):
+            edit.blockSignals(True)  # the picture only: nothing is validated or kept
+            edit.setText(mask_pan(edit.text()))
+            edit.blockSignals(False)
     app = QApplication.instance()
     for _ in range(5):
         if app is not None:
@@ -119,6 +128,9 @@ def run_app(args: argparse.Namespace) -> int:
     shot = getattr(args, "screenshot", None)
     if shot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # render without a display
+    theme = getattr(args, "theme", None)
+    if theme:  # for this start only, as GATEWAY_CONSOLE_THEME: the saved choice is kept
+        os.environ["GATEWAY_CONSOLE_THEME"] = theme
     app = make_app()
     command = getattr(args, "form_command", None)
     from console.core.spec import COMMANDS
@@ -130,6 +142,9 @@ def run_app(args: argparse.Namespace) -> int:
         resolve(), command=command, fill_example=getattr(args, "fill_example", False)
     )
     window.show()
+    size = getattr(args, "size", None)
+    if size:
+        window.resize(*size)
     if shot:
         logs.log_startup()
         window.persist_drafts = False

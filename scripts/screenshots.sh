@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Regenerates docs/screenshots/forms/: every form filled with its example, in the light and
+# dark themes, at 1024x700 and 1600x1000, rendered in a real X server (Xvfb) on a fresh
+# profile with the built-in local sandbox. Uses $DISPLAY when set, else starts its own Xvfb.
+#   scripts/screenshots.sh            (needs Xvfb, or a running X server)
+#   CONSOLE=gateway-console scripts/screenshots.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+console=${CONSOLE:-.venv/bin/gateway-console}
+out=docs/screenshots/forms
+forms="payout-check create-card-ref create-recurring-payment status"
+themes="light dark"
+sizes="1024x700 1600x1000"
+
+home=$(mktemp -d)
+xvfb=""
+cleanup() {
+    if [ -n "$xvfb" ]; then kill "$xvfb" 2>/dev/null || true; fi
+    rm -rf "$home"
+}
+trap cleanup EXIT
+
+if [ -z "${DISPLAY:-}" ]; then
+    # -displayfd: Xvfb picks a free display number and writes it once it accepts clients
+    Xvfb -displayfd 1 -screen 0 1920x1200x24 -nolisten tcp >"$home/display" 2>"$home/xvfb.log" &
+    xvfb=$!
+    for _ in $(seq 100); do
+        [ -s "$home/display" ] && break
+        sleep 0.1
+    done
+    [ -s "$home/display" ] || { cat "$home/xvfb.log" >&2; echo "Xvfb did not start" >&2; exit 1; }
+    export DISPLAY=":$(head -n1 "$home/display")"
+fi
+
+export GATEWAY_CONSOLE_HOME="$home/profile" QT_QPA_PLATFORM=xcb
+unset GATEWAY_CONSOLE_THEME
+mkdir -p "$out"
+for form in $forms; do
+    for theme in $themes; do
+        for size in $sizes; do
+            "$console" --screenshot "$out/$form-$theme-$size.png" --command "$form" \
+                --fill-example --theme "$theme" --size "$size"
+        done
+    done
+done
