@@ -69,6 +69,11 @@ class Charge:
     repeated_last: bool = False
 
     @property
+    def number(self) -> int:
+        """The charge as people count them: 1 is the first."""
+        return self.index + 1
+
+    @property
     def amount_text(self) -> str:
         """``10.00``, ``5.00 – 9.00`` or an empty string when no amount rule is known."""
         if len(self.amounts) == 2:

@@ -158,7 +158,7 @@ def run_app(args: argparse.Namespace) -> int:
         print(shot)
         return 0
     app.aboutToQuit.connect(window.session.stop_sandbox)
-    QTimer.singleShot(0, window.form.setFocus)
+    QTimer.singleShot(0, window.form.focus_first)
     # The start-up line (version, resources found) is written once the window is up.
     QTimer.singleShot(0, logs.log_startup)
     return int(app.exec())

@@ -173,6 +173,37 @@ class MainWindow(QMainWindow):
         self.form.load(values, clear=True)
         self.show_result("", words, "status")
 
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab goes from the Commands tabs into the form shown and from its last stop to
+        Send; Shift+Tab the way back. Elsewhere Qt's chain (the form keeps it visual)."""
+        hop = self._tab_hop(QApplication.focusWidget(), next)
+        if hop is None:
+            return super().focusNextPrevChild(next)
+        hop.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
+        return True
+
+    def _tab_hop(self, current: QWidget | None, forward: bool) -> QWidget | None:
+        if current is None:
+            return None
+        tabs, send = self.forms_part.tabs, self.panel.send_button
+        if current is not tabs and current is not send and not self.form.isAncestorOf(current):
+            return None
+        stops = [w for w in self.form.focus_ring() if w.isVisible() and w.isEnabled()]
+        if not stops:
+            return None
+        if forward and current is tabs:
+            return stops[0]
+        if not forward and current is stops[0]:
+            return tabs
+        if forward and current is stops[-1]:
+            problems = self.panel.summary.list
+            if send.isEnabled():
+                return send
+            return problems if problems.isVisible() and problems.count() else tabs
+        if not forward and current is send:
+            return stops[-1]
+        return None
+
     def clear_form(self) -> None:
         self.forms_part.clear()
 

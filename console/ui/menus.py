@@ -75,7 +75,7 @@ def build_menus(w: ConsoleWindow) -> None:
                 f"command:{name}",
                 title,
                 f"Ctrl+{i + 1}",
-                lambda _c=False, n=name: w.show_command(n),
+                lambda _c=False, n=name: w.forms_part.open_command(n),
             )
         )
 

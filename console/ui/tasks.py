@@ -14,6 +14,7 @@ most the given time in all, and answers whether everything finished.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 import traceback
@@ -144,10 +145,8 @@ class TaskManager(QObject):
         if relay in self._relays:
             self._relays.discard(relay)
             if not self._relays:
-                try:
+                with contextlib.suppress(RuntimeError):  # the manager itself is being deleted
                     self.busy_changed.emit(False)
-                except RuntimeError:  # the manager itself is being deleted
-                    pass
 
     def _finish(self, relay: _Relay) -> None:
         self._gone(relay)

@@ -56,6 +56,7 @@ _DARK = {
     "Dark": "#111213",
     "Light": "#3c4043",
     "disabled": "#6f7378",
+    "edge": "#80868b",  # field edges: 4.4:1 on the window (WCAG 1.4.11 asks 3:1)
 }
 _LIGHT = {
     "Window": "#f6f7f9",
@@ -73,7 +74,40 @@ _LIGHT = {
     "Link": "#0b57d0",
     "Mid": "#c4c7c5",
     "disabled": "#9aa0a6",
+    "edge": "#767b80",  # 4:1 on the window
 }
+
+
+_EXTRA = ("disabled", "edge")  # not palette roles: disabled text, the edges of fields
+
+# Edges a person can see around every text field, the radio buttons and the Commands tabs,
+# in both themes (Fusion draws them a shade off the window colour: invisible in the dark).
+_SHEET = """
+QLineEdit, QPlainTextEdit, QTextEdit {
+    border: 1px solid %(edge)s; border-radius: 3px; background: palette(base); padding: 2px;
+}
+QLineEdit:focus, QPlainTextEdit:focus, QTextEdit:focus { border: 1px solid palette(highlight); }
+QLineEdit:disabled, QPlainTextEdit:disabled, QTextEdit:disabled { border-color: %(disabled)s; }
+QLineEdit[readOnly="true"] { background: palette(window); }
+QRadioButton::indicator { width: 12px; height: 12px; border-radius: 7px;
+    border: 1px solid %(edge)s; background: palette(base); }
+QRadioButton::indicator:checked { border: 1px solid palette(highlight);
+    background: qradialgradient(cx:0.5, cy:0.5, radius:0.5, fx:0.5, fy:0.5,
+        stop:0 palette(highlight), stop:0.45 palette(highlight), stop:0.55 palette(base)); }
+QRadioButton::indicator:focus { border: 2px solid palette(highlight); }
+QTabBar#commands::tab { padding: 5px 12px; margin-right: 2px; color: palette(button-text);
+    background: palette(button); border: 1px solid %(edge)s; border-bottom: none;
+    border-top-left-radius: 4px; border-top-right-radius: 4px; }
+QTabBar#commands::tab:selected { background: palette(base);
+    border-bottom: 3px solid palette(highlight); }
+QTabBar#commands:focus { outline: none; }
+QTabBar#commands::tab:selected:focus { border: 2px solid palette(highlight);
+    border-bottom: 3px solid palette(highlight); }
+"""
+
+
+def style_sheet(colours: dict[str, str]) -> str:
+    return _SHEET % {"edge": colours["edge"], "disabled": colours["disabled"]}
 
 
 def _palette(colours: dict[str, str]) -> QPalette:
@@ -81,7 +115,7 @@ def _palette(colours: dict[str, str]) -> QPalette:
     pal = QPalette()
     roles = QPalette.ColorRole
     for name, colour in colours.items():
-        if name != "disabled":
+        if name not in _EXTRA:
             pal.setColor(getattr(roles, name), QColor(colour))
     disabled = QPalette.ColorGroup.Disabled
     for role in (roles.Text, roles.WindowText, roles.ButtonText):
@@ -101,12 +135,13 @@ def apply_theme(app: QApplication, name: str, *, set_style: bool = True) -> str:
     hints = app.styleHints()
     if name == "dark":
         hints.setColorScheme(Qt.ColorScheme.Dark)
-        app.setPalette(_palette(_DARK))
+        colours = _DARK
     elif name == "light":
         hints.setColorScheme(Qt.ColorScheme.Light)
-        app.setPalette(_palette(_LIGHT))
+        colours = _LIGHT
     else:
         hints.unsetColorScheme()
-        scheme = hints.colorScheme()
-        app.setPalette(_palette(_DARK if scheme == Qt.ColorScheme.Dark else _LIGHT))
+        colours = _DARK if hints.colorScheme() == Qt.ColorScheme.Dark else _LIGHT
+    app.setPalette(_palette(colours))
+    app.setStyleSheet(style_sheet(colours))
     return name

@@ -267,12 +267,6 @@ def _stop(widget: QWidget) -> str:
     return stop_name(widget) or widget.accessibleName() or type(widget).__name__
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Ctrl+1..4 do not put the cursor in the form they show: it stays on the Commands "
-    "tabs, or, coming from a field of the form left, lands on the new form's scroll area (a "
-    "stop with no name and no focus frame: nothing on screen shows where the cursor is)",
-)
 def test_switching_forms_puts_the_cursor_in_the_form(
     qtbot: Any, keyboard_window: MainWindow
 ) -> None:
@@ -286,12 +280,6 @@ def test_switching_forms_puts_the_cursor_in_the_form(
     assert all(s.startswith(("switch:", "choice:", "field:")) for s in landed), landed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="from the Commands tabs, Tab goes to the problem list, five stops in the request "
-    "inspector, the form's scroll area and the sandbox hint: nine presses to the form's first "
-    "choice, right under the tabs",
-)
 def test_tab_goes_from_the_commands_tabs_into_the_form(
     qtbot: Any, keyboard_window: MainWindow
 ) -> None:
@@ -305,11 +293,6 @@ def test_tab_goes_from_the_commands_tabs_into_the_form(
     assert "choice:receiver" in stops, stops
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="from a payout's last field, Tab goes to an empty tab bar outside the window "
-    "(the focus disappears), then up to the Commands tabs, and only then to Send",
-)
 def test_tab_goes_from_the_last_field_to_send(qtbot: Any, keyboard_window: MainWindow) -> None:
     press(qtbot, Qt.Key.Key_1, CTRL)
     press(qtbot, Qt.Key.Key_E, CTRL)  # a complete payout: Send is on

@@ -73,7 +73,8 @@ def test_the_duplicate_lookup_per_keystroke_is_off_the_gui_thread(
     window.form.rows["client_orderid"].set_text("dup-thread-1")
     qtbot.waitUntil(lambda: window.panel.guard.note.isVisible())
     assert not window.panel.send_button.isEnabled()
-    assert threads and threading.main_thread().name not in threads
+    assert threads
+    assert threading.main_thread().name not in threads
 
 
 def test_switching_environment_reads_the_key_off_the_gui_thread(
@@ -102,7 +103,8 @@ def test_switching_environment_reads_the_key_off_the_gui_thread(
     assert not window.session.ready  # the window answers at once; the key follows
     qtbot.waitUntil(lambda: window.session.ready)
     assert said == [""]
-    assert threads and threading.main_thread().name not in threads
+    assert threads
+    assert threading.main_thread().name not in threads
 
 
 def test_a_typed_callback_address_on_this_computer_without_listener_is_said(
@@ -116,6 +118,7 @@ def test_a_typed_callback_address_on_this_computer_without_listener_is_said(
     codes = [p.code for p in window.panel.summary.problems]
     assert "callback-unheard" in codes
     text = " ".join(p.message for p in window.panel.summary.problems)
-    assert "127.0.0.1:9" in text and "final status will not arrive" in text
+    assert "127.0.0.1:9" in text
+    assert "final status will not arrive" in text
     window.form.load({"@callback": "listener"})  # this console's listener: nothing to say
     assert "callback-unheard" not in [p.code for p in window.panel.summary.problems]

@@ -91,6 +91,7 @@ class CommandForm(QWidget):
         self.scroller.setWidgetResizable(True)
         self.scroller.setWidget(self.content)
         self.scroller.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # not a stop: nothing shows it
         # narrower than this the editors get too short; the scroll area scrolls sideways then
         self.content.setMinimumWidth(400)
         self.outer = QHBoxLayout(self)
@@ -344,6 +345,34 @@ class CommandForm(QWidget):
                 row.set_state("required", found.message)  # an either-or rule asking for one
             else:
                 row.set_state(str(found.severity), found.message)
+
+    def tab_stops(self) -> list[QWidget]:
+        """The form's stops in the order Tab visits them (as the eye reads them)."""
+        return visual_chain(self.content)
+
+    def focus_ring(self) -> list[QWidget]:
+        """The widgets of this form Tab stops at, in the window's focus chain order."""
+        found: list[QWidget] = []
+        start = self.window()
+        widget = start.nextInFocusChain()
+        while widget is not start and widget is not None and len(found) < 10_000:
+            if (
+                self.isAncestorOf(widget)
+                and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+                and widget.focusProxy() is None
+            ):
+                found.append(widget)
+            widget = widget.nextInFocusChain()
+        return found
+
+    def focus_first(self) -> bool:
+        """Put the cursor on the form's first stop that is shown; False when none is."""
+        for widget in self.tab_stops():
+            if widget.isVisibleTo(self) and widget.isEnabled():
+                self.scroller.ensureWidgetVisible(widget)
+                widget.setFocus(Qt.FocusReason.TabFocusReason)
+                return True
+        return False
 
     def focus_field(self, name: str) -> bool:
         """Scroll to a field and put the cursor in it; False when it is not shown."""

@@ -80,6 +80,7 @@ class FormsPart(QWidget):
         self.example_overrides: dict[str, str] = {}  # example values the environment sets
         self.listener_url = ""  # this console's callback listener for the active environment
         self.tabs = QTabBar()
+        self.tabs.setObjectName("commands")
         self.tabs.setAccessibleName("Commands")
         self.tabs.setExpanding(False)
         self.tabs.setDocumentMode(True)
@@ -116,6 +117,11 @@ class FormsPart(QWidget):
             self._switch(index)  # the tab bar does not signal the current tab
         else:
             self.tabs.setCurrentIndex(index)
+
+    def open_command(self, name: str) -> None:
+        """Show a command's form with the cursor on its first stop (Ctrl+1, Ctrl+2...)."""
+        self.show_command(name)
+        self.form.focus_first()
 
     def _switch(self, row: int) -> None:
         if row < 0:
