@@ -44,7 +44,7 @@ def test_team_init_is_idempotent_and_remembers_the_dsn(
     team_db: TeamDatabase, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["team", "init", "--dsn", team_db.dsn()]) == 0
-    assert "already at schema 1" in capsys.readouterr().out
+    assert "already at schema 2" in capsys.readouterr().out
     assert main(["team", "pending"]) == 0  # the saved DSN
     assert "Nothing waits for approval." in capsys.readouterr().out
     # a member runs it in their own profile: nothing to change, the DSN is saved

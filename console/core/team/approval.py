@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from console.core.errors import ConsoleError
 from console.core.masking import is_sensitive, mask_params
 from console.core.pipeline.guard import client_orderid
 from console.core.pipeline.summary import amount, receiver
@@ -40,11 +41,16 @@ MODES = ("none", "all", "above")
 ROLES = ("maker", "checker", "admin")
 
 
-def approved_decision() -> Decision:
-    """What an approval decides: the production confirmation is the checker's."""
+def approved_decision(maker: Decision | None = None) -> Decision:
+    """What an approval decides: the production confirmation is the checker's; the maker's
+    answers to the pipeline's other questions (``maker``) stay the maker's."""
     from console.core.pipeline import Decision
 
-    return Decision(production_confirmed=True, resend_after_unknown=False)
+    return Decision(
+        production_confirmed=True,
+        resend_after_unknown=bool(maker and maker.resend_after_unknown),
+        card_number_confirmed=bool(maker and maker.card_number_confirmed),
+    )
 
 
 def carries_card_data(prepared: PreparedRequest) -> bool:
@@ -98,16 +104,33 @@ class Submission:
     reason: str | None
     sender: str | None
     request_id: int | None
+    batch_rows: int | None = None  # a batch file approved as a whole: its rows
+    rows_sent: int = 0
+    shown: str = ""  # what the checker reads: the masked fields, or a batch's summary
 
     @property
     def values(self) -> dict[str, str]:
         return dict(self.params or ())
 
+    @property
+    def is_batch(self) -> bool:
+        return self.batch_rows is not None
+
+    @property
+    def batch_lines(self) -> list[str]:
+        """A batch's summary for the checker: rows, totals per currency, largest payouts."""
+        if not self.is_batch:
+            return []
+        try:
+            return [str(line) for line in json.loads(self.shown).get("lines", [])]
+        except (ValueError, AttributeError):
+            return []
+
 
 _SUBMISSION_SQL = (
     "SELECT id, environment, command, client_orderid, amount, currency, receiver, card_data,"
-    " params, maker, created, expires, state, decided_by, reason, sender, request_id"
-    " FROM gateway.submissions"
+    " params, maker, created, expires, state, decided_by, reason, sender, request_id,"
+    " batch_rows, rows_sent, request_json FROM gateway.submissions"
 )
 
 
@@ -296,31 +319,58 @@ class Approvals:
     # -- sending --------------------------------------------------------------------------
 
     def send_approved(
-        self, pipeline: Pipeline, sid: int, prepared: PreparedRequest, salt: bytes = b""
+        self,
+        pipeline: Pipeline,
+        sid: int,
+        prepared: PreparedRequest,
+        salt: bytes = b"",
+        decision: Decision | None = None,
     ) -> Sent:
         """Claim approved submission ``sid`` for exactly ``prepared`` and send it once.
+
+        ``decision``: the maker's answers to the pipeline's questions (a resend after an
+        unknown outcome, a card number failing its check); the production confirmation is
+        the approval's. A send the pipeline then refuses ends the submission "refused", with
+        the reason in the audit trail: nothing was sent, and nobody waits on it.
 
         Raises:
             ApprovalRefusedError: not approved, already sent or being sent, expired, or not
                 the request approved (then the approval is void).
+            SendRefusedError: the pipeline refused it (the submission is then "refused").
         """
         check = pipeline.check(prepared)
         if check.blocked:  # before claiming: a refused send must not use up the approval
             from console.core.pipeline import Refusal, RefusedError
 
             raise RefusedError(Refusal.ACCEPTED_BEFORE, check.blocked, check.verdict)
-        with self.journal.writing() as db:
-            answer = str(
-                db.execute(
-                    "SELECT gateway.claim(%s, %s)",
-                    (sid, content_hash(pipeline.environment, prepared, salt)),
-                ).fetchone()[0]
-            )
-        if answer != "ok":
-            raise ApprovalRefusedError(f"Not sent: {answer[9:]}.")
+        self.claim(sid, content_hash(pipeline.environment, prepared, salt))
         order_id = client_orderid(prepared.params)
         self.journal.bind_submission(pipeline.environment, prepared.command, order_id, sid)
-        return pipeline.send(prepared, approved_decision())
+        try:
+            return pipeline.send(prepared, approved_decision(decision))
+        except ConsoleError as exc:  # refused before its row was written: nothing left
+            self.end_claim(sid, exc.message)
+            raise
+        finally:
+            self.journal.unbind_submission(pipeline.environment, prepared.command, order_id)
+
+    def claim(self, sid: int, digest: str) -> None:
+        """Take approved submission ``sid`` for sending the content hashed as ``digest``.
+
+        Raises:
+            ApprovalRefusedError: not approved and waiting, expired, or another content
+                (then the approval is void); the refusal is in the audit trail.
+        """
+        with self.journal.writing() as db:
+            answer = str(db.execute("SELECT gateway.claim(%s, %s)", (sid, digest)).fetchone()[0])
+        if answer != "ok":
+            raise ApprovalRefusedError(f"Not sent: {answer[9:]}.")
+
+    def end_claim(self, sid: int, why: str = "") -> str:
+        """End this person's claim on ``sid``: "refused" when nothing was sent (``why`` in
+        the audit trail), "sent" for a batch that sent rows; returns the state."""
+        with self.journal.writing() as db:
+            return str(db.execute("SELECT gateway.end_claim(%s, %s)", (sid, why)).fetchone()[0])
 
     def wait_for_decision(self, sid: int, timeout: float) -> Submission:
         """The submission once a checker decided it (or it expired), or as it is after

@@ -128,6 +128,10 @@ class TeamJournal:
         checks that this person claimed it for exactly this request)."""
         self._claims[(environment, command, order_id)] = sid
 
+    def unbind_submission(self, environment: str, command: str, order_id: str) -> None:
+        """Forget a binding its send did not use (the send was refused before its row)."""
+        self._claims.pop((environment, command, order_id), None)
+
     def begin(self, environment: str, prepared: PreparedRequest, *, window: float) -> int:
         """Commit a pending row for ``prepared`` and return its id (before anything is sent)."""
         if prepared.signed is None:
@@ -181,7 +185,8 @@ class TeamJournal:
 
     def recover_interrupted(self) -> list[int]:
         """Mark pending rows whose console stopped (its session is gone, or past its
-        deadline) as "outcome unknown", for everyone; return their ids."""
+        deadline) as "outcome unknown", for everyone; return their ids. Submissions claimed
+        for sending by a console that is gone end too ("refused" when nothing was sent)."""
         with self.writing() as db:
             ids = [
                 int(r[0])
@@ -189,6 +194,7 @@ class TeamJournal:
                     "SELECT * FROM recover_interrupted(%s)", (INTERRUPTED_SUMMARY,)
                 ).fetchall()
             ]
+            db.execute("SELECT * FROM recover_claims()").fetchall()  # announced (audit)
         for row_id in ids:
             self.notify("changed", row_id)
         return ids
