@@ -22,6 +22,7 @@ import hashlib
 import json
 import secrets
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,16 @@ def content_hash(environment: str, prepared: PreparedRequest, salt: bytes = b"")
     """SHA-256 of the exact request content (the salt: see the module's card data rule)."""
     canonical = json.dumps(
         [environment, prepared.command, prepared.url, sorted(prepared.params)],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(salt + canonical.encode()).hexdigest()
+
+
+def batch_hash(environment: str, requests: Sequence[PreparedRequest], salt: bytes = b"") -> str:
+    """SHA-256 over every row's request of a batch, in order (the salt as above)."""
+    canonical = json.dumps(
+        [environment, "batch", [[p.command, p.url, sorted(p.params)] for p in requests]],
         ensure_ascii=False,
         separators=(",", ":"),
     )
@@ -238,6 +249,61 @@ class Approvals:
                 ).fetchone()[0]
             )
 
+    def needs_approval_of(
+        self, environment: str, command: str, amount: str | None, currency: str | None
+    ) -> bool:
+        """Whether the policy holds back ``command`` for ``amount`` ``currency``."""
+        with self.journal.reading() as db:
+            return bool(
+                db.execute(
+                    "SELECT gateway.needs_approval(%s, %s, %s, %s)",
+                    (environment, command, amount, currency),
+                ).fetchone()[0]
+            )
+
+    def submit_batch(
+        self,
+        environment: str,
+        command: str,
+        digest: str,
+        summary: dict[str, Any],
+        order_ids: Sequence[str],
+        *,
+        card_data: bool,
+        source: str,
+    ) -> int:
+        """Record a whole batch (its hash, summary and order ids) for one decision."""
+        with self.journal.writing() as db:
+            sid = db.execute(
+                "SELECT gateway.submit_batch(%s, %s, %s, %s, %s, %s, %s)",
+                (
+                    environment,
+                    command,
+                    digest,
+                    json.dumps(summary, ensure_ascii=False),
+                    list(order_ids),
+                    card_data,
+                    source,
+                ),
+            ).fetchone()[0]
+        if sid is None:
+            raise TeamPermissionError(
+                f"Not submitted: {self.journal.user} is not a maker in the team database."
+            )
+        return int(sid)
+
+    def latest_batch(self, environment: str, digest: str) -> Submission | None:
+        """The newest batch submission of exactly this content that is still waiting for a
+        decision or approved and unsent (None: submit it)."""
+        with self.journal.reading() as db:
+            row = db.execute(
+                f"{_SUBMISSION_SQL} WHERE environment = %s AND content_hash = %s"
+                " AND batch_rows IS NOT NULL AND state IN ('pending', 'approved')"
+                " AND expires > now() ORDER BY id DESC LIMIT 1",
+                (environment, digest),
+            ).fetchone()
+        return _submission(tuple(row)) if row is not None else None
+
     def submit(self, environment: str, prepared: PreparedRequest) -> Submitted:
         """Record ``prepared`` for a checker's decision; card data stays in this process."""
         if prepared.signed is None:
@@ -338,6 +404,11 @@ class Approvals:
                 the request approved (then the approval is void).
             SendRefusedError: the pipeline refused it (the submission is then "refused").
         """
+        if self.submission(sid).is_batch:  # its own hash: a request's claim would void it
+            raise ApprovalRefusedError(
+                f"Not sent: #{sid} is a batch; it is sent by running its batch file (every "
+                "row once), not as one request."
+            )
         check = pipeline.check(prepared)
         if check.blocked:  # before claiming: a refused send must not use up the approval
             from console.core.pipeline import Refusal, RefusedError

@@ -128,6 +128,13 @@ class TeamJournal:
         checks that this person claimed it for exactly this request)."""
         self._claims[(environment, command, order_id)] = sid
 
+    def bind_batch(
+        self, environment: str, command: str, order_ids: Iterable[str], sid: int
+    ) -> None:
+        """Each next send of these order ids carries batch submission ``sid``."""
+        for order_id in order_ids:
+            self._claims[(environment, command, order_id)] = sid
+
     def unbind_submission(self, environment: str, command: str, order_id: str) -> None:
         """Forget a binding its send did not use (the send was refused before its row)."""
         self._claims.pop((environment, command, order_id), None)
