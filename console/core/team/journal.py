@@ -228,6 +228,22 @@ class TeamJournal:
             self.notify("changed", row_id)
         return ids
 
+    def order_row(
+        self, environment: str, column: str, value: str
+    ) -> tuple[int, str | None, str | None] | None:
+        """The newest request row (not a status look-up) whose ``column`` (client_orderid
+        or gateway_order_id) is ``value``, the team's: what a callback names."""
+        if column not in ("client_orderid", "gateway_order_id"):
+            raise ValueError(f"Not an order column: {column}")
+        with self.reading() as db:
+            found = db.execute(
+                f"SELECT id, client_orderid, gateway_order_id FROM requests"  # noqa: S608 (checked)
+                f" WHERE environment = %s AND command <> 'status' AND {column} = %s"
+                " ORDER BY created DESC, id DESC LIMIT 1",
+                (environment, value),
+            ).fetchone()
+        return (int(found[0]), found[1], found[2]) if found else None
+
     # -- reading --------------------------------------------------------------------------
 
     def _query(self, sql: str, args: Iterable[Any]) -> list[HistoryRow]:
