@@ -183,3 +183,34 @@ def test_card_rows_are_run_by_the_console_that_waits_for_the_approval(
                 owner.execute(f"SELECT json_agg(t) FROM gateway.{table} t").fetchone()[0]
             )
             assert PAN not in dump, table
+
+
+def test_the_database_lets_each_row_of_a_claimed_batch_through_once(
+    team_db: TeamDatabase,
+) -> None:
+    """With psql as the batch's sender: a row outside the batch, or a row twice, is refused."""
+    psycopg = pytest.importorskip("psycopg")
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy("prod", "all")
+    with TeamJournal(team_db.dsn("alice")) as alice:
+        sid = Approvals(alice).submit_batch(
+            "prod", "payout-check", "f" * 64, {"lines": []}, ["r-1", "r-2"],
+            card_data=False, source="pay.csv",
+        )  # fmt: skip
+    with TeamJournal(team_db.dsn("bob")) as bob:
+        Approvals(bob).approve(sid)
+    insert = (
+        "INSERT INTO gateway.requests (created, environment, command, url, client_orderid,"
+        " amount, currency, outcome, submission_id) VALUES (1, 'prod', 'payout-check',"
+        " 'https://gw.example/', %s, '5.00', 'EUR', 'pending', %s)"
+    )
+    with connect(team_db.dsn("alice")) as sql:
+        assert sql.execute("SELECT gateway.claim(%s, %s)", (sid, "f" * 64)).fetchone()[0] == "ok"
+        sql.execute(insert, ("r-1", sid))
+        for order in ("r-1", "r-9"):  # again, and not in the batch
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="not claimed"):
+                sql.execute(insert, (order, sid))
+        sql.execute(insert, ("r-2", sid))
+        assert sql.execute("SELECT gateway.end_claim(%s, '')", (sid,)).fetchone()[0] == "sent"
+    with TeamJournal(team_db.dsn("carol")) as carol:
+        assert Approvals(carol).submission(sid).rows_sent == 2
