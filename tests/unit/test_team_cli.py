@@ -174,3 +174,39 @@ def test_send_wait_sends_a_card_payout_from_memory_once_approved(
         assert PAN in server.received[0].body.decode()
     err = capsys.readouterr().err
     assert "Approved by bob; sending." in err
+
+
+def test_send_wait_says_what_became_of_the_submission(
+    team_db: TeamDatabase,
+    key_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import threading
+
+    from console.core.team import Approvals, TeamJournal
+
+    def rejecter() -> None:
+        with TeamJournal(team_db.dsn("bob")) as bob:
+            assert bob.wait_for(lambda: len(Approvals(bob).pending()) == 2, timeout=10)
+            Approvals(bob).reject(Approvals(bob).pending()[-1].id, "wrong receiver")
+
+    with serve(lambda r: Reply(200, accepted(), FORM)) as server:
+        environment = f"command line ({server.url.split('//')[1]})"
+        with TeamJournal(team_db.dsn("root_admin")) as admin:
+            Approvals(admin).set_policy(environment, "all")
+        _as(monkeypatch, team_db, "alice")
+        assert main([*_send(server.url, key_file, card=True), "--wait", "0.3"]) == EXIT_SUBMITTED
+        err = capsys.readouterr().err
+        assert "No decision on #1 yet; nothing was sent." in err
+        assert "only in this console's memory" in err
+        bob = threading.Thread(target=rejecter)
+        bob.start()
+        assert main([*_send(server.url, key_file, order="p-2"), "--wait", "10"]) == (
+            EXIT_APPROVAL_REFUSED
+        )
+        bob.join(timeout=10)
+        assert "#2 was rejected by bob: wrong receiver. Nothing was sent." in (
+            capsys.readouterr().err
+        )
+        assert server.received == []
