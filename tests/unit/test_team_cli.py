@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -210,3 +211,23 @@ def test_send_wait_says_what_became_of_the_submission(
             capsys.readouterr().err
         )
         assert server.received == []
+
+
+def test_team_init_migrates_a_database_made_by_the_previous_version(
+    pg_cluster: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from console.core.team import connect
+    from console.core.team.schema_sql import MIGRATIONS, ROLES
+
+    with connect(pg_cluster.dsn()) as admin:
+        admin.execute("CREATE DATABASE team_from_v1")
+    dsn = pg_cluster.dsn(db="team_from_v1")
+    with connect(dsn) as old:  # what the first schema's `team init` left
+        old.execute(ROLES)
+        old.execute("CREATE SCHEMA gateway")
+        old.execute(MIGRATIONS[0])
+        old.execute("INSERT INTO gateway.meta VALUES ('schema_version', '1')")
+    assert main(["team", "init", "--dsn", dsn, "--no-save"]) == 0
+    assert "updated from 1 to schema 2" in capsys.readouterr().out
+    assert main(["team", "init", "--dsn", dsn, "--no-save"]) == 0
+    assert "already at schema 2" in capsys.readouterr().out
