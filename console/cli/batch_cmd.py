@@ -20,12 +20,14 @@ from urllib.parse import urlsplit
 
 from console.cli.batch_output import print_plan, print_report, print_validation, progress_line
 from console.cli.failures import (
+    EXIT_APPROVAL_REFUSED,
     EXIT_ASK_UNKNOWN,
     EXIT_INVALID,
     EXIT_NOT_CONFIRMED,
     EXIT_OK,
     EXIT_OVER_LIMIT,
     EXIT_REJECTED,
+    EXIT_SUBMITTED,
     EXIT_UNKNOWN,
     EXIT_USAGE,
 )
@@ -50,6 +52,9 @@ EXIT_TABLE = f"""exit status:
      or --resend-unknown)
   10 history journal unavailable: nothing was sent
   {EXIT_NOT_CONFIRMED} production batch not confirmed: nothing was sent
+  {EXIT_SUBMITTED} team mode: the batch was submitted for approval (or waits for it): nothing
+     was sent; once approved, run the same file again (card rows: --wait)
+  {EXIT_APPROVAL_REFUSED} team mode: the batch was rejected, expired, or changed after its approval
   {EXIT_OVER_LIMIT} over the environment's batch limits (rows or total): nothing was sent
   70 internal error: a bug, the details are in the log file
 """
@@ -112,6 +117,15 @@ def register(sub: Any) -> None:
         action="store_true",
         help="resend rows whose last send has an unknown outcome, with the same "
         "client_orderid (check their status first)",
+    )
+    r.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="team mode, where the approval policy holds the batch back: wait this long for a "
+        "checker's decision and run it when approved (needed for card rows, which only this "
+        "process holds)",
     )
     r.add_argument(
         "--results",
@@ -209,6 +223,13 @@ def _pipeline(
     )
 
 
+def _close_journal(pipeline: Pipeline) -> None:
+    """Close the journal this command opened (the team database's connections too)."""
+    close = getattr(pipeline.journal, "close", None)
+    if close is not None:
+        close()
+
+
 def run_validate(args: argparse.Namespace) -> int:
     if args.env or args.base_url:
         name, production = _environment(args)
@@ -216,6 +237,13 @@ def run_validate(args: argparse.Namespace) -> int:
     else:  # the file alone: no journal to look ids up in
         production = False
         pipeline = Pipeline("", production=False, journal=None, transport=Transport)
+    try:
+        return _validate(args, pipeline, production)
+    finally:
+        _close_journal(pipeline)
+
+
+def _validate(args: argparse.Namespace, pipeline: Pipeline, production: bool) -> int:
     plan = _plan(args, pipeline, production)
     print_validation(plan.validation, warnings=args.warnings)
     if pipeline.journal is None:
@@ -242,9 +270,9 @@ def run_batch(args: argparse.Namespace) -> int:
     timeouts = Timeouts(connect=args.connect_timeout or 10.0, read=args.timeout or 60.0)
     pool = core.TransportPool(lambda: Transport(timeouts=timeouts, verify=args.ca_bundle or True))
     pipeline = _pipeline(name, production, args, pool)
-    plan = _plan(args, pipeline, production)
-    out = core.check_results_path(args.file, args.results or core.results_path(args.file))
     try:
+        plan = _plan(args, pipeline, production)
+        out = core.check_results_path(args.file, args.results or core.results_path(args.file))
         if args.dry_run == "sign":
             report = core.sign_rows(pipeline, conn, plan)
             print_report(report)
@@ -253,6 +281,7 @@ def run_batch(args: argparse.Namespace) -> int:
         return _send(args, pipeline, conn, plan, out)
     finally:
         pool.close()
+        _close_journal(pipeline)
 
 
 def _confirm(args: argparse.Namespace, plan: core.Plan) -> core.BatchDecision:
@@ -276,6 +305,17 @@ def _send(
     refusal = plan.refusal()
     if refusal is not None:
         raise refusal
+    from console.core.team.held_batch import hold_batch
+
+    held = hold_batch(pipeline, conn, plan)
+    approved = None
+    if held is not None:  # team mode: the whole batch waits for a checker's approval
+        from console.cli.team_batch import submit_or_approved
+
+        found = submit_or_approved(args, held)
+        if isinstance(found, int):
+            return found
+        approved = found
     print_plan(plan)
     lines = core.result_lines(plan.validation, pipeline)
     results = core.ResultsFile(out, lines)
@@ -289,11 +329,18 @@ def _send(
             shown[0] = progress.elapsed
             print(progress_line(progress), file=sys.stderr)
 
-    runner = core.BatchRunner(
-        pipeline, conn, plan, _confirm(args, plan), concurrency=args.concurrency, on_row=on_row
-    )
     try:
-        report = runner.run()
+        if approved is not None:  # the approval is the batch's confirmation
+            report = approved.run(concurrency=args.concurrency, on_row=on_row)
+        else:
+            report = core.BatchRunner(
+                pipeline,
+                conn,
+                plan,
+                _confirm(args, plan),
+                concurrency=args.concurrency,
+                on_row=on_row,
+            ).run()
     finally:
         results.flush()
     print_report(report)
@@ -336,6 +383,13 @@ def run_status(args: argparse.Namespace) -> int:
     out = core.check_results_path(args.file, args.results or core.results_path(args.file))
     name, production = _environment(args, core.results_environment(out))
     pipeline = _pipeline(name, production, args)
+    try:
+        return _status(args, pipeline, production, out)
+    finally:
+        _close_journal(pipeline)
+
+
+def _status(args: argparse.Namespace, pipeline: Pipeline, production: bool, out: Path) -> int:
     plan = _plan(args, pipeline, production)
     lines = core.result_lines(plan.validation, pipeline)
     if args.check:

@@ -82,11 +82,14 @@ def exit_code(exc: ConsoleError) -> int:
             Refusal.CARD_NUMBER: EXIT_INVALID,
         }[exc.code]
     from console.core.team.errors import (
+        ApprovalPendingError,
         ApprovalRefusedError,
         TeamPermissionError,
         TeamSetupError,
     )
 
+    if isinstance(exc, ApprovalPendingError):
+        return EXIT_SUBMITTED
     if isinstance(exc, ApprovalRefusedError | TeamPermissionError):
         return EXIT_APPROVAL_REFUSED
     if isinstance(exc, TeamSetupError):

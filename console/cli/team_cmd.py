@@ -157,6 +157,7 @@ def _row(s: Submission) -> dict[str, Any]:
         "expires": s.expires.isoformat(),
         "card_data": s.card_data,
         "state": s.state,
+        "batch": {"rows": s.batch_rows, "summary": s.batch_lines} if s.is_batch else None,
     }
 
 
@@ -172,10 +173,15 @@ def run_pending(args: argparse.Namespace) -> int:
         print("Nothing waits for approval.")
     for s in waiting:
         card = " (card data: sent by the maker's console)" if s.card_data else ""
+        expires = f"expires {s.expires.astimezone():%Y-%m-%d %H:%M}"
+        if s.is_batch:
+            print(f"#{s.id}  {s.environment}  batch  by {s.maker}  {expires}{card}")
+            for line in s.batch_lines:
+                print(f"    {line}")
+            continue
         print(
             f"#{s.id}  {s.environment}  {s.command}  {s.client_orderid or '-'}  "
-            f"{_row(s)['amount'] or '-'}  {s.receiver or '-'}  by {s.maker}  "
-            f"expires {s.expires.astimezone():%Y-%m-%d %H:%M}{card}"
+            f"{_row(s)['amount'] or '-'}  {s.receiver or '-'}  by {s.maker}  {expires}{card}"
         )
     return EXIT_OK
 
@@ -187,6 +193,18 @@ def run_approve(args: argparse.Namespace) -> int:
         approvals = Approvals(journal)
         decided = approvals.approve(args.id)
         print(f"#{decided.id} approved by {journal.user}.", file=sys.stderr)
+        if decided.is_batch:
+            print(
+                f"It is a batch: running its file again sends every row once "
+                f"(`gateway-console batch run {decided.client_orderid} ...`)"
+                + (
+                    ", from the maker's console, which holds its card data."
+                    if decided.card_data
+                    else "; if its maker's console waits for it, it runs there."
+                ),
+                file=sys.stderr,
+            )
+            return EXIT_OK
         if decided.card_data:
             print(
                 "It carries card data, which only the maker's console holds: it is sent "
@@ -213,6 +231,11 @@ def run_send_approved(args: argparse.Namespace) -> int:
 
     with _journal(args) as journal:
         found = Approvals(journal).submission(args.id)
+        if found.is_batch:
+            raise UsageError(
+                f"#{found.id} is a batch: it is sent by running its file "
+                f"(`gateway-console batch run {found.client_orderid} ...`)"
+            )
         if found.card_data:
             raise UsageError(
                 f"#{found.id} carries card data, which only its maker's console holds: it is "

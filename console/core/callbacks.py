@@ -20,6 +20,9 @@ the next under the same ``control``. Hence the rules, all before anything is app
 
 Every callback is recorded in the journal, also those that fail a check or repeat an earlier
 one (``duplicate_of``); a new callback that passed every check sets its row's final status.
+In team mode the row is looked up, and its final status set, in the team's shared journal
+(the recorder's ``journal``), so every console sees it within a second; the callback itself
+stays in the receiving console's own journal.
 Listeners (:meth:`CallbackRecorder.subscribe`) are plain callables run on the server's
 thread; the UI turns them into signals. The ``control`` value itself is not stored: with the
 public parts of the callback it would allow guessing the secret offline.
@@ -40,6 +43,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from console.core.environments import Environment
 from console.core.history import CallbackEvent, CheckResult, History, timestamp_now
+from console.core.history.callback_log import Orders
 from console.core.masking import mask_params
 
 MAX_BODY = 256 * 1024  # merchant_data may be 64k; more than this is not a callback
@@ -107,10 +111,26 @@ def check_control(parsed: ParsedCallback, secret: str | None) -> CheckResult:
 
 
 class CallbackRecorder:
-    """Records callbacks of one environment into the journal, which applies the trusted ones."""
+    """Records callbacks of one environment into the journal, which applies the trusted ones.
 
-    def __init__(self, history: History, environment: str, merchant_control: str | None) -> None:
+    Args:
+        history: this console's own journal, where every callback is kept.
+        journal: the journal this console's sends are written to, where a callback's order
+            is found and its final status set; in team mode the team's shared journal
+            (``console.core.team.TeamJournal``), so every console sees the status a
+            callback to this one brought. Default: ``history``.
+    """
+
+    def __init__(
+        self,
+        history: History,
+        environment: str,
+        merchant_control: str | None,
+        *,
+        journal: Orders | None = None,
+    ) -> None:
         self.history = history
+        self.journal = journal
         self.environment = environment
         self.merchant_control = merchant_control
         self._listeners: list[Callable[[CallbackEvent], None]] = []
@@ -141,7 +161,8 @@ class CallbackRecorder:
                 check=check_control(parsed, self.merchant_control),
                 duplicate_of=None,
                 request_id=None,
-            )
+            ),
+            self.journal,
         )
         for listener in list(self._listeners):
             listener(event)
@@ -179,10 +200,16 @@ class CallbackListener:
 
     @classmethod
     def for_environment(
-        cls, env: Environment, history: History, merchant_control: str | None
+        cls,
+        env: Environment,
+        history: History,
+        merchant_control: str | None,
+        *,
+        journal: Orders | None = None,
     ) -> CallbackListener:
-        """A listener (not started) on the environment's callback settings."""
-        recorder = CallbackRecorder(history, env.name, merchant_control)
+        """A listener (not started) on the environment's callback settings (``journal``:
+        see :class:`CallbackRecorder`)."""
+        recorder = CallbackRecorder(history, env.name, merchant_control, journal=journal)
         return cls(recorder, env.callback.host, env.callback.port)
 
     @property

@@ -11,8 +11,11 @@ it as an internal error, never as bad input.
     ├── InputError                  bad input: a field, an option or a file the person gave;
     │   │                           nothing was sent
     │   ├── LoginInBodyError        (core.client) ``login`` given as a body field
-    │   └── UnencodableTextError    (core.signing) text with no UTF-8 form (a lone
-    │                               surrogate); names the field
+    │   ├── UnencodableTextError    (core.signing) text with no UTF-8 form (a lone
+    │   │                           surrogate); names the field
+    │   ├── TeamSetupError          (core.team) a team setting (DSN, role, policy) is wrong
+    │   └── CardDataNeedsWaitingError  (core.team) a held request or batch carries card
+    │                               data: only a console that waits may submit it
     ├── KeyMaterialError            a private key or secret cannot be had
     │   ├── KeyProblem              (core.keys) unreadable, wrong passphrase, not RSA, too small
     │   └── VaultError              (core.secret_store, core.vault) the OS keyring
@@ -24,9 +27,15 @@ it as an internal error, never as bad input.
     │   ├── UnknownEnvironmentError, BuiltinEnvironmentError, EnvironmentNotReadyError
     │   └── ConfirmationRequiredError  a production address change needs a yes
     ├── JournalUnavailableError     the history journal cannot be opened or written; since
-    │                               nothing may be sent unjournaled, nothing was sent
+    │   │                           nothing may be sent unjournaled, nothing was sent
+    │   └── TeamUnavailableError    (core.team) the team database cannot be used
     ├── SendRefusedError            (core.pipeline) the double-payout guard or a declined
-    │                               confirmation stopped a send; nothing was sent
+    │   │                           confirmation stopped a send; nothing was sent
+    │   ├── RefusedError, BatchRefusedError  (core.pipeline, core.batch) with a code
+    │   └── ApprovalRefusedError    (core.team) an approval step refused by the database
+    │       └── NotApprovedError    rejected, expired, void or sent already
+    ├── ApprovalPendingError        (core.team) submitted, no decision yet: nothing sent yet
+    ├── TeamPermissionError         (core.team) an action refused to this person's role
     └── NetworkError                (core.transport) no answer came back
         ├── NotSentError            it never arrived: safe to send again
         └── OutcomeUnknownError     it may have arrived: check the status first

@@ -134,3 +134,27 @@ def test_the_environment_dialog_shows_the_team_policy(
     assert dialog.policy is not None
     qtbot.waitUntil(lambda: "approval above 1000 EUR" in dialog.policy.text(), timeout=5000)
     dialog.policy.tasks.wait()
+
+
+def test_a_batch_shows_its_totals_and_is_approved_as_a_whole(
+    qtbot: Any, pane_for: Any, team_db: TeamDatabase
+) -> None:
+    with TeamJournal(team_db.dsn("alice")) as alice:
+        sid = Approvals(alice).submit_batch(
+            "prod",
+            "payout-check",
+            "0" * 64,
+            {"lines": ["2 payouts from pay.csv", "Total EUR: 30.00 in 2 payouts"]},
+            ["a-1", "a-2"],
+            card_data=False,
+            source="pay.csv",
+        )
+    pane = pane_for("bob")
+    with qtbot.waitSignal(pane.refreshed, timeout=5000):
+        pane.reload()
+    assert pane.table.item(0, 2).text() == "batch"
+    assert pane.table.item(0, 4).text() == "Total EUR: 30.00 in 2 payouts"
+    pane.table.selectRow(0)
+    pane.approve_button.click()
+    qtbot.waitUntil(lambda: "It is a batch" in pane.message.text(), timeout=3000)
+    assert pane.message.text().startswith(f"#{sid} approved by bob")

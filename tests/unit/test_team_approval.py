@@ -318,3 +318,37 @@ def _yes():  # type: ignore[no-untyped-def]
     from console.core.pipeline import Decision
 
     return Decision(production_confirmed=True)
+
+
+def test_every_refused_approval_step_is_in_the_audit_trail(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """A second approval, a send of a changed request, a send of a void approval: each is
+    refused and named in the audit trail with the person and their role."""
+    _policy(team_db)
+    with (
+        TeamJournal(team_db.dsn("alice")) as alice,
+        TeamJournal(team_db.dsn("bob")) as bob,
+        TeamJournal(team_db.dsn("carol")) as carol,
+    ):
+        approved = prepared_payout("http://127.0.0.1:9", rsa_key, amount="10.50")
+        sid = Approvals(alice).submit("prod", approved).id
+        Approvals(bob).approve(sid)
+        with pytest.raises(ApprovalRefusedError, match="already approved"):
+            Approvals(carol).approve(sid)
+        changed = prepared_payout("http://127.0.0.1:9", rsa_key, amount="99.00")
+        with pytest.raises(ApprovalRefusedError, match="not the one approved"):
+            Approvals(alice).send_approved(pipeline(alice), sid, changed)
+        with pytest.raises(ApprovalRefusedError, match="void"):
+            Approvals(carol).send_approved(pipeline(carol), sid, approved)
+    with TeamJournal(team_db.dsn()) as owner:
+        refused = [
+            (a.actor, a.role, a.detail, a.submission_id)
+            for a in Approvals(owner).audit()
+            if a.action == "refused"
+        ]
+    assert refused == [
+        ("carol", "checker", "approve: already approved", sid),
+        ("alice", "maker", "send: the request changed after approval; the approval is void", sid),
+        ("carol", "checker", "send: void", sid),
+    ]

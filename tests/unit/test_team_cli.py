@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,7 @@ def test_team_init_is_idempotent_and_remembers_the_dsn(
     team_db: TeamDatabase, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["team", "init", "--dsn", team_db.dsn()]) == 0
-    assert "already at schema 1" in capsys.readouterr().out
+    assert "already at schema 2" in capsys.readouterr().out
     assert main(["team", "pending"]) == 0  # the saved DSN
     assert "Nothing waits for approval." in capsys.readouterr().out
     # a member runs it in their own profile: nothing to change, the DSN is saved
@@ -174,3 +175,59 @@ def test_send_wait_sends_a_card_payout_from_memory_once_approved(
         assert PAN in server.received[0].body.decode()
     err = capsys.readouterr().err
     assert "Approved by bob; sending." in err
+
+
+def test_send_wait_says_what_became_of_the_submission(
+    team_db: TeamDatabase,
+    key_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import threading
+
+    from console.core.team import Approvals, TeamJournal
+
+    def rejecter() -> None:
+        with TeamJournal(team_db.dsn("bob")) as bob:
+            assert bob.wait_for(lambda: len(Approvals(bob).pending()) == 2, timeout=10)
+            Approvals(bob).reject(Approvals(bob).pending()[-1].id, "wrong receiver")
+
+    with serve(lambda r: Reply(200, accepted(), FORM)) as server:
+        environment = f"command line ({server.url.split('//')[1]})"
+        with TeamJournal(team_db.dsn("root_admin")) as admin:
+            Approvals(admin).set_policy(environment, "all")
+        _as(monkeypatch, team_db, "alice")
+        assert main([*_send(server.url, key_file, card=True), "--wait", "0.3"]) == EXIT_SUBMITTED
+        err = capsys.readouterr().err
+        assert "No decision on #1 yet; nothing was sent." in err
+        assert "only in this console's memory" in err
+        bob = threading.Thread(target=rejecter)
+        bob.start()
+        assert main([*_send(server.url, key_file, order="p-2"), "--wait", "10"]) == (
+            EXIT_APPROVAL_REFUSED
+        )
+        bob.join(timeout=10)
+        assert "#2 was rejected by bob: wrong receiver. Nothing was sent." in (
+            capsys.readouterr().err
+        )
+        assert server.received == []
+
+
+def test_team_init_migrates_a_database_made_by_the_previous_version(
+    pg_cluster: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from console.core.team import connect
+    from console.core.team.schema_sql import MIGRATIONS, ROLES
+
+    with connect(pg_cluster.dsn()) as admin:
+        admin.execute("CREATE DATABASE team_from_v1")
+    dsn = pg_cluster.dsn(db="team_from_v1")
+    with connect(dsn) as old:  # what the first schema's `team init` left
+        old.execute(ROLES)
+        old.execute("CREATE SCHEMA gateway")
+        old.execute(MIGRATIONS[0])
+        old.execute("INSERT INTO gateway.meta VALUES ('schema_version', '1')")
+    assert main(["team", "init", "--dsn", dsn, "--no-save"]) == 0
+    assert "updated from 1 to schema 2" in capsys.readouterr().out
+    assert main(["team", "init", "--dsn", dsn, "--no-save"]) == 0
+    assert "already at schema 2" in capsys.readouterr().out

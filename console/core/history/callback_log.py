@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from console.core.history.journal import History
@@ -70,21 +70,42 @@ class CallbackEvent:
     updated: tuple[int, ...] = ()
 
 
-def _row(
-    db: sqlite3.Connection, environment: str, column: str, value: str | None
-) -> tuple[int, str | None, str | None] | None:
-    if not value:
-        return None
+OrderRow = tuple[int, str | None, str | None]  # id, client_orderid, gateway_order_id
+
+
+class Orders(Protocol):
+    """The journal holding the sends a callback is about: this console's own, or in team
+    mode the team's shared journal (``console.core.team.TeamJournal``)."""
+
+    def order_row(self, environment: str, column: str, value: str) -> OrderRow | None: ...
+
+    def set_final_status(
+        self,
+        environment: str,
+        client_orderid: str,
+        status: str,
+        *,
+        orderid: str | None = None,
+        source: str,
+    ) -> list[int]: ...
+
+
+def order_row(db: sqlite3.Connection, environment: str, column: str, value: str) -> OrderRow | None:
+    """The newest request row (not a status look-up) whose ``column`` is ``value``."""
     found = db.execute(_ROW_SQL.format(column=column), (environment, value)).fetchone()
     return (int(found[0]), found[1], found[2]) if found else None
 
 
+def _row(orders: Orders, environment: str, column: str, value: str | None) -> OrderRow | None:
+    return orders.order_row(environment, column, value) if value else None
+
+
 def _link(
-    db: sqlite3.Connection, environment: str, orderid: str | None, client_orderid: str | None
-) -> tuple[tuple[int, str | None, str | None] | None, bool]:
+    orders: Orders, environment: str, orderid: str | None, client_orderid: str | None
+) -> tuple[OrderRow | None, bool]:
     """The request row a callback names, and whether its two ids agree on that row."""
-    by_client = _row(db, environment, "client_orderid", client_orderid)
-    by_order = _row(db, environment, "gateway_order_id", orderid)
+    by_client = _row(orders, environment, "client_orderid", client_orderid)
+    by_order = _row(orders, environment, "gateway_order_id", orderid)
     if not (orderid and client_orderid) or (by_client is None and by_order is None):
         return by_client or by_order, True
     if by_client is not None:
@@ -97,13 +118,20 @@ def _link(
     return by_order, by_order[1] is None
 
 
-def record_callback(history: History, event: CallbackEvent) -> CallbackEvent:
-    """Store ``event`` (its id, duplicate and row still to find), apply it when it may
-    change a final status, and return it as recorded."""
+def record_callback(
+    history: History, event: CallbackEvent, orders: Orders | None = None
+) -> CallbackEvent:
+    """Store ``event`` (its id, duplicate and row still to find) in ``history``, apply it
+    when it may change a final status, and return it as recorded.
+
+    ``orders``: the journal holding the sends (default ``history``); in team mode the
+    shared journal, so the callback's order is found among the whole team's sends and its
+    final status is set there, for every console (the callback itself stays here)."""
     key = (event.status, event.type, event.orderid, event.client_orderid)
+    ledger: Orders = orders if orders is not None else history
+    request, agree = _link(ledger, event.environment, event.orderid, event.client_orderid)
     with history.writing() as db:
         duplicate_of = None
-        request, agree = _link(db, event.environment, event.orderid, event.client_orderid)
         check = event.check
         if check.trusted and not agree:
             check = CheckResult.UNMATCHED
@@ -128,13 +156,14 @@ def record_callback(history: History, event: CallbackEvent) -> CallbackEvent:
                 *key,
                 str(check),
                 duplicate_of,
-                request[0] if request else None,
+                # the row, when it is in this journal (in team mode it is the shared one's)
+                request[0] if request and ledger is history else None,
             ),
         )
         callback_id = int(cur.lastrowid or 0)
     updated: list[int] = []
     if check.trusted and duplicate_of is None and request and event.status:
-        updated = history.set_final_status(
+        updated = ledger.set_final_status(
             event.environment,
             event.client_orderid or request[1] or "",
             event.status,

@@ -209,10 +209,21 @@ class History(HistoryQueries):
 
     # -- callbacks ------------------------------------------------------------------------
 
-    def record_callback(self, event: CallbackEvent) -> CallbackEvent:
-        """Store a checked callback and apply it when it may change a final status (see
+    def record_callback(
+        self, event: CallbackEvent, orders: callback_log.Orders | None = None
+    ) -> CallbackEvent:
+        """Store a checked callback and apply it when it may change a final status, to the
+        sends in ``orders`` (default: this journal's; see
         :mod:`console.core.history.callback_log`); returns it as recorded."""
-        return callback_log.record_callback(self, event)
+        return callback_log.record_callback(self, event, orders)
+
+    def order_row(self, environment: str, column: str, value: str) -> callback_log.OrderRow | None:
+        """The newest request row (not a status look-up) whose ``column`` (client_orderid
+        or gateway_order_id) is ``value``."""
+        if column not in ("client_orderid", "gateway_order_id"):
+            raise ValueError(f"Not an order column: {column}")
+        with self.reading() as db:
+            return callback_log.order_row(db, environment, column, value)
 
     def recent_callbacks(self, limit: int = 1000) -> list[CallbackEvent]:
         """The newest recorded callbacks, oldest first."""

@@ -8,7 +8,10 @@ Modules: :mod:`.dsn` (DSN, password from PGPASSWORD, ~/.pgpass or the keyring),
 :mod:`.schema_sql` and :mod:`.schema` (roles, row-level security, append-only audit,
 versioned migrations), :mod:`.journal` (:class:`TeamJournal`, the journal the pipeline and the
 history pane use), :mod:`.approval` (:class:`Approvals`: policy, submit, approve/reject, the
-one send of an approved request), :mod:`.live` (LISTEN/NOTIFY), :mod:`.errors`.
+one send of an approved request), :mod:`.held` (the rule every front follows: :func:`hold`
+a request for approval, submit it, wait, send it once approved), :mod:`.held_batch` (the
+same for a whole batch file: :func:`hold_batch`), :mod:`.live` (LISTEN/NOTIFY),
+:mod:`.errors`.
 """
 
 from __future__ import annotations
@@ -17,7 +20,10 @@ from typing import TYPE_CHECKING
 
 from console.core.lazy import lazy_exports
 from console.core.team.errors import (
+    ApprovalPendingError,
     ApprovalRefusedError,
+    CardDataNeedsWaitingError,
+    NotApprovedError,
     TeamPermissionError,
     TeamSetupError,
     TeamUnavailableError,
@@ -33,6 +39,8 @@ if TYPE_CHECKING:
         content_hash,
     )
     from console.core.team.dsn import configured_dsn, connect, save_dsn
+    from console.core.team.held import Awaiting, Held, decision_text, hold
+    from console.core.team.held_batch import AwaitingBatch, HeldBatch, hold_batch
     from console.core.team.journal import TeamJournal
     from console.core.team.live import TeamListener
     from console.core.team.schema import initialise
@@ -47,6 +55,13 @@ _LAZY = {
     "configured_dsn": "dsn",
     "connect": "dsn",
     "save_dsn": "dsn",
+    "Awaiting": "held",
+    "Held": "held",
+    "decision_text": "held",
+    "hold": "held",
+    "AwaitingBatch": "held_batch",
+    "HeldBatch": "held_batch",
+    "hold_batch": "held_batch",
     "TeamJournal": "journal",
     "TeamListener": "live",
     "initialise": "schema",
@@ -57,9 +72,16 @@ __getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [
+    "ApprovalPendingError",
     "ApprovalRefusedError",
     "Approvals",
     "AuditEntry",
+    "Awaiting",
+    "AwaitingBatch",
+    "CardDataNeedsWaitingError",
+    "Held",
+    "HeldBatch",
+    "NotApprovedError",
     "Policy",
     "Submission",
     "Submitted",
@@ -71,6 +93,9 @@ __all__ = [
     "configured_dsn",
     "connect",
     "content_hash",
+    "decision_text",
+    "hold",
+    "hold_batch",
     "initialise",
     "save_dsn",
 ]

@@ -22,10 +22,12 @@ import hashlib
 import json
 import secrets
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from console.core.errors import ConsoleError
 from console.core.masking import is_sensitive, mask_params
 from console.core.pipeline.guard import client_orderid
 from console.core.pipeline.summary import amount, receiver
@@ -40,11 +42,16 @@ MODES = ("none", "all", "above")
 ROLES = ("maker", "checker", "admin")
 
 
-def approved_decision() -> Decision:
-    """What an approval decides: the production confirmation is the checker's."""
+def approved_decision(maker: Decision | None = None) -> Decision:
+    """What an approval decides: the production confirmation is the checker's; the maker's
+    answers to the pipeline's other questions (``maker``) stay the maker's."""
     from console.core.pipeline import Decision
 
-    return Decision(production_confirmed=True, resend_after_unknown=False)
+    return Decision(
+        production_confirmed=True,
+        resend_after_unknown=bool(maker and maker.resend_after_unknown),
+        card_number_confirmed=bool(maker and maker.card_number_confirmed),
+    )
 
 
 def carries_card_data(prepared: PreparedRequest) -> bool:
@@ -55,6 +62,16 @@ def content_hash(environment: str, prepared: PreparedRequest, salt: bytes = b"")
     """SHA-256 of the exact request content (the salt: see the module's card data rule)."""
     canonical = json.dumps(
         [environment, prepared.command, prepared.url, sorted(prepared.params)],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(salt + canonical.encode()).hexdigest()
+
+
+def batch_hash(environment: str, requests: Sequence[PreparedRequest], salt: bytes = b"") -> str:
+    """SHA-256 over every row's request of a batch, in order (the salt as above)."""
+    canonical = json.dumps(
+        [environment, "batch", [[p.command, p.url, sorted(p.params)] for p in requests]],
         ensure_ascii=False,
         separators=(",", ":"),
     )
@@ -98,16 +115,33 @@ class Submission:
     reason: str | None
     sender: str | None
     request_id: int | None
+    batch_rows: int | None = None  # a batch file approved as a whole: its rows
+    rows_sent: int = 0
+    shown: str = ""  # what the checker reads: the masked fields, or a batch's summary
 
     @property
     def values(self) -> dict[str, str]:
         return dict(self.params or ())
 
+    @property
+    def is_batch(self) -> bool:
+        return self.batch_rows is not None
+
+    @property
+    def batch_lines(self) -> list[str]:
+        """A batch's summary for the checker: rows, totals per currency, largest payouts."""
+        if not self.is_batch:
+            return []
+        try:
+            return [str(line) for line in json.loads(self.shown).get("lines", [])]
+        except (ValueError, AttributeError):
+            return []
+
 
 _SUBMISSION_SQL = (
     "SELECT id, environment, command, client_orderid, amount, currency, receiver, card_data,"
-    " params, maker, created, expires, state, decided_by, reason, sender, request_id"
-    " FROM gateway.submissions"
+    " params, maker, created, expires, state, decided_by, reason, sender, request_id,"
+    " batch_rows, rows_sent, request_json FROM gateway.submissions"
 )
 
 
@@ -215,6 +249,61 @@ class Approvals:
                 ).fetchone()[0]
             )
 
+    def needs_approval_of(
+        self, environment: str, command: str, amount: str | None, currency: str | None
+    ) -> bool:
+        """Whether the policy holds back ``command`` for ``amount`` ``currency``."""
+        with self.journal.reading() as db:
+            return bool(
+                db.execute(
+                    "SELECT gateway.needs_approval(%s, %s, %s, %s)",
+                    (environment, command, amount, currency),
+                ).fetchone()[0]
+            )
+
+    def submit_batch(
+        self,
+        environment: str,
+        command: str,
+        digest: str,
+        summary: dict[str, Any],
+        order_ids: Sequence[str],
+        *,
+        card_data: bool,
+        source: str,
+    ) -> int:
+        """Record a whole batch (its hash, summary and order ids) for one decision."""
+        with self.journal.writing() as db:
+            sid = db.execute(
+                "SELECT gateway.submit_batch(%s, %s, %s, %s, %s, %s, %s)",
+                (
+                    environment,
+                    command,
+                    digest,
+                    json.dumps(summary, ensure_ascii=False),
+                    list(order_ids),
+                    card_data,
+                    source,
+                ),
+            ).fetchone()[0]
+        if sid is None:
+            raise TeamPermissionError(
+                f"Not submitted: {self.journal.user} is not a maker in the team database."
+            )
+        return int(sid)
+
+    def latest_batch(self, environment: str, digest: str) -> Submission | None:
+        """The newest batch submission of exactly this content that is still waiting for a
+        decision or approved and unsent (None: submit it)."""
+        with self.journal.reading() as db:
+            row = db.execute(
+                f"{_SUBMISSION_SQL} WHERE environment = %s AND content_hash = %s"
+                " AND batch_rows IS NOT NULL AND state IN ('pending', 'approved')"
+                " AND expires > now() ORDER BY id DESC LIMIT 1",
+                (environment, digest),
+            ).fetchone()
+        return _submission(tuple(row)) if row is not None else None
+
     def submit(self, environment: str, prepared: PreparedRequest) -> Submitted:
         """Record ``prepared`` for a checker's decision; card data stays in this process."""
         if prepared.signed is None:
@@ -296,31 +385,63 @@ class Approvals:
     # -- sending --------------------------------------------------------------------------
 
     def send_approved(
-        self, pipeline: Pipeline, sid: int, prepared: PreparedRequest, salt: bytes = b""
+        self,
+        pipeline: Pipeline,
+        sid: int,
+        prepared: PreparedRequest,
+        salt: bytes = b"",
+        decision: Decision | None = None,
     ) -> Sent:
         """Claim approved submission ``sid`` for exactly ``prepared`` and send it once.
+
+        ``decision``: the maker's answers to the pipeline's questions (a resend after an
+        unknown outcome, a card number failing its check); the production confirmation is
+        the approval's. A send the pipeline then refuses ends the submission "refused", with
+        the reason in the audit trail: nothing was sent, and nobody waits on it.
 
         Raises:
             ApprovalRefusedError: not approved, already sent or being sent, expired, or not
                 the request approved (then the approval is void).
+            SendRefusedError: the pipeline refused it (the submission is then "refused").
         """
+        if self.submission(sid).is_batch:  # its own hash: a request's claim would void it
+            raise ApprovalRefusedError(
+                f"Not sent: #{sid} is a batch; it is sent by running its batch file (every "
+                "row once), not as one request."
+            )
         check = pipeline.check(prepared)
         if check.blocked:  # before claiming: a refused send must not use up the approval
             from console.core.pipeline import Refusal, RefusedError
 
             raise RefusedError(Refusal.ACCEPTED_BEFORE, check.blocked, check.verdict)
-        with self.journal.writing() as db:
-            answer = str(
-                db.execute(
-                    "SELECT gateway.claim(%s, %s)",
-                    (sid, content_hash(pipeline.environment, prepared, salt)),
-                ).fetchone()[0]
-            )
-        if answer != "ok":
-            raise ApprovalRefusedError(f"Not sent: {answer[9:]}.")
+        self.claim(sid, content_hash(pipeline.environment, prepared, salt))
         order_id = client_orderid(prepared.params)
         self.journal.bind_submission(pipeline.environment, prepared.command, order_id, sid)
-        return pipeline.send(prepared, approved_decision())
+        try:
+            return pipeline.send(prepared, approved_decision(decision))
+        except ConsoleError as exc:  # refused before its row was written: nothing left
+            self.end_claim(sid, exc.message)
+            raise
+        finally:
+            self.journal.unbind_submission(pipeline.environment, prepared.command, order_id)
+
+    def claim(self, sid: int, digest: str) -> None:
+        """Take approved submission ``sid`` for sending the content hashed as ``digest``.
+
+        Raises:
+            ApprovalRefusedError: not approved and waiting, expired, or another content
+                (then the approval is void); the refusal is in the audit trail.
+        """
+        with self.journal.writing() as db:
+            answer = str(db.execute("SELECT gateway.claim(%s, %s)", (sid, digest)).fetchone()[0])
+        if answer != "ok":
+            raise ApprovalRefusedError(f"Not sent: {answer[9:]}.")
+
+    def end_claim(self, sid: int, why: str = "") -> str:
+        """End this person's claim on ``sid``: "refused" when nothing was sent (``why`` in
+        the audit trail), "sent" for a batch that sent rows; returns the state."""
+        with self.journal.writing() as db:
+            return str(db.execute("SELECT gateway.end_claim(%s, %s)", (sid, why)).fetchone()[0])
 
     def wait_for_decision(self, sid: int, timeout: float) -> Submission:
         """The submission once a checker decided it (or it expired), or as it is after

@@ -22,3 +22,32 @@ class ApprovalRefusedError(SendRefusedError):
 
 class TeamPermissionError(ConsoleError):
     """The database refused an action to this person's role."""
+
+
+class CardDataNeedsWaitingError(InputError):
+    """A held request carries card data, which never goes to the team database: only the
+    console holding it can send it, so it must wait for the approval. Nothing was stored."""
+
+
+class ApprovalPendingError(ConsoleError):
+    """Submitted, and no checker has decided yet: nothing was sent (yet).
+
+    Attributes:
+        submission_id: the submission waiting.
+    """
+
+    def __init__(self, message: str, submission_id: int) -> None:
+        super().__init__(message)
+        self.submission_id = submission_id
+
+
+class NotApprovedError(ApprovalRefusedError):
+    """A checker rejected the submission, or it expired or was voided: nothing was sent.
+
+    Attributes:
+        state: rejected, expired, void, sent, refused...
+    """
+
+    def __init__(self, message: str, state: str) -> None:
+        super().__init__(message)
+        self.state = state

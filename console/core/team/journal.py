@@ -128,6 +128,17 @@ class TeamJournal:
         checks that this person claimed it for exactly this request)."""
         self._claims[(environment, command, order_id)] = sid
 
+    def bind_batch(
+        self, environment: str, command: str, order_ids: Iterable[str], sid: int
+    ) -> None:
+        """Each next send of these order ids carries batch submission ``sid``."""
+        for order_id in order_ids:
+            self._claims[(environment, command, order_id)] = sid
+
+    def unbind_submission(self, environment: str, command: str, order_id: str) -> None:
+        """Forget a binding its send did not use (the send was refused before its row)."""
+        self._claims.pop((environment, command, order_id), None)
+
     def begin(self, environment: str, prepared: PreparedRequest, *, window: float) -> int:
         """Commit a pending row for ``prepared`` and return its id (before anything is sent)."""
         if prepared.signed is None:
@@ -181,7 +192,8 @@ class TeamJournal:
 
     def recover_interrupted(self) -> list[int]:
         """Mark pending rows whose console stopped (its session is gone, or past its
-        deadline) as "outcome unknown", for everyone; return their ids."""
+        deadline) as "outcome unknown", for everyone; return their ids. Submissions claimed
+        for sending by a console that is gone end too ("refused" when nothing was sent)."""
         with self.writing() as db:
             ids = [
                 int(r[0])
@@ -189,6 +201,7 @@ class TeamJournal:
                     "SELECT * FROM recover_interrupted(%s)", (INTERRUPTED_SUMMARY,)
                 ).fetchall()
             ]
+            db.execute("SELECT * FROM recover_claims()").fetchall()  # announced (audit)
         for row_id in ids:
             self.notify("changed", row_id)
         return ids
@@ -214,6 +227,22 @@ class TeamJournal:
         for row_id in ids:
             self.notify("changed", row_id)
         return ids
+
+    def order_row(
+        self, environment: str, column: str, value: str
+    ) -> tuple[int, str | None, str | None] | None:
+        """The newest request row (not a status look-up) whose ``column`` (client_orderid
+        or gateway_order_id) is ``value``, the team's: what a callback names."""
+        if column not in ("client_orderid", "gateway_order_id"):
+            raise ValueError(f"Not an order column: {column}")
+        with self.reading() as db:
+            found = db.execute(
+                f"SELECT id, client_orderid, gateway_order_id FROM requests"  # noqa: S608 (checked)
+                f" WHERE environment = %s AND command <> 'status' AND {column} = %s"
+                " ORDER BY created DESC, id DESC LIMIT 1",
+                (environment, value),
+            ).fetchone()
+        return (int(found[0]), found[1], found[2]) if found else None
 
     # -- reading --------------------------------------------------------------------------
 

@@ -417,5 +417,170 @@ ALTER TABLE gateway.audit ENABLE ROW LEVEL SECURITY;
 CREATE POLICY audit_read ON gateway.audit FOR SELECT USING (true);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1,)
+# Version 2: a claimed send that is then refused ends "refused" (never "sending" for ever),
+# as does a claim whose console stopped before anything was written; a batch file is
+# approved as a whole (one submission for every row's request) and its rows go out once each.
+_V2 = r"""
+ALTER TABLE gateway.submissions DROP CONSTRAINT submissions_state_check;
+ALTER TABLE gateway.submissions ADD CONSTRAINT submissions_state_check CHECK (state IN
+    ('pending', 'approved', 'rejected', 'expired', 'void', 'sending', 'sent', 'refused'));
+ALTER TABLE gateway.submissions
+    ADD COLUMN sender_backend integer,
+    ADD COLUMN sender_started timestamptz,
+    ADD COLUMN order_ids text[],        -- a batch: the client_orderids of its rows
+    ADD COLUMN batch_rows integer,      -- a batch: how many rows
+    ADD COLUMN rows_sent integer NOT NULL DEFAULT 0;
+CREATE INDEX ix_requests_submission ON gateway.requests(submission_id, client_orderid)
+    WHERE submission_id IS NOT NULL;
+
+-- Take an approved submission for sending: once, and only with the content approved.
+CREATE OR REPLACE FUNCTION gateway.claim(submission bigint, digest text) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
+DECLARE s gateway.submissions;
+BEGIN
+    SELECT * INTO s FROM gateway.submissions WHERE id = submission FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN 'refused: there is no submission ' || submission;
+    ELSIF NOT (pg_has_role(session_user, 'gateway_maker', 'MEMBER')
+               OR pg_has_role(session_user, 'gateway_checker', 'MEMBER')) THEN
+        PERFORM gateway.log('refused', s.id, NULL, s.environment, 'send: not a maker or checker');
+        RETURN 'refused: only a maker or a checker may send';
+    ELSIF s.state <> 'approved' THEN
+        PERFORM gateway.log('refused', s.id, NULL, s.environment, 'send: ' || s.state);
+        RETURN format('refused: the submission is %s, not approved and waiting', s.state);
+    ELSIF s.expires <= now() THEN
+        UPDATE gateway.submissions SET state = 'expired' WHERE id = s.id;
+        PERFORM gateway.log('refused', s.id, NULL, s.environment, 'send: expired');
+        RETURN 'refused: the approval expired at ' || s.expires;
+    ELSIF s.content_hash <> digest THEN
+        UPDATE gateway.submissions SET state = 'void' WHERE id = s.id;
+        PERFORM gateway.log('refused', s.id, NULL, s.environment,
+            'send: the request changed after approval; the approval is void');
+        RETURN 'refused: the request is not the one approved, so the approval is void';
+    END IF;
+    UPDATE gateway.submissions SET state = 'sending', sender = session_user,
+        sender_backend = pg_backend_pid(), sender_started = gateway.backend_start()
+        WHERE id = s.id;
+    PERFORM gateway.log('claim', s.id, NULL, s.environment, '');
+    RETURN 'ok';
+END $$;
+
+-- The end of a claimed send, by its sender: a single request whose row was never written
+-- (the send was refused before anything left) ends "refused" with the reason; a batch ends
+-- "sent" once a row went out (the reason says where it stopped), else "refused".
+CREATE FUNCTION gateway.end_claim(submission bigint, why text) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
+DECLARE s gateway.submissions; final text;
+BEGIN
+    SELECT * INTO s FROM gateway.submissions WHERE id = submission FOR UPDATE;
+    IF NOT FOUND OR s.state <> 'sending' OR s.sender <> session_user THEN
+        RETURN coalesce(s.state, 'none');  -- sent (its row was written), or not ours
+    END IF;
+    final := CASE WHEN s.rows_sent > 0 THEN 'sent' ELSE 'refused' END;
+    UPDATE gateway.submissions SET state = final, reason = nullif(btrim(why), '')
+        WHERE id = s.id;
+    IF final = 'refused' THEN
+        PERFORM gateway.log('refused', s.id, NULL, s.environment,
+            'send: ' || coalesce(nullif(btrim(why), ''), 'not sent') || '; nothing was sent');
+    ELSE
+        PERFORM gateway.log('batch', s.id, NULL, s.environment,
+            format('%s of %s rows sent%s', s.rows_sent, s.batch_rows,
+                   coalesce('; ' || nullif(btrim(why), ''), '')));
+    END IF;
+    RETURN final;
+END $$;
+
+-- Claims whose console is gone (its session closed) before it wrote the send's row.
+CREATE FUNCTION gateway.recover_claims() RETURNS SETOF bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
+DECLARE s gateway.submissions; final text;
+BEGIN
+    FOR s IN SELECT * FROM gateway.submissions WHERE state = 'sending' AND NOT EXISTS (
+            SELECT 1 FROM pg_stat_activity a WHERE a.pid = sender_backend
+              AND (a.backend_start IS NULL OR sender_started IS NULL
+                   OR a.backend_start = sender_started))
+        FOR UPDATE SKIP LOCKED
+    LOOP
+        final := CASE WHEN s.rows_sent > 0 THEN 'sent' ELSE 'refused' END;
+        UPDATE gateway.submissions SET state = final,
+            reason = CASE WHEN final = 'sent'
+                THEN format('the console sending it stopped after %s of %s rows',
+                            s.rows_sent, s.batch_rows)
+                ELSE 'the console that claimed it stopped before sending' END
+            WHERE id = s.id;
+        PERFORM gateway.log(CASE WHEN final = 'sent' THEN 'batch' ELSE 'refused' END, s.id,
+            NULL, s.environment, CASE WHEN final = 'sent'
+                THEN format('%s of %s rows sent; the console sending it stopped',
+                            s.rows_sent, s.batch_rows)
+                ELSE 'send: the console that claimed it stopped; nothing was sent' END);
+        RETURN NEXT s.id;
+    END LOOP;
+END $$;
+
+CREATE FUNCTION gateway.submit_batch(env text, cmd text, digest text, shown text,
+                                     orderids text[], card boolean, source text)
+RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
+DECLARE new_id bigint; lifetime interval;
+BEGIN
+    IF NOT pg_has_role(session_user, 'gateway_maker', 'MEMBER') THEN
+        PERFORM gateway.log('refused', NULL, NULL, env, 'submit batch: not a maker');
+        RETURN NULL;
+    END IF;
+    SELECT expiry INTO lifetime FROM gateway.policies WHERE environment = env;
+    INSERT INTO gateway.submissions (environment, command, client_orderid, receiver,
+        content_hash, request_json, card_data, maker, expires, order_ids, batch_rows)
+    VALUES (env, cmd, source, format('batch of %s rows', cardinality(orderids)), digest,
+        shown, card, session_user, now() + coalesce(lifetime, interval '24 hours'), orderids,
+        cardinality(orderids))
+    RETURNING id INTO new_id;
+    PERFORM gateway.log('submit', new_id, NULL, env,
+        format('batch %s: %s rows', source, cardinality(orderids)));
+    RETURN new_id;
+END $$;
+
+CREATE OR REPLACE FUNCTION gateway.before_request() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
+DECLARE s gateway.submissions;
+BEGIN
+    NEW.made_by := session_user;
+    NEW.writer_backend := pg_backend_pid();
+    NEW.writer_started := gateway.backend_start();
+    NEW.approved_by := NULL;
+    IF NEW.submission_id IS NOT NULL THEN
+        SELECT * INTO s FROM gateway.submissions WHERE id = NEW.submission_id FOR UPDATE;
+        IF s.state <> 'sending' OR s.sender <> session_user
+           OR s.environment <> NEW.environment OR s.command <> NEW.command
+           OR (s.order_ids IS NULL AND s.client_orderid IS DISTINCT FROM NEW.client_orderid)
+           OR (s.order_ids IS NOT NULL AND NOT (NEW.client_orderid = ANY (s.order_ids)))
+           OR (s.order_ids IS NOT NULL AND EXISTS (SELECT 1 FROM gateway.requests r
+                WHERE r.submission_id = s.id AND r.client_orderid = NEW.client_orderid)) THEN
+            RAISE EXCEPTION 'submission % is not claimed for this request', NEW.submission_id
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        NEW.approved_by := s.decided_by;
+        IF s.order_ids IS NULL THEN
+            UPDATE gateway.submissions SET state = 'sent', request_id = NEW.id,
+                rows_sent = 1 WHERE id = s.id;
+        ELSE  -- a batch stays "sending" until its sender ends it (or its console is gone)
+            UPDATE gateway.submissions SET rows_sent = rows_sent + 1 WHERE id = s.id;
+        END IF;
+    ELSIF gateway.needs_approval(NEW.environment, NEW.command, NEW.amount, NEW.currency) THEN
+        -- Not an error, which would roll back the audit entry: the row is not written.
+        PERFORM gateway.log('refused', NULL, NULL, NEW.environment,
+            'send without approval: ' || coalesce(NEW.client_orderid, ''));
+        RAISE WARNING 'the approval policy of % holds this % back: submit it for approval',
+            NEW.environment, NEW.command;
+        RETURN NULL;
+    END IF;
+    RETURN NEW;
+END $$;
+
+REVOKE ALL ON FUNCTION gateway.end_claim(bigint, text), gateway.recover_claims(),
+    gateway.submit_batch(text, text, text, text, text[], boolean, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION gateway.end_claim(bigint, text), gateway.recover_claims(),
+    gateway.submit_batch(text, text, text, text, text[], boolean, text)
+    TO gateway_maker, gateway_checker, gateway_admin;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 SCHEMA_VERSION = len(MIGRATIONS)

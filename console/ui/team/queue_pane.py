@@ -108,11 +108,17 @@ class ApprovalQueuePane(QWidget):
         self.table.setRowCount(len(submissions))
         for row, s in enumerate(submissions):
             amount = " ".join(x for x in (s.amount, s.currency) if x)
+            if s.is_batch:  # rows, totals per currency, largest payout: one line
+                amount = "; ".join(s.batch_lines[1:])
             expires = f"{s.expires.astimezone():%d.%m %H:%M}"
-            cells = (str(s.id), s.environment, s.command, s.client_orderid or "", amount,
+            command = "batch" if s.is_batch else s.command
+            cells = (str(s.id), s.environment, command, s.client_orderid or "", amount,
                      s.receiver or "", s.maker, expires)  # fmt: skip
             for column, text in enumerate(cells):
-                self.table.setItem(row, column, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                if s.is_batch:
+                    item.setToolTip("\n".join(s.batch_lines))
+                self.table.setItem(row, column, item)
         self.empty.setVisible(not submissions)
         self._enable()
         self.refreshed.emit()
@@ -149,7 +155,9 @@ class ApprovalQueuePane(QWidget):
 
     def _decided(self, s: Submission) -> None:
         how = f"#{s.id} {s.state} by {s.decided_by}."
-        if s.state == "approved":
+        if s.state == "approved" and s.is_batch:
+            how += " It is a batch: running its file again sends every row once."
+        elif s.state == "approved":
             how += (" Its maker's console sends it (it carries card data)." if s.card_data
                     else f" Send it with `gateway-console team send {s.id}`.")  # fmt: skip
         self.message.setText(how)

@@ -1,0 +1,195 @@
+"""Held for approval: the one rule every front follows when a team's approval policy applies.
+
+:func:`hold` answers whether a checked request goes out as usual (None) or is held for a
+checker's approval (a :class:`Held`). A held request is submitted instead of sent
+(:meth:`Held.submit`); the :class:`Awaiting` it gives back waits for the decision and sends
+the request once approved, through the pipeline, once.
+
+Card data never reaches the team database, so a request carrying a card number or CVV2 can
+only be sent by the console that holds it in memory: it is submitted only by a console that
+waits for the approval (``waiting=True``: the window keeps it until the approval arrives, the
+command line waits in the process), else :class:`CardDataNeedsWaitingError`. A request
+without card data can be sent by either side once approved (the checker's console prepares
+it again from the stored fields; see :mod:`.approval`).
+
+A front shows :attr:`Held.text` and offers :attr:`Held.ACTION` instead of Send; what it
+says after waiting comes from :func:`decision_text` or the errors raised by
+:meth:`Awaiting.send`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from console.core.team.errors import (
+    ApprovalPendingError,
+    CardDataNeedsWaitingError,
+    NotApprovedError,
+)
+
+if TYPE_CHECKING:
+    from console.core.client import PreparedRequest
+    from console.core.pipeline import Check, Decision, Pipeline, Sent
+    from console.core.team.approval import Approvals, Policy, Submission, Submitted
+
+
+def hold(pipeline: Pipeline, check: Check) -> Held | None:
+    """The hold on ``check``'s request, or None: send it as usual (one person's journal, a
+    policy that does not apply, or a request the pipeline refuses anyway)."""
+    from console.core.team.approval import Approvals
+    from console.core.team.journal import TeamJournal
+
+    journal = pipeline.journal
+    if not isinstance(journal, TeamJournal):
+        return None  # one person: no team database, no approval
+    if check.blocked:  # nothing to approve: the pipeline refuses it and says why
+        return None
+    approvals = Approvals(journal)
+    if not approvals.needs_approval(pipeline.environment, check.prepared):
+        return None
+    return Held(approvals, pipeline, check, approvals.policy(pipeline.environment))
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A request the environment's approval policy holds back for a checker."""
+
+    ACTION = "Submit for approval"  # what a front offers instead of Send
+
+    approvals: Approvals
+    pipeline: Pipeline
+    check: Check
+    policy: Policy
+
+    @property
+    def environment(self) -> str:
+        return self.pipeline.environment
+
+    @property
+    def prepared(self) -> PreparedRequest:
+        return self.check.prepared
+
+    @property
+    def card_data(self) -> bool:
+        """Whether only this console can send it (it must wait for the approval)."""
+        from console.core.team.approval import carries_card_data
+
+        return carries_card_data(self.prepared)
+
+    @property
+    def text(self) -> str:
+        """Why it is held, in a person's words."""
+        where = (
+            " It carries card data, which never goes to the team database: this console "
+            "keeps it in memory and sends it when the approval arrives."
+            if self.card_data
+            else ""
+        )
+        return (
+            f"The approval policy of {self.environment} ({self.policy.describe()}) holds this "
+            f"{self.prepared.command} for a checker's approval.{where}"
+        )
+
+    def submit(self, *, waiting: bool, decision: Decision | None = None) -> Awaiting:
+        """Record it for a checker's decision; nothing is sent.
+
+        Args:
+            waiting: this console waits for the decision and sends once approved (needed
+                for card data).
+            decision: the maker's answers to the pipeline's questions (a resend after an
+                unknown outcome, a card number failing its check), used when this console
+                sends it; the production confirmation is the approval's.
+
+        Raises:
+            CardDataNeedsWaitingError: card data, and this console does not wait.
+            RefusedError: the pipeline would refuse it when approved (an unknown earlier
+                outcome, or a card number failing its check, not decided).
+        """
+        from console.core.pipeline import Decision, Refusal, RefusedError
+
+        decided = decision or Decision()
+        check = self.check
+        if check.question and not decided.resend_after_unknown:
+            raise RefusedError(Refusal.UNKNOWN_OUTCOME, check.question, check.verdict)
+        if check.card_question and not decided.card_number_confirmed:
+            raise RefusedError(Refusal.CARD_NUMBER, check.card_question, check.verdict)
+        if self.card_data and not waiting:
+            raise CardDataNeedsWaitingError(
+                f"The approval policy of {self.environment} needs a checker's approval, and "
+                "this request carries card data, which never goes to the team database: only "
+                "the console holding it can send it, so that console must wait for the "
+                "approval. Nothing was submitted."
+            )
+        submitted = self.approvals.submit(self.environment, self.prepared)
+        return Awaiting(self.approvals, self.pipeline, submitted, decided)
+
+
+@dataclass(frozen=True, slots=True)
+class Awaiting:
+    """A submission made by this console, with the request (card data included) in memory."""
+
+    approvals: Approvals
+    pipeline: Pipeline
+    submitted: Submitted = field(repr=False)
+    decision: Decision = field(repr=False)
+
+    @property
+    def id(self) -> int:
+        return self.submitted.id
+
+    def current(self) -> Submission:
+        """The submission as the team database has it now."""
+        return self.approvals.submission(self.id)
+
+    def wait(self, timeout: float) -> Submission:
+        """The submission once decided (or expired), or as it is after ``timeout`` s."""
+        return self.approvals.wait_for_decision(self.id, timeout)
+
+    def send(self) -> Sent:
+        """Send the approved request once, through the pipeline.
+
+        Raises:
+            ApprovalPendingError: no decision yet; nothing was sent.
+            NotApprovedError: rejected, expired, void, or sent already.
+            ApprovalRefusedError, SendRefusedError: the claim or the pipeline refused it
+                (the submission then ends "refused", with the reason in the audit trail).
+        """
+        found = self.current()
+        if found.state == "pending":
+            card = (
+                " Its card data is only in this console's memory: if this console stops "
+                "waiting, submit it again."
+                if found.card_data
+                else ""
+            )
+            raise ApprovalPendingError(
+                f"No decision on #{found.id} yet; nothing was sent.{card}", found.id
+            )
+        if found.state != "approved":
+            raise NotApprovedError(decision_text(found), found.state)
+        submitted = self.submitted
+        return self.approvals.send_approved(
+            self.pipeline, submitted.id, submitted.prepared, submitted.salt, self.decision
+        )
+
+
+def decision_text(s: Submission) -> str:
+    """What became of a submission, in a person's words."""
+    who = f" by {s.decided_by}" if s.decided_by else ""
+    if s.state == "approved":
+        return f"#{s.id} was approved{who}."
+    if s.state == "pending":
+        return f"#{s.id} waits for a checker's decision; nothing was sent."
+    if s.state == "rejected":
+        why = f": {s.reason}" if s.reason else ""
+        return f"#{s.id} was rejected{who}{why}. Nothing was sent."
+    if s.state == "expired":
+        return f"#{s.id} expired before it was approved and sent. Nothing was sent."
+    if s.state == "void":
+        return f"#{s.id}'s approval is void: the request changed after it. Nothing was sent."
+    if s.state == "refused":
+        why = f": {s.reason}" if s.reason else ""
+        return f"#{s.id} was approved{who}, but its send was refused{why}. Nothing was sent."
+    sender = f" by {s.sender}" if s.sender else ""
+    return f"#{s.id} is {s.state}{sender}: it is not sent again."

@@ -1,0 +1,237 @@
+"""A batch file held for approval: where the team's approval policy applies to a batch, the
+batch is approved as a whole, and this module is the one place that says so.
+
+One submission is bound to the whole batch content: a hash over every row's request
+(:func:`~console.core.team.approval.batch_hash`, over the rows the plan would send, in order),
+with the row count, the totals per currency and the largest payouts for the checker to read
+(the plan's :class:`~console.core.batch.BatchSummary`). Once approved, the rows go through
+the send pipeline once each, every row carrying the submission so the database lets it
+through (and never twice); any change to the file changes the hash and needs a new
+approval. The approval is the batch's production confirmation.
+
+A batch needs approval when the policy holds back any of its currency totals (``all``: any
+batch; ``above``: a currency's total above its threshold, or a currency without one), so
+splitting a large payout into small rows does not slip past a checker.
+
+Card rows never reach the team database, so a batch with card rows is submitted only by a
+console that waits for the decision and runs the batch from memory (like a single card
+payout); a batch without card data is run once approved by running the same file again,
+from any console of the team.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from console.core.batch import (
+    COMMAND,
+    BatchDecision,
+    BatchReport,
+    BatchRunner,
+    Plan,
+    Progress,
+    RowResult,
+)
+from console.core.team.errors import (
+    ApprovalPendingError,
+    CardDataNeedsWaitingError,
+    NotApprovedError,
+)
+
+if TYPE_CHECKING:
+    from console.core.client import PreparedRequest
+    from console.core.pipeline import Pipeline
+    from console.core.team.approval import Approvals, Policy, Submission
+
+OnRow = Callable[[RowResult, Progress], None]
+
+
+def hold_batch(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) -> HeldBatch | None:
+    """The hold on ``plan``'s batch, or None: run it as usual (one person's journal, no
+    policy for it, nothing to send, or a plan the runner refuses anyway)."""
+    from console.core.team.approval import Approvals
+    from console.core.team.journal import TeamJournal
+
+    journal = pipeline.journal
+    if not isinstance(journal, TeamJournal) or not plan.to_send or plan.refusal() is not None:
+        return None
+    approvals = Approvals(journal)
+    environment = pipeline.environment
+    if not any(
+        approvals.needs_approval_of(environment, COMMAND, f"{t.total:.2f}", t.currency or None)
+        for t in plan.totals.values()
+    ):
+        return None
+    requests = [
+        pipeline.prepare(COMMAND, checked.row.values, **connection).prepared
+        for checked in plan.to_send
+    ]
+    return HeldBatch(
+        approvals, pipeline, dict(connection), plan, approvals.policy(environment), requests
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HeldBatch:
+    """A batch the environment's approval policy holds back for one checker's decision."""
+
+    approvals: Approvals
+    pipeline: Pipeline
+    connection: dict[str, Any] = field(repr=False)
+    plan: Plan = field(repr=False)
+    policy: Policy = field(repr=False)
+    requests: list[PreparedRequest] = field(repr=False)
+
+    @property
+    def environment(self) -> str:
+        return self.pipeline.environment
+
+    @property
+    def card_data(self) -> bool:
+        """Whether a row carries card data (then only this console can run it)."""
+        from console.core.team.approval import carries_card_data
+
+        return any(carries_card_data(p) for p in self.requests)
+
+    @property
+    def text(self) -> str:
+        where = (
+            " Its rows carry card data, which never goes to the team database: this console "
+            "keeps them in memory and runs the batch when the approval arrives."
+            if self.card_data
+            else ""
+        )
+        return (
+            f"The approval policy of {self.environment} ({self.policy.describe()}) holds this "
+            f"batch of {len(self.requests)} payouts for one checker's approval of the whole "
+            f"batch.{where}"
+        )
+
+    @property
+    def lines(self) -> list[str]:
+        """What the checker reads: rows, totals per currency, largest payouts."""
+        return self.plan.summary.lines()
+
+    def digest(self, salt: bytes = b"") -> str:
+        from console.core.team.approval import batch_hash
+
+        return batch_hash(self.environment, self.requests, salt)
+
+    def existing(self) -> Submission | None:
+        """A submission of exactly this batch still pending or approved and unsent (never
+        for card rows: their hash is salted by the console that submitted them)."""
+        if self.card_data:
+            return None
+        return self.approvals.latest_batch(self.environment, self.digest())
+
+    def submit(self, *, waiting: bool) -> AwaitingBatch:
+        """Record the whole batch for one checker's decision; nothing is sent. A submission
+        of exactly this batch still pending or approved is used instead of a new one
+        (:attr:`AwaitingBatch.new` is then False).
+
+        Raises:
+            CardDataNeedsWaitingError: card rows, and this console does not wait.
+        """
+        found = self.existing()
+        if found is not None:
+            return AwaitingBatch(self, found.id, b"", new=False)
+        if self.card_data and not waiting:
+            raise CardDataNeedsWaitingError(
+                f"The approval policy of {self.environment} needs a checker's approval of this "
+                "batch, and its rows carry card data, which never goes to the team database: "
+                "only the console holding them can run it, so that console must wait for the "
+                "approval. Nothing was submitted."
+            )
+        salt = secrets.token_bytes(32) if self.card_data else b""
+        summary = self.plan.summary
+        sid = self.approvals.submit_batch(
+            self.environment,
+            COMMAND,
+            self.digest(salt),
+            {"source": summary.source, "rows": summary.rows, "lines": summary.lines()},
+            [checked.row.values.get("client_orderid", "").strip() for checked in self.plan.to_send],
+            card_data=self.card_data,
+            source=summary.source,
+        )
+        return AwaitingBatch(self, sid, salt)
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitingBatch:
+    """A batch submission, with the batch (card rows included) in this console's memory."""
+
+    held: HeldBatch
+    id: int
+    salt: bytes = field(default=b"", repr=False)
+    new: bool = True  # False: submitted before (the same file, unchanged)
+
+    def current(self) -> Submission:
+        return self.held.approvals.submission(self.id)
+
+    def wait(self, timeout: float) -> Submission:
+        """The submission once decided (or expired), or as it is after ``timeout`` s."""
+        return self.held.approvals.wait_for_decision(self.id, timeout)
+
+    def run(
+        self,
+        *,
+        concurrency: int = 1,
+        on_row: OnRow | None = None,
+        on_start: Callable[[BatchRunner], None] | None = None,
+    ) -> BatchReport:
+        """Run the approved batch: claim it for exactly this content, send each row once
+        through the pipeline, end the claim (with where it stopped, if it did).
+
+        ``on_start`` gets the runner before the first row (to pause or stop it).
+
+        Raises:
+            ApprovalPendingError: no decision yet; nothing was sent.
+            NotApprovedError: rejected, expired, void, or run already.
+            ApprovalRefusedError: the claim was refused (the content changed: void).
+        """
+        from console.core.team.held import decision_text
+
+        held = self.held
+        found = self.current()
+        if found.state == "pending":
+            card = (
+                " Its card data is only in this console's memory: if this console stops "
+                "waiting, submit it again."
+                if found.card_data
+                else " Once a checker approves it, run the same file again."
+            )
+            raise ApprovalPendingError(
+                f"No decision on batch #{found.id} yet; nothing was sent.{card}", found.id
+            )
+        if found.state != "approved":
+            raise NotApprovedError(decision_text(found), found.state)
+        plan = held.plan
+        runner = BatchRunner(
+            held.pipeline,
+            held.connection,
+            plan,
+            BatchDecision(
+                confirmed=plan.summary if plan.production else None,
+                resend_unknown=plan.resend_unknown,
+            ),
+            concurrency=concurrency,
+            on_row=on_row,
+        )
+        journal = held.approvals.journal
+        order_ids = [c.row.values.get("client_orderid", "").strip() for c in plan.to_send]
+        held.approvals.claim(self.id, held.digest(self.salt))
+        journal.bind_batch(held.environment, COMMAND, order_ids, self.id)
+        stopped = "the console stopped the batch"
+        try:
+            if on_start is not None:
+                on_start(runner)
+            report = runner.run()
+            stopped = report.stopped
+        finally:
+            for order_id in order_ids:
+                journal.unbind_submission(held.environment, COMMAND, order_id)
+            held.approvals.end_claim(self.id, stopped)
+        return report

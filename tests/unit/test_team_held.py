@@ -1,0 +1,194 @@
+"""The core's hold for approval (what every front calls), and what becomes of a claimed send
+that is then refused, against a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.core.history import History
+from console.core.pipeline import Decision, Refusal, RefusedError
+from console.core.team import Approvals, TeamJournal, connect, content_hash
+from console.core.team.errors import (
+    ApprovalPendingError,
+    CardDataNeedsWaitingError,
+    NotApprovedError,
+)
+from console.core.team.held import Held, hold
+from tests.helpers.http_server import DROP, Reply, serve
+from tests.helpers.postgres import TeamDatabase
+from tests.helpers.team import FORM, PAN, accepted, pipeline, prepared_payout
+
+pytest.importorskip("psycopg")
+
+
+def _policy(db: TeamDatabase, mode: str = "all", environment: str = "prod") -> None:
+    with TeamJournal(db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy(environment, mode)
+
+
+def _audit(db: TeamDatabase) -> list[tuple[str, str, str]]:
+    with TeamJournal(db.dsn()) as owner:
+        return [(a.actor, a.action, a.detail) for a in Approvals(owner).audit()]
+
+
+def test_hold_applies_only_where_a_team_policy_says_so(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    prepared = prepared_payout("http://127.0.0.1:9", rsa_key)
+    with History() as own:  # one person: nothing is ever held
+        assert hold(pipeline(own), pipeline(own).check(prepared)) is None
+    with TeamJournal(team_db.dsn("alice")) as alice:
+        assert hold(pipeline(alice), pipeline(alice).check(prepared)) is None  # no policy
+        _policy(team_db)
+        held = hold(pipeline(alice), pipeline(alice).check(prepared))
+        assert isinstance(held, Held)
+        assert held.ACTION == "Submit for approval"
+        assert "prod (every payout and recurring profile needs approval)" in held.text
+        status = pipeline(alice).prepare(
+            "status",
+            {"client_orderid": "p-1", "orderid": "1"},
+            base_url="http://127.0.0.1:9",
+            login="merchant",
+            private_key=rsa_key,
+            endpoint_id="1",
+        )
+        assert hold(pipeline(alice), status) is None  # a status look-up moves no money
+
+
+def test_card_data_is_submitted_only_by_a_console_that_waits(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    _policy(team_db)
+    with (
+        serve(lambda r: Reply(200, accepted(), FORM)) as server,
+        TeamJournal(team_db.dsn("alice")) as alice,
+        TeamJournal(team_db.dsn("bob")) as bob,
+    ):
+        card = prepared_payout(server.url, rsa_key, card=True)
+        held = hold(pipeline(alice), pipeline(alice).check(card))
+        assert held is not None
+        assert held.card_data
+        assert "keeps it in memory" in held.text
+        with pytest.raises(CardDataNeedsWaitingError, match="must wait for the approval"):
+            held.submit(waiting=False)
+        assert Approvals(bob).pending() == []  # nothing was stored
+
+        awaiting = held.submit(waiting=True)
+        with pytest.raises(ApprovalPendingError, match="only in this console's memory"):
+            awaiting.send()
+        threading.Timer(0.2, Approvals(bob).approve, args=(awaiting.id,)).start()
+        assert awaiting.wait(10).state == "approved"
+        assert awaiting.send().result == "accepted"
+        assert PAN in server.received[0].body.decode()
+        with pytest.raises(NotApprovedError, match="not sent again"):
+            awaiting.send()
+        assert len(server.received) == 1
+
+
+def test_a_rejected_submission_is_never_sent_and_says_why(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    _policy(team_db)
+    with (
+        serve(lambda r: Reply(200, accepted(), FORM)) as server,
+        TeamJournal(team_db.dsn("alice")) as alice,
+        TeamJournal(team_db.dsn("bob")) as bob,
+    ):
+        prepared = prepared_payout(server.url, rsa_key)
+        held = hold(pipeline(alice), pipeline(alice).check(prepared))
+        assert held is not None
+        assert not held.card_data
+        awaiting = held.submit(waiting=False)
+        Approvals(bob).reject(awaiting.id, "wrong receiver")
+        with pytest.raises(NotApprovedError, match="rejected by bob: wrong receiver"):
+            awaiting.send()
+        assert server.received == []
+
+
+def test_a_request_the_pipeline_would_refuse_is_not_submitted(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    with serve(lambda r: DROP) as server, TeamJournal(team_db.dsn("alice")) as alice:
+        pipeline(alice).send(prepared_payout(server.url, rsa_key), Decision(True))
+        assert alice.fetch()[0].outcome_unknown
+        _policy(team_db)
+        again = prepared_payout(server.url, rsa_key)
+        held = hold(pipeline(alice), pipeline(alice).check(again))
+        assert held is not None
+        with pytest.raises(RefusedError) as refused:
+            held.submit(waiting=False)
+        assert refused.value.code == Refusal.UNKNOWN_OUTCOME
+        assert Approvals(alice).pending() == []
+        resend = held.submit(waiting=False, decision=Decision(resend_after_unknown=True))
+        assert Approvals(alice).submission(resend.id).state == "pending"
+
+
+def test_a_claimed_send_refused_by_the_guard_ends_refused_for_everyone(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    with serve(lambda r: DROP) as server, TeamJournal(team_db.dsn("alice")) as alice:
+        pipeline(alice).send(prepared_payout(server.url, rsa_key), Decision(True))  # unknown
+        _policy(team_db)
+        sid = Approvals(alice).submit("prod", prepared_payout(server.url, rsa_key)).id
+        with TeamJournal(team_db.dsn("bob")) as bob:
+            Approvals(bob).approve(sid)
+            with pytest.raises(RefusedError) as refused:  # bob never decided to resend
+                Approvals(bob).send_approved(
+                    pipeline(bob), sid, prepared_payout(server.url, rsa_key)
+                )
+            assert refused.value.code == Refusal.UNKNOWN_OUTCOME
+        assert len(server.received) == 1  # only the first send
+    with TeamJournal(team_db.dsn("carol")) as carol:
+        seen = Approvals(carol).submission(sid)
+        assert seen.state == "refused"
+        assert "outcome" in (seen.reason or "")
+    refusals = [(w, d) for w, a, d in _audit(team_db) if a == "refused"]
+    assert refusals[-1][0] == "bob"
+    assert refusals[-1][1].startswith("send: ")
+    assert "nothing was sent" in refusals[-1][1]
+
+
+def test_a_claimed_send_refused_for_plain_http_ends_refused(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    _policy(team_db)
+    far = "http://192.0.2.10"  # not this computer: plain http is refused before sending
+    with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
+        sid = Approvals(alice).submit("prod", prepared_payout(far, rsa_key)).id
+        Approvals(bob).approve(sid)
+        with pytest.raises(RefusedError, match="plain http"):
+            Approvals(bob).send_approved(pipeline(bob), sid, prepared_payout(far, rsa_key))
+        assert Approvals(alice).submission(sid).state == "refused"
+        assert alice.fetch() == []
+        with pytest.raises(Exception, match="refused, not approved"):  # it stays final
+            Approvals(bob).send_approved(pipeline(bob), sid, prepared_payout(far, rsa_key))
+
+
+def test_a_claim_whose_console_is_gone_ends_refused(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    _policy(team_db)
+    prepared = prepared_payout("http://127.0.0.1:9", rsa_key)
+    with TeamJournal(team_db.dsn("alice")) as alice:
+        sid = Approvals(alice).submit("prod", prepared).id
+    with TeamJournal(team_db.dsn("bob")) as bob:
+        Approvals(bob).approve(sid)
+    with connect(team_db.dsn("carol")) as carol:  # claims, then its console dies
+        assert (
+            carol.execute(
+                "SELECT gateway.claim(%s, %s)", (sid, content_hash("prod", prepared))
+            ).fetchone()[0]
+            == "ok"
+        )
+        with TeamJournal(team_db.dsn("bob")) as bob:  # carol's console still lives
+            assert Approvals(bob).submission(sid).state == "sending"
+    with TeamJournal(team_db.dsn("bob")) as bob:  # opening the journal finds it
+        found = Approvals(bob).submission(sid)
+        assert (found.state, found.sender) == ("refused", "carol")
+        assert "stopped before sending" in (found.reason or "")
+    assert ("bob", "refused", "send: the console that claimed it stopped; nothing was sent") in (
+        _audit(team_db)
+    )
