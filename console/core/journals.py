@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from console.core.client import JournalHooks
     from console.core.history import History, HistoryDetail, HistoryFilter, HistoryRow
+    from console.core.history.callback_log import OrderRow
     from console.core.team.journal import TeamJournal
 
 
@@ -45,6 +46,8 @@ class JournalStore(Journal, Protocol):
     """A journal: sends written before they leave, answers after, rows for the pane."""
 
     def recover_interrupted(self) -> list[int]: ...
+
+    def order_row(self, environment: str, column: str, value: str) -> OrderRow | None: ...
 
     def interrupted_count(self) -> int: ...
 

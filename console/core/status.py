@@ -19,15 +19,19 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from console.core.client import Outcome, Result, prepare
 from console.core.environments import Connection
 from console.core.errors import InputError
-from console.core.history import History, HistoryRow
+from console.core.history import HistoryRow
 from console.core.pipeline import Decision, Pipeline
 from console.core.pipeline.pipeline import reported_status
 from console.core.spec.status import FINAL_STATUSES
 from console.core.transport import Timeouts, Transport
+
+if TYPE_CHECKING:
+    from console.core.journals import JournalStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +86,7 @@ class StatusChecker:
         self,
         connection: Connection,
         transport: Transport | None = None,
-        history: History | None = None,
+        history: JournalStore | None = None,
     ) -> None:
         env = connection.environment
         self.connection = connection

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from console.core.callbacks import CallbackListener
     from console.core.environments import Environment
     from console.core.history import History
+    from console.core.history.callback_log import Orders
     from console.ui.history.bridge import JournalBridge
 
 
@@ -29,9 +30,16 @@ class CallbackListeners(QObject):
     changed = Signal()
     problem = Signal(str)
 
-    def __init__(self, history: History, bridge: JournalBridge, parent: QObject | None = None):
+    def __init__(
+        self,
+        history: History,
+        bridge: JournalBridge,
+        parent: QObject | None = None,
+        journal: Orders | None = None,
+    ):
         super().__init__(parent)
         self.history = history
+        self.journal = journal  # where a callback's order is found: in team mode the team's
         self.bridge = bridge
         self.listeners: dict[str, CallbackListener] = {}
         # The local sandbox signs its callbacks with this; it lives as long as the window.
@@ -53,7 +61,7 @@ class CallbackListeners(QObject):
 
         self.stop(env.name, announce=False)
         where = settings or env.callback
-        recorder = CallbackRecorder(self.history, env.name, merchant_control)
+        recorder = CallbackRecorder(self.history, env.name, merchant_control, journal=self.journal)
         recorder.subscribe(self.bridge.on_callback)
         listener = CallbackListener(recorder, where.host, where.port)
         try:

@@ -35,12 +35,11 @@ from console.ui.theme import apply_theme
 from console.ui.window import layout
 from console.ui.window.environment_part import EnvironmentPart
 from console.ui.window.forms_part import FormsPart, LazyForms
-from console.ui.window.journal_part import JournalPart
+from console.ui.window.journal_part import JournalPart, Journals
 from console.ui.window.send_panel import SendPanel
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
-    from console.core.history import History
     from console.ui.forms.generator import CommandForm
     from console.ui.history.wiring import JournalWiring
 
@@ -140,10 +139,10 @@ class MainWindow(QMainWindow):
     def attach_journal(self) -> JournalWiring | None:
         return self.journal_part.attach()
 
-    def _attach_journal(self, journal: History) -> JournalWiring:
+    def _attach_journal(self, journals: Journals) -> JournalWiring:
         from console.ui.history.wiring import JournalWiring
 
-        return JournalWiring(self, journal)
+        return JournalWiring(self, journals.history, journals.sends)
 
     def _insert_notice(self, notice: QWidget) -> None:
         """A notice that stays, under the environment banner."""
@@ -164,7 +163,7 @@ class MainWindow(QMainWindow):
 
         env = self.session.environment
         wiring = self.attach_journal()
-        row = None if env is None or wiring is None else last_payout(wiring.history, env.name)
+        row = None if env is None or wiring is None else last_payout(wiring.journal, env.name)
         if row is None:
             self.form.load(example_values("status"), clear=True)
             self.show_result("", SEND_A_PAYOUT_FIRST, "status")

@@ -16,8 +16,10 @@ from console.ui.tasks import TaskManager
 
 if TYPE_CHECKING:
     from console.core.client import PreparedRequest
-    from console.core.history import History
+    from console.core.journals import JournalStore
     from console.core.pipeline import Decision, Pipeline, SendSummary, Sent
+    from console.core.team.approval import Submission
+    from console.core.team.held import Awaiting, Held
     from console.core.transport import Transport
 
 
@@ -47,6 +49,21 @@ def ask_production(parent: QWidget, text: str) -> bool:
     )
 
 
+def approval_question(held: Held) -> str:
+    """The question before submitting a held request: why it is held and what it is."""
+    lines = [f"<b>{html.escape(held.ACTION)}?</b>", html.escape(held.text)]
+    lines += [html.escape(line) for line in held.check.summary.lines()]
+    lines.append("Nothing is sent until a checker approves it.")
+    return "<br>".join(lines)
+
+
+def ask_approval(parent: QWidget, text: str) -> bool:
+    """Ask before submitting a request for a checker's approval; Cancel is the default."""
+    return ask(
+        parent, text, title="Approval needed", action="Submit for approval", name="submit-question"
+    )
+
+
 def ask_card_number(parent: QWidget, text: str) -> bool:
     """Ask before sending a card number that fails the Luhn check; Cancel is the default."""
     return ask(
@@ -71,21 +88,27 @@ class SendController(QObject):
     """
 
     prepared = Signal(object)
-    started = Signal()
+    started = Signal(str)  # the command on its way
     finished = Signal(object)
     failed = Signal(str)
     cancelled = Signal()
+    submitted = Signal(object)  # an Awaiting: held for a checker's approval (team mode)
+    decided = Signal(object, str)  # an Awaiting not approved, and what became of it
 
     def __init__(self, session: Session, tasks: TaskManager, parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
         self.tasks = tasks
-        self.journal: History | None = None
+        self.journal: JournalStore | None = None
         self.journal_error: JournalUnavailableError | None = None
         self.sending = False
         self.last_sent: Sent | None = None
         self.confirm: Callable[[QWidget, str], bool] = ask_production
         self.confirm_card: Callable[[QWidget, str], bool] = ask_card_number
+        self.confirm_submit: Callable[[QWidget, str], bool] = ask_approval
+        self.team = False  # the journal is the team's: its approval policy applies
+        self.awaiting: dict[int, Awaiting] = {}  # submitted here, card data in memory
+        self.wait_step = 2.0  # seconds per wait for a decision (closing stays quick)
 
     def pipeline(self, transport: Callable[[], Transport] | None = None) -> Pipeline:
         """The send pipeline of the active environment; ``transport``: a shared one per
@@ -133,6 +156,7 @@ class SendController(QObject):
             self.failed.emit(check.blocked)
             return False
         card_ok = False
+        held = self._hold(pipeline, check)
         if check.card_question:
             self.sending = True  # also guards while the question is open
             try:
@@ -142,6 +166,10 @@ class SendController(QObject):
             if not card_ok:
                 self.cancelled.emit()
                 return False
+        from console.core.pipeline import Decision
+
+        if held is not None:  # the approval is the production confirmation
+            return self._submit(held, Decision(False, resend_after_unknown, card_ok), window)
         confirmed = False
         if check.needs_confirmation:
             self.sending = True  # also guards while the question is open
@@ -152,15 +180,90 @@ class SendController(QObject):
             if not confirmed:
                 self.cancelled.emit()
                 return False
-        from console.core.pipeline import Decision
-
         decision = Decision(confirmed, resend_after_unknown, card_ok)
         self._start(pipeline, check.prepared, decision)
         return True
 
+    def _hold(self, pipeline: Pipeline, check: object) -> Held | None:
+        """The team's approval policy on this request (None for one person)."""
+        if not self.team:
+            return None
+        from console.core.pipeline import Check
+        from console.core.team.held import hold
+
+        assert isinstance(check, Check)
+        return hold(pipeline, check)
+
+    def needs_approval(self, command: str, values: Mapping[str, str]) -> bool:
+        """Whether the team's policy would hold this request back (asks the database: call
+        it on a worker). False for one person."""
+        env = self.session.environment
+        if not self.team or env is None:
+            return False
+        from console.core.team.approval import Approvals
+        from console.core.team.journal import TeamJournal
+
+        journal = self.journal
+        assert isinstance(journal, TeamJournal)
+        amount, currency = values.get("amount") or None, values.get("currency") or None
+        return Approvals(journal).needs_approval_of(env.name, command, amount, currency)
+
+    def _submit(self, held: Held, decision: Decision, window: QWidget) -> bool:
+        """Submit a held request for a checker; this window keeps it (card data included)
+        in memory and sends it once when the approval arrives."""
+        self.sending = True  # also guards while the question is open
+        try:
+            go = self.confirm_submit(window, approval_question(held))
+        finally:
+            self.sending = False
+        if not go:
+            self.cancelled.emit()
+            return False
+        self.tasks.run(
+            lambda: held.submit(waiting=True, decision=decision),
+            self._submitted,
+            self._error,
+            lane="send",
+        )
+        return True
+
+    def _submitted(self, awaiting: Awaiting) -> None:
+        self.awaiting[awaiting.id] = awaiting
+        self.submitted.emit(awaiting)
+        self._wait(awaiting)
+
+    def _wait(self, awaiting: Awaiting) -> None:
+        """Wait for the decision a few seconds at a time, off the GUI thread."""
+        step = self.wait_step
+        self.tasks.run(
+            lambda: awaiting.wait(step),
+            lambda found: self._heard(awaiting, found),
+            lambda exc, _tb: self._stop_waiting(awaiting, f"Waiting for #{awaiting.id}: {exc}"),
+            lane="io",
+        )
+
+    def _heard(self, awaiting: Awaiting, found: Submission) -> None:
+        if found.state == "pending":
+            if not self.tasks.closing:
+                self._wait(awaiting)
+            return
+        if found.state != "approved":
+            from console.core.team.held import decision_text
+
+            self._stop_waiting(awaiting, decision_text(found))
+            return
+        self.awaiting.pop(awaiting.id, None)
+        self.sending = True
+        self.started.emit(awaiting.submitted.prepared.command)
+        self.tasks.run(awaiting.send, self._done, self._error, lane="send")
+
+    def _stop_waiting(self, awaiting: Awaiting, words: str) -> None:
+        self.awaiting.pop(awaiting.id, None)
+        self.decided.emit(awaiting, words)
+
     def _start(self, pipeline: Pipeline, request: PreparedRequest, decision: Decision) -> None:
         self.sending = True
-        self.started.emit()
+        self.started.emit(request.command)
         self.tasks.run(
             lambda: pipeline.send(request, decision), self._done, self._error, lane="send"
         )

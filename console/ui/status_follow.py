@@ -25,7 +25,7 @@ from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
     from console.core.environments import Connection
-    from console.core.history import History
+    from console.core.journals import JournalStore
     from console.core.status import FollowState, OrderFollower, PollPlan, StatusChecker
 
 
@@ -188,7 +188,7 @@ class StatusController(QObject):
 
     def __init__(
         self,
-        history: History,
+        history: JournalStore,
         connection_for: Callable[[str], Connection],
         parent: QObject | None = None,
         plan: PollPlan | None = None,

@@ -25,6 +25,7 @@ from console.ui.confirm import ask
 
 if TYPE_CHECKING:
     from console.core.pipeline import Pipeline
+    from console.core.team.held_batch import HeldBatch
     from console.ui.window.host import ConsoleWindow
 
 
@@ -36,6 +37,16 @@ def batch_question(summary: core.BatchSummary) -> str:
     ]
     lines += [html.escape(line) for line in summary.lines()]
     return "<br>".join(lines)
+
+
+def ask_batch_approval(parent: QWidget, text: str) -> bool:
+    return ask(
+        parent,
+        text,
+        title="Approval needed",
+        action="Submit the batch for approval",
+        name="batch-submit-question",
+    )
 
 
 def ask_batch(parent: QWidget, text: str) -> bool:
@@ -57,6 +68,7 @@ class BatchController(QObject):
     progressed = Signal(object)  # core.Progress
     finished = Signal(object)  # core.BatchReport
     failed = Signal(str)
+    said = Signal(str)  # how it goes (team mode: submitted, waiting for a checker)
     busy_changed = Signal(bool)
 
     def __init__(self, window: ConsoleWindow) -> None:
@@ -66,6 +78,8 @@ class BatchController(QObject):
         self.runner: core.BatchRunner | None = None
         self.busy = False
         self.confirm: Callable[[QWidget, str], bool] = ask_batch
+        self.confirm_submit: Callable[[QWidget, str], bool] = ask_batch_approval
+        self.wait_step = 2.0  # seconds per wait for a checker's decision (team mode)
         self._pending: deque[core.RowResult] = deque()
         self._progress: core.Progress | None = None
         self._lock = threading.Lock()
@@ -175,6 +189,9 @@ class BatchController(QObject):
             refusal = plan.refusal()
             if refusal is not None:
                 raise refusal
+            held = self._hold(pipeline, conn, plan)
+            if held is not None:
+                return self._submit(held, plan, pipeline, pool, concurrency)
             if plan.production:
                 if not self.confirm(self.window.widget, batch_question(plan.summary)):
                     self.failed.emit("Not sent: the production batch was not confirmed.")
@@ -202,6 +219,68 @@ class BatchController(QObject):
             try:
                 results.flush()
                 return runner.run()
+            finally:
+                results.flush()
+                pool.close()
+
+        self._timer.start()
+        self._start(work, self._done)
+        return True
+
+    def _hold(self, pipeline: Pipeline, conn: dict[str, Any], plan: core.Plan) -> HeldBatch | None:
+        """The team's approval policy on the whole batch (None for one person)."""
+        if not self.window.sender_.team:
+            return None
+        from console.core.team.held_batch import hold_batch
+
+        return hold_batch(pipeline, conn, plan)
+
+    def _submit(
+        self,
+        held: HeldBatch,
+        plan: core.Plan,
+        pipeline: Pipeline,
+        pool: core.TransportPool,
+        concurrency: int,
+    ) -> bool:
+        """Submit the whole batch for one checker's approval, wait for it off the GUI thread
+        (the rows, card data included, stay in this window's memory), then run it once."""
+        question = "<br>".join(html.escape(line) for line in [held.text, *held.lines])
+        if not self.confirm_submit(self.window.widget, question):
+            pool.close()
+            self.failed.emit("Not submitted: nothing was sent.")
+            return False
+        results = core.ResultsFile(
+            core.results_path(plan.validation.batch.path),
+            core.result_lines(plan.validation, pipeline),
+        )
+        tasks, step = self.window.tasks, self.wait_step
+
+        def started(runner: core.BatchRunner) -> None:
+            self.runner = runner
+
+        def work() -> core.BatchReport:
+            from console.core.team.errors import NotApprovedError
+            from console.core.team.held import decision_text
+
+            try:
+                awaiting = held.submit(waiting=True)
+                self.said.emit(
+                    f"Submitted for approval as #{awaiting.id}: nothing is sent until a checker "
+                    "approves the batch; this window then runs it. Keep it open."
+                )
+                found = awaiting.current()
+                while found.state == "pending" and not tasks.closing:
+                    found = awaiting.wait(step)
+                if found.state != "approved":
+                    raise NotApprovedError(decision_text(found), found.state)
+                self.said.emit(f"Batch #{awaiting.id} approved by {found.decided_by}; sending…")
+                results.flush()
+                return awaiting.run(
+                    concurrency=concurrency,
+                    on_row=lambda r, p: self._row(results, r, p),
+                    on_start=started,
+                )
             finally:
                 results.flush()
                 pool.close()

@@ -148,6 +148,7 @@ class BatchDialog(QDialog):
         c.progressed.connect(self._progressed)
         c.finished.connect(self._finished)
         c.failed.connect(self.message.setText)
+        c.said.connect(self.message.setText)
         c.busy_changed.connect(lambda _b: self._update_buttons())
         self.finished.connect(lambda _r: c.stop())  # closed: stop after the rows in flight
         self._update_buttons()

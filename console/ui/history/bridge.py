@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 if TYPE_CHECKING:
-    from console.core.history import CallbackEvent, History
+    from console.core.history import CallbackEvent
+    from console.core.journals import JournalStore
 
 
 class JournalBridge(QObject):
@@ -26,7 +27,7 @@ class JournalBridge(QObject):
     journal_failed = Signal(int)
     callback = Signal(object)
 
-    def __init__(self, history: History, parent: QObject | None = None) -> None:
+    def __init__(self, history: JournalStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._unsubscribe: Callable[[], None] | None = history.subscribe(self._event)
 

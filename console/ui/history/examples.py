@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 from console.core.history import UNKNOWN, HistoryFilter
 
 if TYPE_CHECKING:
-    from console.core.history import History, HistoryRow
+    from console.core.history import HistoryRow
+    from console.core.journals import JournalStore
 
 # Payouts the gateway took (accepted) or may have taken (outcome unknown): the ones whose
 # status can be asked for. A rejected or unsent payout created no order.
@@ -22,7 +23,7 @@ SEND_A_PAYOUT_FIRST = (
 )
 
 
-def last_payout(history: History, environment: str) -> HistoryRow | None:
+def last_payout(history: JournalStore, environment: str) -> HistoryRow | None:
     """The newest payout of ``environment`` that may have created an order, if any."""
     wanted = HistoryFilter(
         commands=frozenset({"payout-check"}),

@@ -29,7 +29,7 @@ from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
-    from console.core.history import History
+    from console.core.journals import JournalStore
 
 PAGE = 200
 KEEP_ROWS = 4000  # rows cached around the last one asked for
@@ -72,7 +72,7 @@ class HistoryModel(QAbstractTableModel):
     counted = Signal(int)
     failed = Signal(str)
 
-    def __init__(self, history: History, tasks: TaskManager, parent: QObject | None = None):
+    def __init__(self, history: JournalStore, tasks: TaskManager, parent: QObject | None = None):
         super().__init__(parent)
         self.history = history
         self.tasks = tasks

@@ -31,7 +31,7 @@ from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
-    from console.core.history import History
+    from console.core.journals import JournalStore
 
 # (attribute of HistoryRow, label) for "Copy ids"
 ID_ATTRIBUTES = (
@@ -96,7 +96,7 @@ class HistoryPane(QWidget):
     follow = Signal(object)
 
     def __init__(
-        self, history: History, tasks: TaskManager | None = None, parent: QWidget | None = None
+        self, history: JournalStore, tasks: TaskManager | None = None, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.setObjectName("history-pane")

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from console.core.client import Outcome
     from console.core.environments import Environment
     from console.core.history import History, HistoryDetail, HistoryRow
+    from console.core.journals import JournalStore
     from console.ui.window.host import ConsoleWindow
 
 REPEAT_NOTE = (
@@ -48,21 +49,27 @@ class JournalWiring(QObject):
     """Everything the journal issue adds to one main window (see the module docstring)."""
 
     def __init__(
-        self, window: ConsoleWindow, history: History, paths: AppPaths | None = None
+        self,
+        window: ConsoleWindow,
+        history: History,
+        journal: JournalStore | None = None,
+        paths: AppPaths | None = None,
     ) -> None:
         super().__init__(window.widget)
         self.window = window
         self.paths = paths or resolve()
-        self.history = history
-        self.bridge = JournalBridge(self.history, self)
+        self.history = history  # this computer's: its callbacks
+        # where sends are written and looked up: the history, or the team's shared journal
+        self.journal: JournalStore = journal if journal is not None else history
+        self.bridge = JournalBridge(self.journal, self)
         self.secrets = SecretsAccess(self.paths)
-        self.listeners = CallbackListeners(self.history, self.bridge, self)
+        self.listeners = CallbackListeners(self.history, self.bridge, self, journal=self.journal)
         self.secrets.local_control = self.listeners.local_control
         window.environment.sandbox_defaults.setdefault(
             "merchant_control", self.listeners.local_control
         )
 
-        self.pane = HistoryPane(self.history, window.tasks)
+        self.pane = HistoryPane(self.journal, window.tasks)
         self.history_dock = window.add_pane(
             self.pane, "History", Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+H"
         )
@@ -80,7 +87,7 @@ class JournalWiring(QObject):
             for dock in docks:
                 dock.visibilityChanged.connect(lambda on, d=dock: self._first_shown(d, on))
         self.status = StatusController(
-            self.history, self.secrets.connection, self, tasks=window.tasks
+            self.journal, self.secrets.connection, self, tasks=window.tasks
         )
 
         self.bridge.row_added.connect(self.pane.row_added)
@@ -168,7 +175,8 @@ class JournalWiring(QObject):
     def _session_changed(self) -> None:
         session = self.window.session
         env = session.environment
-        self.window.sender_.journal = self.history
+        self.window.sender_.journal = self.journal
+        self.window.sender_.team = self.journal is not self.history
         if env is None:
             return
         for name in list(self.listeners.listeners):
@@ -255,7 +263,7 @@ class JournalWiring(QObject):
         if order is None:
             return
         try:
-            row = self.history.get(row_id)
+            row = self.journal.get(row_id)
         except (LookupError, OSError, ValueError):
             return
         if (
@@ -347,8 +355,10 @@ class JournalWiring(QObject):
         self.listeners.stop_all()
 
     def close(self) -> None:
-        """After the background work has finished: let go of the journal."""
+        """After the background work has finished: let go of the journals."""
         self.bridge.detach()
+        if self.journal is not self.history:
+            self.journal.close()  # the team database connection
 
 
 def _order_of(row: HistoryRow) -> OrderRef:

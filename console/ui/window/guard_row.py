@@ -95,7 +95,7 @@ class GuardRow(QWidget):
         wiring = self.journal.wiring
         if wiring is None:
             return False
-        self.guard.bind(wiring.history, (wiring.bridge.row_added, wiring.bridge.row_changed))
+        self.guard.bind(wiring.journal, (wiring.bridge.row_added, wiring.bridge.row_changed))
         return True
 
     def verdict(self) -> Verdict | None:

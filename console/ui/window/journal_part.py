@@ -1,6 +1,7 @@
-"""The window's journal: the one every send is written to first, opened on a worker after
-the first paint and attached on the GUI thread. When it cannot be opened, a notice that stays
-visible and Send kept off: nothing may be sent unjournalled.
+"""The window's journals, opened on a worker after the first paint and attached on the GUI
+thread: this computer's SQLite journal (its callbacks, and for one person its sends) and, in
+team mode, the team's shared journal, where every send is written first. When they cannot be
+opened, a notice that stays visible and Send kept off: nothing may be sent unjournalled.
 
 Who needs the journal waits for it without blocking the window: :meth:`JournalPart.when_settled`
 runs a function once the journal is attached or known to be unavailable (Send's state, the
@@ -12,18 +13,20 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from console.core.errors import JournalUnavailableError
+from console.core.errors import ConsoleError, JournalUnavailableError
 from console.core.paths import resolve
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
     from console.core.history import History
+    from console.core.journals import JournalStore
     from console.ui.history.wiring import JournalWiring
     from console.ui.tasks import TaskManager
 
@@ -32,29 +35,61 @@ NOTICE = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Journals:
+    """``history``: this computer's journal, where its callbacks are kept; ``sends``: where
+    every send is written first and looked up (the history itself for one person, the
+    team's shared journal in team mode)."""
+
+    history: History
+    sends: JournalStore
+
+    @property
+    def team(self) -> bool:
+        return self.sends is not self.history
+
+
 class JournalOpener:
-    """Opens the journal once, in whichever thread asks first; later askers get the same
-    journal, or the same :class:`JournalUnavailableError`."""
+    """Opens the journals once, in whichever thread asks first; later askers get the same
+    journals, or the same :class:`JournalUnavailableError`."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._journal: History | None = None
+        self._journal: Journals | None = None
         self._problem: JournalUnavailableError | None = None
 
-    def open(self) -> History:
+    def open(self) -> Journals:
         with self._lock:
             if self._journal is None and self._problem is None:
-                from console.core.history import History  # not for the first picture
-
                 try:
-                    self._journal = History(self.path)
+                    self._journal = self._open()
                 except JournalUnavailableError as exc:
                     self._problem = exc
             if self._problem is not None:
                 raise self._problem
             assert self._journal is not None
             return self._journal
+
+    def _open(self) -> Journals:
+        from console.core.history import History  # not for the first picture
+        from console.core.journals import team_dsn
+
+        history = History(self.path)
+        try:
+            dsn = team_dsn()
+        except ConsoleError as exc:  # a team setting this console cannot read
+            history.close()
+            raise JournalUnavailableError(f"The team journal: {exc.message}") from exc
+        if not dsn:
+            return Journals(history, history)
+        from console.core.team.journal import TeamJournal
+
+        try:
+            return Journals(history, TeamJournal(dsn))
+        except JournalUnavailableError:
+            history.close()
+            raise
 
 
 class JournalPart(QObject):
@@ -64,7 +99,7 @@ class JournalPart(QObject):
     def __init__(
         self,
         tasks: TaskManager,
-        attach_to: Callable[[History], JournalWiring],
+        attach_to: Callable[[Journals], JournalWiring],
         show_notice: Callable[[QWidget], None],
         parent: QObject | None = None,
     ) -> None:

@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
+from console.core.masking import is_sensitive
 from console.core.pipeline import client_orderid
 from console.core.spec import COMMANDS, Problem
+from console.core.team.held import Held
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.validation_view import ProblemSummary
 from console.ui.icons import icon
@@ -22,6 +24,7 @@ from console.ui.window.guard_row import GuardRow
 
 if TYPE_CHECKING:
     from console.core.client import Outcome, PreparedRequest
+    from console.core.team.held import Awaiting
     from console.ui.inspector.dock import InspectorDock
     from console.ui.sending import SendController
     from console.ui.session import Session
@@ -30,6 +33,8 @@ if TYPE_CHECKING:
     from console.ui.window.journal_part import JournalPart
 
 SEND_TIP = "Send this request (Ctrl+Enter)"
+SEND_WORDS = "Send"
+HELD_WORDS = Held.ACTION  # the team's policy holds it back for a checker
 
 
 def request_label(prepared: PreparedRequest) -> str:
@@ -69,6 +74,8 @@ class SendPanel(QWidget):
         self._outcomes: dict[str, Outcome] = {}  # each command's last answer
         self._last: Outcome | None = None
         self._sending_command = ""
+        self._asked: tuple[str, str, str] = ("", "", "")
+        self.tasks = tasks
 
         self.summary = ProblemSummary()
         self.summary.jump.connect(forms.focus_field)
@@ -88,7 +95,7 @@ class SendPanel(QWidget):
         self.busy.setMaximumWidth(120)
         self.busy.setVisible(False)
         self.busy.setAccessibleName("Sending")
-        self.send_button = QPushButton(icon("send"), "Send")
+        self.send_button = QPushButton(icon("send"), SEND_WORDS)
         self.send_button.setObjectName("send")
         self.send_button.setToolTip(SEND_TIP)
         self.send_button.setDefault(True)
@@ -106,7 +113,9 @@ class SendPanel(QWidget):
         lay.addLayout(self.bar)
 
         sender.prepared.connect(self._prepared)
-        sender.started.connect(lambda: self._set_busy(True))
+        sender.started.connect(self._started)
+        sender.submitted.connect(self._submitted)
+        sender.decided.connect(self._decided)
         sender.finished.connect(self._finished)
         sender.failed.connect(self._failed)
         sender.cancelled.connect(self._cancelled)
@@ -137,6 +146,8 @@ class SendPanel(QWidget):
         if form is self.forms.form:
             self.summary.set_problems(problems, form.is_pending)
             self.update_send()
+            if self.controller.team:
+                self._ask_approval()
 
     def update_send(self) -> None:
         """Send is enabled with a ready environment, no send going, no error on the form,
@@ -198,6 +209,55 @@ class SendPanel(QWidget):
         self.inspector.show_prepared(prepared)
         self.inspector.setWindowTitle(f"Request inspector — {request_label(prepared)}")
         self.inspector.show()
+
+    def _started(self, command: str) -> None:
+        self._sending_command = command
+        self._set_busy(True)
+
+    def _submitted(self, awaiting: Awaiting) -> None:
+        """Held for a checker (team mode): said under its form; this window sends it once
+        approved."""
+        self.guard.answered(None)
+        prepared = awaiting.submitted.prepared
+        card = (
+            " Its card data stays in this window only: keep it open."
+            if any(is_sensitive(name) and value for name, value in prepared.params)
+            else ""
+        )
+        self.show_result(
+            "busy",
+            f"{request_label(prepared)}: submitted for approval as #{awaiting.id}; nothing "
+            f"is sent until a checker approves it, then this window sends it.{card}",
+            prepared.command,
+        )
+        self.update_send()
+
+    def _decided(self, awaiting: Awaiting, words: str) -> None:
+        prepared = awaiting.submitted.prepared
+        self.show_result("warning", f"{request_label(prepared)}: {words}", prepared.command)
+
+    def _ask_approval(self) -> None:
+        """In team mode: Send says "Submit for approval" where the policy holds it back."""
+        if not self.controller.team or not self.session.ready:
+            self._set_action(SEND_WORDS)
+            return
+        command, values = self.forms.command, self.forms.form.values()
+        self._asked = (command, values.get("amount", ""), values.get("currency", ""))
+        asked = self._asked
+        self.tasks.run(
+            lambda: self.controller.needs_approval(command, values),
+            lambda held: (
+                self._set_action(HELD_WORDS if held else SEND_WORDS)
+                if asked == self._asked
+                else None
+            ),
+            lambda _exc, _tb: None,  # the send itself asks again and says what is wrong
+            lane="journal",
+            owner=self,
+        )
+
+    def _set_action(self, words: str) -> None:
+        self.send_button.setText(words)
 
     def _set_busy(self, busy: bool) -> None:
         """Show or hide the busy bar; while sending, the sending form's line says so."""
