@@ -166,7 +166,7 @@ class MainWindow(QMainWindow):
         row = None if env is None or wiring is None else last_payout(wiring.journal, env.name)
         if row is None:
             self.form.load(example_values("status"), clear=True)
-            self.show_result("", SEND_A_PAYOUT_FIRST, "status")
+            self.show_result("warning", SEND_A_PAYOUT_FIRST, "status")
             return
         values, words = status_example(row)
         self.form.load(values, clear=True)

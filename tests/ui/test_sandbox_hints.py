@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from console.core.environments import EnvKind
 from console.ui.main_window import MainWindow
@@ -20,13 +21,16 @@ def test_payout_hint_gives_test_card_and_cvv2_outcomes(window: MainWindow) -> No
     window.show_command("payout-check")
     hint = window.form.hint
     assert hint.isVisibleTo(window)
+    assert "4444 4444 4444 4448" in hint.text()
+    assert "116 declined" not in hint.text()  # one line until the person asks for more
+    hint.linkActivated.emit("hint:more")
     text = hint.text()
     assert "4444 4444 4444 4448" in text
     assert "116 declined (insufficient funds)" in text
     assert "field notes" in text
     assert ".13 declined" in text  # the local sandbox's own rule
     _switch(window, EnvKind.SANDBOX)
-    assert "116 declined" in window.form.hint.text()
+    assert "116 declined" in window.form.hint.text()  # still open
     assert ".13" not in window.form.hint.text()  # not a rule of other sandboxes
 
 
@@ -38,6 +42,19 @@ def test_card_ref_hint_fills_a_seeded_first_payment(window: MainWindow) -> None:
     hint.linkActivated.emit("seed:first-payment-1:9000001")
     assert window.form.values() == {"client_orderid": "first-payment-1", "orderid": "9000001"}
     assert window.panel.send_button.isEnabled()
+
+
+def test_the_card_reference_example_works_on_the_built_in_sandbox(
+    qtbot: Any, window: MainWindow
+) -> None:
+    window.show_command("create-card-ref")
+    window.fill_example()
+    assert window.form.values() == {"client_orderid": "first-payment-1", "orderid": "9000001"}
+    window.sender_.confirm = lambda *_: True
+    shown_before = window.last_outcome
+    window.send()
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
+    assert str(window.last_outcome.result) == "accepted"
 
 
 def test_no_hints_on_production(window: MainWindow) -> None:

@@ -25,6 +25,7 @@ from console.core.spec.labels import shown_order
 from console.core.spec.model import Command, Necessity, Problem, Severity
 from console.ui.forms.field_widgets import FieldRow
 from console.ui.forms.lazy_rows import LazyRows, place_in_tab_order, visual_chain
+from console.ui.forms.sandbox_hints import Hint
 
 CHOICE_PREFIX = "@"  # draft keys for form choices, never a wire name
 
@@ -72,6 +73,8 @@ class CommandForm(QWidget):
             )
             note.setWordWrap(True)
             self.content_layout.addWidget(note)
+        self._hint: Hint | None = None
+        self._hint_open = False
         self.hint = QLabel()  # test data of a sandbox environment; never on production
         self.hint.setObjectName("sandbox-hint")
         self.hint.setWordWrap(True)
@@ -99,13 +102,29 @@ class CommandForm(QWidget):
         self.outer.addWidget(self.scroller, 3)
 
     # -- building ----------------------------------------------------------------------
-    def set_hint(self, text: str) -> None:
-        """Show the environment's test-data hint (rich text); "" hides it."""
+    def set_hint(self, hint: Hint | None) -> None:
+        """Show the environment's test data: one line, all of it on "More" (None hides it)."""
+        self._hint = hint
+        self._show_hint()
+
+    def _show_hint(self) -> None:
+        hint = self._hint
+        if hint is None:
+            self.hint.setText("")
+            self.hint.setVisible(False)
+            return
+        if self._hint_open:
+            text = f"{hint.full} <a href='hint:less'>Less</a>"
+        else:
+            text = f"{hint.short} <a href='hint:more'>More test data…</a>"
         self.hint.setText(text)
-        self.hint.setVisible(bool(text))
+        self.hint.setVisible(True)
 
     def _hint_link(self, link: str) -> None:
-        if link.startswith("seed:"):
+        if link in ("hint:more", "hint:less"):
+            self._hint_open = link == "hint:more"
+            self._show_hint()
+        elif link.startswith("seed:"):
             from console.ui.forms.sandbox_hints import seed_link
 
             self.load(seed_link(link))

@@ -8,6 +8,7 @@ cents rule belong to the built-in local sandbox only. Production never shows a h
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 
 TEST_CARD = "4444 4444 4444 4448"  # the card number of public examples (field notes)
 
@@ -57,16 +58,54 @@ def _seeds_line() -> str:
     )
 
 
-def hint_for(command: str, kind: str | None) -> str:
-    """The hint (rich text) for ``command`` on an environment of ``kind``; "" for none."""
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Test data beside a form: one line (``short``) until the person asks for all of it."""
+
+    short: str
+    full: str
+
+
+def _card_short() -> str:
+    from console.sandbox.outcomes import CVV2_OUTCOMES
+
+    approved = next(c for c, o in CVV2_OUTCOMES.items() if o.status == "approved")
+    declined = next(c for c, o in CVV2_OUTCOMES.items() if o.status == "declined")
+    return f"<b>Sandbox test card</b> {TEST_CARD}: CVV2 {approved} approved, {declined} declined."
+
+
+def _seeds_short() -> str:
+    from console.sandbox.seeds import SEEDS
+
+    seed = next(s for s in SEEDS if s.status == "approved")
+    return (
+        f"<b>Seeded first payment</b> <a href='seed:{seed.client_orderid}:{seed.orderid}'>"
+        f"{html.escape(seed.client_orderid)} / {seed.orderid}</a> (click to fill it in)."
+    )
+
+
+def hint_for(command: str, kind: str | None) -> Hint | None:
+    """The hint (rich text) for ``command`` on an environment of ``kind``; None for none."""
     if kind not in ("sandbox", "local-sandbox"):
-        return ""  # production (or nothing chosen yet): real money, no test data
+        return None  # production (or nothing chosen yet): real money, no test data
     local = kind == "local-sandbox"
     if command == "payout-check":
-        return _cvv2_line() + ("<br>" + _cents_line() if local else "")
+        return Hint(_card_short(), _cvv2_line() + ("<br>" + _cents_line() if local else ""))
     if command == "create-card-ref" and local:
-        return _seeds_line()
-    return ""
+        return Hint(_seeds_short(), _seeds_line())
+    return None
+
+
+def sandbox_example(command: str, kind: str | None) -> dict[str, str]:
+    """Example values that work on this kind of sandbox: on the built-in one, a card
+    reference is made from its first seeded approved payment (the contract's example ids
+    name no payment there)."""
+    if command != "create-card-ref" or kind != "local-sandbox":
+        return {}
+    from console.sandbox.seeds import SEEDS
+
+    seed = next(s for s in SEEDS if s.status == "approved")
+    return {"client_orderid": seed.client_orderid, "orderid": str(seed.orderid)}
 
 
 def seed_link(link: str) -> dict[str, str]:

@@ -18,7 +18,7 @@ from console.ui.drafts import DraftStore
 from console.ui.forms import make_form
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.payout_form import PayoutForm
-from console.ui.forms.sandbox_hints import hint_for
+from console.ui.forms.sandbox_hints import hint_for, sandbox_example
 from console.ui.session import Session
 
 COMMAND_ORDER = ("payout-check", "create-card-ref", "create-recurring-payment", "status")
@@ -161,6 +161,7 @@ class FormsPart(QWidget):
         values.update(
             {k: v for k, v in self.example_overrides.items() if k in values or k.startswith("@")}
         )
+        values.update(sandbox_example(self.command, self.environment_kind()))
         if self.command in NEW_ORDER_COMMANDS:
             # the example's fixed order id works once; a second send would be refused (202)
             from console.ui.forms.choices import new_client_orderid
