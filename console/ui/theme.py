@@ -6,6 +6,8 @@ the same, loud, everywhere) and the state colours, which are picked per light or
 
 from __future__ import annotations
 
+import sys
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
@@ -80,35 +82,6 @@ _LIGHT = {
 
 _EXTRA = ("disabled", "edge")  # not palette roles: disabled text, the edges of fields
 
-# Edges a person can see around every text field, the radio buttons and the Commands tabs,
-# in both themes (Fusion draws them a shade off the window colour: invisible in the dark).
-_SHEET = """
-QLineEdit, QPlainTextEdit, QTextEdit {
-    border: 1px solid %(edge)s; border-radius: 3px; background: palette(base); padding: 2px;
-}
-QLineEdit:focus, QPlainTextEdit:focus, QTextEdit:focus { border: 1px solid palette(highlight); }
-QLineEdit:disabled, QPlainTextEdit:disabled, QTextEdit:disabled { border-color: %(disabled)s; }
-QLineEdit[readOnly="true"] { background: palette(window); }
-QRadioButton::indicator { width: 12px; height: 12px; border-radius: 7px;
-    border: 1px solid %(edge)s; background: palette(base); }
-QRadioButton::indicator:checked { border: 1px solid palette(highlight);
-    background: qradialgradient(cx:0.5, cy:0.5, radius:0.5, fx:0.5, fy:0.5,
-        stop:0 palette(highlight), stop:0.45 palette(highlight), stop:0.55 palette(base)); }
-QRadioButton::indicator:focus { border: 2px solid palette(highlight); }
-QTabBar#commands::tab { padding: 5px 12px; margin-right: 2px; color: palette(button-text);
-    background: palette(button); border: 1px solid %(edge)s; border-bottom: none;
-    border-top-left-radius: 4px; border-top-right-radius: 4px; }
-QTabBar#commands::tab:selected { background: palette(base);
-    border-bottom: 3px solid palette(highlight); }
-QTabBar#commands:focus { outline: none; }
-QTabBar#commands::tab:selected:focus { border: 2px solid palette(highlight);
-    border-bottom: 3px solid palette(highlight); }
-"""
-
-
-def style_sheet(colours: dict[str, str]) -> str:
-    return _SHEET % {"edge": colours["edge"], "disabled": colours["disabled"]}
-
 
 def _palette(colours: dict[str, str]) -> QPalette:
     """A palette from role names to colours (see :data:`_DARK`)."""
@@ -143,5 +116,10 @@ def apply_theme(app: QApplication, name: str, *, set_style: bool = True) -> str:
         hints.unsetColorScheme()
         colours = _DARK if hints.colorScheme() == Qt.ColorScheme.Dark else _LIGHT
     app.setPalette(_palette(colours))
-    app.setStyleSheet(style_sheet(colours))
+    if colours is _DARK or "console.ui.edges" in sys.modules:
+        # Fusion draws field edges a shade darker than the window: invisible in the dark.
+        # Loaded once the dark theme is used (the style's Python type costs start-up time).
+        from console.ui.edges import use_visible_edges
+
+        use_visible_edges(app, colours["edge"])
     return name

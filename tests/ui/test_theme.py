@@ -67,3 +67,27 @@ def test_the_chosen_theme_is_remembered(make_window: Callable[..., MainWindow]) 
     second = make_window()
     assert second.actions_by_name["theme:dark"].isChecked()
     assert second.palette().color(QPalette.ColorRole.Window).lightness() < 128
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_field_edges_and_the_current_tab_are_visible(
+    qtbot: Any, window: MainWindow, theme: str
+) -> None:
+    window.show_command("payout-check")
+    window.actions_by_name[f"theme:{theme}"].trigger()
+    qtbot.wait(50)
+    background = window.palette().color(QPalette.ColorRole.Window)
+    editor = window.form.rows["amount"].editor
+    picture = editor.grab().toImage()
+    edge = picture.pixelColor(0, picture.height() // 2)  # the left edge of the field
+    assert _contrast(edge, background) >= 3, edge.name()
+    tabs = window.forms_part.tabs
+    shot = tabs.grab().toImage()
+    current = tabs.tabRect(tabs.currentIndex())
+    marks = {
+        shot.pixelColor(x, current.bottom() - 1).name()
+        for x in range(current.left() + 4, current.right() - 4)
+    }
+    highlight = window.palette().color(QPalette.ColorRole.Highlight).name()
+    if theme == "dark":
+        assert highlight in marks  # the current tab is underlined in the highlight colour
