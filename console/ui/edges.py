@@ -90,6 +90,12 @@ class VisibleEdges(QProxyStyle):
         painter.restore()
 
 
+def drop_visible_edges(app: QApplication) -> None:
+    """Back to Fusion itself (the light theme)."""
+    if isinstance(app.style(), VisibleEdges):
+        app.setStyle("Fusion")
+
+
 def use_visible_edges(app: QApplication, edge: str) -> None:
     """Draw the application with :class:`VisibleEdges` (once; later the edge colour only)."""
     style = app.style()

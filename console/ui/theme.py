@@ -116,10 +116,14 @@ def apply_theme(app: QApplication, name: str, *, set_style: bool = True) -> str:
         hints.unsetColorScheme()
         colours = _DARK if hints.colorScheme() == Qt.ColorScheme.Dark else _LIGHT
     app.setPalette(_palette(colours))
-    if colours is _DARK or "console.ui.edges" in sys.modules:
+    if colours is _DARK:
         # Fusion draws field edges a shade darker than the window: invisible in the dark.
-        # Loaded once the dark theme is used (the style's Python type costs start-up time).
+        # Only for the dark theme: a style written in Python costs time in every widget.
         from console.ui.edges import use_visible_edges
 
         use_visible_edges(app, colours["edge"])
+    elif "console.ui.edges" in sys.modules:
+        from console.ui.edges import drop_visible_edges
+
+        drop_visible_edges(app)  # Fusion's own edges read well on a light window
     return name

@@ -69,12 +69,11 @@ def test_the_chosen_theme_is_remembered(make_window: Callable[..., MainWindow]) 
     assert second.palette().color(QPalette.ColorRole.Window).lightness() < 128
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_field_edges_and_the_current_tab_are_visible(
-    qtbot: Any, window: MainWindow, theme: str
+def test_field_edges_and_the_current_tab_are_visible_in_the_dark(
+    qtbot: Any, window: MainWindow
 ) -> None:
     window.show_command("payout-check")
-    window.actions_by_name[f"theme:{theme}"].trigger()
+    window.actions_by_name["theme:dark"].trigger()
     qtbot.wait(50)
     background = window.palette().color(QPalette.ColorRole.Window)
     editor = window.form.rows["amount"].editor
@@ -89,5 +88,4 @@ def test_field_edges_and_the_current_tab_are_visible(
         for x in range(current.left() + 4, current.right() - 4)
     }
     highlight = window.palette().color(QPalette.ColorRole.Highlight).name()
-    if theme == "dark":
-        assert highlight in marks  # the current tab is underlined in the highlight colour
+    assert highlight in marks  # the current tab is underlined in the highlight colour

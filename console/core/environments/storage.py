@@ -17,8 +17,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import filelock
-
 from console.core.environments.errors import EnvironmentFileError
 from console.core.environments.model import Environment
 
@@ -117,6 +115,8 @@ def locked(path: Path) -> Iterator[None]:
     Raises:
         EnvironmentFileError: another process held it for :data:`LOCK_TIMEOUT` seconds.
     """
+    import filelock  # on the first change: its import costs a start-up ~20 ms
+
     path.parent.mkdir(parents=True, exist_ok=True)
     lock_path = path.with_name(path.name + ".lock")
     lock = filelock.FileLock(lock_path, timeout=LOCK_TIMEOUT)

@@ -155,23 +155,36 @@ class Awaiting:
             ApprovalRefusedError, SendRefusedError: the claim or the pipeline refused it
                 (the submission then ends "refused", with the reason in the audit trail).
         """
-        found = self.current()
-        if found.state == "pending":
-            card = (
-                " Its card data is only in this console's memory: if this console stops "
-                "waiting, submit it again."
-                if found.card_data
-                else ""
-            )
-            raise ApprovalPendingError(
-                f"No decision on #{found.id} yet; nothing was sent.{card}", found.id
-            )
-        if found.state != "approved":
-            raise NotApprovedError(decision_text(found), found.state)
+        require_approved(self.current())
         submitted = self.submitted
         return self.approvals.send_approved(
             self.pipeline, submitted.id, submitted.prepared, submitted.salt, self.decision
         )
+
+
+def require_approved(found: Submission, *, what: str = "", until: str = "") -> None:
+    """Go on only with an approved submission.
+
+    Args:
+        what: how to name it ("batch "), before its number.
+        until: what to do once approved, when its card data is not held here.
+
+    Raises:
+        ApprovalPendingError: no decision yet; nothing was sent.
+        NotApprovedError: rejected, expired, void, refused, or sent already.
+    """
+    if found.state == "pending":
+        card = (
+            " Its card data is only in this console's memory: if this console stops "
+            "waiting, submit it again."
+            if found.card_data
+            else until
+        )
+        raise ApprovalPendingError(
+            f"No decision on {what}#{found.id} yet; nothing was sent.{card}", found.id
+        )
+    if found.state != "approved":
+        raise NotApprovedError(decision_text(found), found.state)
 
 
 def decision_text(s: Submission) -> str:

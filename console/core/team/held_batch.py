@@ -36,9 +36,7 @@ from console.core.batch import (
     RowResult,
 )
 from console.core.team.errors import (
-    ApprovalPendingError,
     CardDataNeedsWaitingError,
-    NotApprovedError,
 )
 
 if TYPE_CHECKING:
@@ -192,22 +190,14 @@ class AwaitingBatch:
             NotApprovedError: rejected, expired, void, or run already.
             ApprovalRefusedError: the claim was refused (the content changed: void).
         """
-        from console.core.team.held import decision_text
+        from console.core.team.held import require_approved
 
         held = self.held
-        found = self.current()
-        if found.state == "pending":
-            card = (
-                " Its card data is only in this console's memory: if this console stops "
-                "waiting, submit it again."
-                if found.card_data
-                else " Once a checker approves it, run the same file again."
-            )
-            raise ApprovalPendingError(
-                f"No decision on batch #{found.id} yet; nothing was sent.{card}", found.id
-            )
-        if found.state != "approved":
-            raise NotApprovedError(decision_text(found), found.state)
+        require_approved(
+            self.current(),
+            what="batch ",
+            until=" Once a checker approves it, run the same file again.",
+        )
         plan = held.plan
         runner = BatchRunner(
             held.pipeline,

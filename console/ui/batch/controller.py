@@ -213,19 +213,27 @@ class BatchController(QObject):
             pool.close()
             self.failed.emit(exc.message)
             return False
-        runner = self.runner
+        self._run(results, pool, self.runner.run)
+        return True
+
+    def _run(
+        self,
+        results: core.ResultsFile,
+        pool: core.TransportPool,
+        run: Callable[[], core.BatchReport],
+    ) -> None:
+        """Run on a worker; the results file is written before and after, whatever happens."""
 
         def work() -> core.BatchReport:
             try:
                 results.flush()
-                return runner.run()
+                return run()
             finally:
                 results.flush()
                 pool.close()
 
         self._timer.start()
         self._start(work, self._done)
-        return True
 
     def _hold(self, pipeline: Pipeline, conn: dict[str, Any], plan: core.Plan) -> HeldBatch | None:
         """The team's approval policy on the whole batch (None for one person)."""
@@ -259,34 +267,26 @@ class BatchController(QObject):
         def started(runner: core.BatchRunner) -> None:
             self.runner = runner
 
-        def work() -> core.BatchReport:
-            from console.core.team.errors import NotApprovedError
-            from console.core.team.held import decision_text
+        def run() -> core.BatchReport:
+            from console.core.team.held import require_approved
 
-            try:
-                awaiting = held.submit(waiting=True)
-                self.said.emit(
-                    f"Submitted for approval as #{awaiting.id}: nothing is sent until a checker "
-                    "approves the batch; this window then runs it. Keep it open."
-                )
-                found = awaiting.current()
-                while found.state == "pending" and not tasks.closing:
-                    found = awaiting.wait(step)
-                if found.state != "approved":
-                    raise NotApprovedError(decision_text(found), found.state)
-                self.said.emit(f"Batch #{awaiting.id} approved by {found.decided_by}; sending…")
-                results.flush()
-                return awaiting.run(
-                    concurrency=concurrency,
-                    on_row=lambda r, p: self._row(results, r, p),
-                    on_start=started,
-                )
-            finally:
-                results.flush()
-                pool.close()
+            awaiting = held.submit(waiting=True)
+            self.said.emit(
+                f"Submitted for approval as #{awaiting.id}: nothing is sent until a checker "
+                "approves the batch; this window then runs it. Keep it open."
+            )
+            found = awaiting.current()
+            while found.state == "pending" and not tasks.closing:
+                found = awaiting.wait(step)
+            require_approved(found, what="batch ")
+            self.said.emit(f"Batch #{awaiting.id} approved by {found.decided_by}; sending…")
+            return awaiting.run(
+                concurrency=concurrency,
+                on_row=lambda r, p: self._row(results, r, p),
+                on_start=started,
+            )
 
-        self._timer.start()
-        self._start(work, self._done)
+        self._run(results, pool, run)
         return True
 
     def _row(

@@ -11,10 +11,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from console.core.masking import is_sensitive
 from console.core.pipeline import client_orderid
 from console.core.spec import COMMANDS, Problem
-from console.core.team.held import Held
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.validation_view import ProblemSummary
 from console.ui.icons import icon
@@ -34,12 +32,18 @@ if TYPE_CHECKING:
 
 SEND_TIP = "Send this request (Ctrl+Enter)"
 SEND_WORDS = "Send"
-HELD_WORDS = Held.ACTION  # the team's policy holds it back for a checker
 
 
 def request_label(prepared: PreparedRequest) -> str:
     """Which request a result belongs to: the command and its client order id."""
     return f"{prepared.command} {client_orderid(prepared.params)}".strip()
+
+
+def _held_words() -> str:
+    """What Send says where the team's policy holds the request back for a checker."""
+    from console.core.team.held import Held  # team mode only
+
+    return Held.ACTION
 
 
 class SendPanel(QWidget):
@@ -217,6 +221,8 @@ class SendPanel(QWidget):
     def _submitted(self, awaiting: Awaiting) -> None:
         """Held for a checker (team mode): said under its form; this window sends it once
         approved."""
+        from console.core.masking import is_sensitive
+
         self.guard.answered(None)
         prepared = awaiting.submitted.prepared
         card = (
@@ -247,7 +253,7 @@ class SendPanel(QWidget):
         self.tasks.run(
             lambda: self.controller.needs_approval(command, values),
             lambda held: (
-                self._set_action(HELD_WORDS if held else SEND_WORDS)
+                self._set_action(_held_words() if held else SEND_WORDS)
                 if asked == self._asked
                 else None
             ),
