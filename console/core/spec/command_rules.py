@@ -25,6 +25,15 @@ from .rules import (
 # payout-check -----------------------------------------------------------------------------
 
 CARD_SET = ("credit_card_number", "card_printed_name", "expire_month", "expire_year")
+# Each kind of receiver and the fields that name it (all of them are needed).
+RECEIVER_KINDS: dict[str, tuple[str, ...]] = {
+    "card": CARD_SET,
+    "card-ref": ("card_recurring_payment_id",),
+    "rpi": ("recurring-payment-id",),
+    "bank": ("account_number",),
+    "ewallet": ("ewallet_wallet",),
+    "crypto": ("crypto_wallet_address",),
+}
 # Any one of these names a receiver of the payout (the card set counts by its number).
 RECEIVER_FIELDS = (
     "credit_card_number",

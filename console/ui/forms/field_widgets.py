@@ -167,7 +167,8 @@ class FieldRow(QWidget):
 
         # plain words first, the contract's wire name under them (beside the message line,
         # so it costs no height)
-        mark = " *" if field.necessity is Necessity.REQUIRED else ""
+        self.required = field.necessity is Necessity.REQUIRED
+        mark = " *" if self.required else ""
         self.label = QLabel(f"{html.escape(label_for(field.name))}{mark}", self)
         self.label.setToolTip(tip)
         self.label.setBuddy(self._editor)
@@ -290,6 +291,13 @@ class FieldRow(QWidget):
                 self._set(text)
             finally:
                 self._setting = False
+
+    def set_required(self, required: bool) -> None:
+        """Mark the label with * when a value is needed (the contract's, or a choice's)."""
+        if required != self.required:
+            self.required = required
+            mark = " *" if required else ""
+            self.label.setText(f"{html.escape(label_for(self.field.name))}{mark}")
 
     def set_state(self, state: str, message: str = "") -> None:
         """Show "required", "fine", "warning", "error" or "" (nothing to say)."""

@@ -7,7 +7,7 @@ by hiding or disabling rows, never by knowing field rules themselves.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -134,6 +134,10 @@ class CommandForm(QWidget):
 
     def section_title(self, key: str) -> str:
         return SECTION_TITLES.get(key, key.replace("-", " ").capitalize())
+
+    def required_by_choices(self) -> Collection[str]:
+        """Hook: the fields the current choices make necessary (marked with *)."""
+        return ()
 
     def initially_hidden(self) -> set[str]:
         """Hook: the rows the choices hide at first (built when first shown)."""
@@ -350,13 +354,15 @@ class CommandForm(QWidget):
                     have.severity is Severity.WARNING and p.severity is Severity.ERROR
                 ):
                     worst[key] = p
+        chosen = self.required_by_choices()
         for name, row in self.rows.built().items():  # a row not built yet is hidden: no state
             found = worst.get(name)
+            needed = row.field.necessity is Necessity.REQUIRED or name in chosen
+            row.set_required(needed)
             if not self.is_active(name):
                 row.set_state("")
             elif found is None:
                 filled = bool(row.text())
-                needed = row.field.necessity is Necessity.REQUIRED
                 row.set_state("fine" if filled else ("required" if needed else ""))
             elif found.code == "required" and not row.text() and not self.attempted:
                 row.set_state("required")  # the mark and the summary say it; less noise

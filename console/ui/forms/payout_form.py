@@ -89,6 +89,12 @@ class PayoutForm(CommandForm):
         redirect = _REDIRECT_SHOWN[self.redirect.key()]
         return hidden | (set(REDIRECT_FIELDS) - set(redirect)), shown | set(redirect)
 
+    def required_by_choices(self) -> tuple[str, ...]:
+        """The chosen receiver's fields: a payout must name who receives it."""
+        from console.core.spec.command_rules import RECEIVER_KINDS
+
+        return RECEIVER_KINDS.get(self.receiver.key(), ())
+
     def initially_hidden(self) -> set[str]:
         # Start-up builds only what the default choices show; the rest on first showing.
         return self._hidden_by_choices()[0]

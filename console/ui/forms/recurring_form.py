@@ -134,6 +134,10 @@ class RecurringForm(CommandForm):
         self.set_hidden([self.callback.key()], False)
         self._edited()
 
+    def required_by_choices(self) -> tuple[str, ...]:
+        """The chosen amount rule's fields."""
+        return AMOUNT_RULES[self.amount_rule.key()][1]
+
     def extra_values(self) -> dict[str, str]:
         return {CARD_TYPE_FIELD: self.card_type.key(), **self.callback.values()}
 
