@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
@@ -20,35 +22,39 @@ from console.ui.session import Session
 from console.ui.startup import AfterFirstPaint
 from console.ui.theme import apply_theme
 
+if TYPE_CHECKING:
+    from console.core.environments import Connection, Environment
 
-def start_session(paths: AppPaths) -> tuple[Session, bool, str]:
-    """Choose the environment: the active configured one, else the local sandbox.
 
-    Returns the session, whether the local sandbox must be started (first run, or it is
-    the active environment), and a plain-words note when something went wrong. A
-    configured environment whose key cannot be read is still shown, with the reason, and
-    Send stays disabled.
-    """
+@dataclass
+class Start:
+    """How the window starts: the session, whether the local sandbox must be started (first
+    run, or it is the active environment), a plain-words note when something went wrong,
+    and the configured environment whose key is still to be read from the keyring."""
+
+    session: Session
+    needs_sandbox: bool = False
+    note: str = ""
+    key_of: Environment | None = None
+    connect: Callable[[], Connection] | None = None
+
+
+def start_session(paths: AppPaths) -> Start:
+    """Choose the environment: the active configured one, else the local sandbox. Its key
+    is read from the keyring later, on a worker: the window shows first, Send waits."""
     if not paths.environments_file.exists():
-        return Session(), True, ""  # first run: nothing to read, no keyring needed
+        return Start(Session(), True)  # first run: nothing to read, no keyring needed
     from console.core.environments import EnvironmentStore, EnvironmentStoreError, connect
-    from console.core.vault import VaultError
 
     store = EnvironmentStore(paths)
     session = Session(store)
     try:
         env = store.active()
     except EnvironmentStoreError as exc:  # a damaged file must not keep the window closed
-        return session, True, f"The environments file could not be read: {exc}"
+        return Start(session, True, f"The environments file could not be read: {exc}")
     if env.builtin:
-        return session, True, ""
-    try:
-        conn = connect(env.name, store=store)
-    except (EnvironmentStoreError, VaultError) as exc:
-        session.use(env, None, f"No key: {exc}")
-        return session, False, str(exc)
-    session.use(conn.environment, conn.private_key)
-    return session, False, ""
+        return Start(session, True)
+    return Start(session, key_of=env, connect=lambda: connect(env.name, store=store))
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:
@@ -78,7 +84,8 @@ def build_window(
 ) -> MainWindow:
     """The main window on a fresh session (used by run_app, tests and benchmarks)."""
     paths.ensure()
-    session, needs_sandbox, note = start_session(paths)
+    start = start_session(paths)
+    session, needs_sandbox, note = start.session, start.needs_sandbox, start.note
     drafts = DraftStore(paths.config_dir)
     app = QApplication.instance()
     if (
@@ -88,6 +95,10 @@ def build_window(
     ):
         apply_theme(app, drafts.theme, set_style=False)  # the theme chosen last time
     window = MainWindow(session, drafts)
+    if start.key_of is not None and start.connect is not None:
+        # a configured environment: shown at once, its key read from the keyring on a worker
+        # (a locked keyring must not keep the window from appearing); Send waits for it
+        window.environment.switch_to(start.key_of, start.connect)
     if needs_sandbox:
         # after the first paint: the window appears at once, the sandbox follows
         window.banner.show_starting()

@@ -42,7 +42,7 @@ def test_the_window_opens_and_names_the_damaged_file(
 
 
 def test_a_hand_edited_http_production_address_cannot_send(
-    make_window: Callable[..., MainWindow], rsa_key: Any
+    qtbot: Any, make_window: Callable[..., MainWindow], rsa_key: Any
 ) -> None:
     store = EnvironmentStore(resolve())
     prod = Environment("prod", EnvKind.PRODUCTION, "https://gw.example/paynet", "m", "1")
@@ -54,6 +54,34 @@ def test_a_hand_edited_http_production_address_cannot_send(
     window = make_window(ready=False)
     assert window.session.environment is not None
     assert window.session.environment.name == "prod"  # shown, so it can be fixed
+    qtbot.waitUntil(lambda: "must use https" in window.session.problem)  # read on a worker
     assert window.session.private_key is None  # nothing can be signed or sent
     assert "base_url" in window.session.problem
     assert "must use https" in window.session.problem
+
+
+def test_the_active_environments_key_is_read_off_the_gui_thread_at_start_up(
+    qtbot: Any, make_window: Callable[..., MainWindow], rsa_key: Any, monkeypatch: Any
+) -> None:
+    import threading
+
+    import console.core.environments as environments
+
+    store = EnvironmentStore(resolve())
+    store.add(Environment("acme-sb", EnvKind.SANDBOX, "https://sb.gw.example/paynet", "m", "1"))
+    store.set_active("acme-sb")
+    Vault().store_key("acme-sb", rsa_key)
+    threads: list[str] = []
+    real = environments.connect
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(environments, "connect", recording)
+    window = make_window(ready=False)
+    assert window.session.environment is not None
+    assert window.session.environment.name == "acme-sb"  # shown at once
+    qtbot.waitUntil(lambda: window.session.ready)
+    assert threads
+    assert threading.main_thread().name not in threads
