@@ -316,3 +316,14 @@ def test_window_shortcuts_work_while_typing_in_a_field(qtbot: Any, window: MainW
     editor.setFocus()
     qtbot.keyClick(editor, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     assert window.form.text_of("amount")  # Fill with example ran, not "end of line"
+
+
+def test_a_date_fields_text_box_carries_the_fields_name(window: MainWindow) -> None:
+    from PySide6.QtWidgets import QLineEdit
+
+    window.show_command("create-recurring-payment")
+    row = window.form.rows["start-date"]
+    line = row.findChild(QLineEdit)
+    assert line is not None
+    assert line.accessibleName() == "start-date"
+    assert line.objectName() == "field:start-date"

@@ -164,6 +164,10 @@ class FieldRow(QWidget):
         tip = tooltip_for(field)  # built once: label and editor share it
         self._editor.setToolTip(tip)
         self._editor.setObjectName(f"field:{field.name}")
+        if isinstance(self._editor, _DateEditor):  # the line inside is what takes the focus
+            self._editor.line.setAccessibleName(field.name)
+            self._editor.line.setAccessibleDescription(field.meaning)
+            self._editor.line.setObjectName(f"field:{field.name}")
 
         # plain words first, the contract's wire name under them (beside the message line,
         # so it costs no height)
