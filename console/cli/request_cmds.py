@@ -169,9 +169,10 @@ def run_send(args: argparse.Namespace) -> int:
         from console.cli.team_send import submit_if_held
 
         held = submit_if_held(args, pipeline, check)
-        if held is not None:
-            return held
-        return report_sent(args, pipeline.send(check.prepared, _decide(args, check)))
+        if isinstance(held, int):
+            return held  # submitted for a checker, not sent
+        sent = held if held is not None else pipeline.send(check.prepared, _decide(args, check))
+        return report_sent(args, sent)
     finally:
         journal.close()
 

@@ -14,11 +14,13 @@ from console.cli.failures import EXIT_SUBMITTED
 from console.cli.request_args import UsageError
 
 if TYPE_CHECKING:
-    from console.core.pipeline import Check, Pipeline
+    from console.core.pipeline import Check, Pipeline, Sent
 
 
-def submit_if_held(args: argparse.Namespace, pipeline: Pipeline, check: Check) -> int | None:
-    """Submit ``check``'s request when the policy holds it back; None: send it as usual."""
+def submit_if_held(args: argparse.Namespace, pipeline: Pipeline, check: Check) -> int | Sent | None:
+    """Submit ``check``'s request when the policy holds it back: the exit status when it was
+    submitted and not sent, or what was sent once approved (``--wait``); None: send it as
+    usual."""
     from console.core.pipeline import Decision
     from console.core.team.errors import CardDataNeedsWaitingError
     from console.core.team.held import hold
@@ -48,6 +50,4 @@ def submit_if_held(args: argparse.Namespace, pipeline: Pipeline, check: Check) -
     decided = awaiting.wait(wait)
     if decided.state == "approved":
         print(f"Approved by {decided.decided_by}; sending.", file=sys.stderr)
-    from console.cli.request_cmds import report_sent
-
-    return report_sent(args, awaiting.send())  # not approved: the core's error says why
+    return awaiting.send()  # not approved: the core's error says why

@@ -4,12 +4,23 @@ window to another environment (its key is read from the keyring on a worker)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from console.ui.environments_dialog import EnvironmentsDialog
-    from console.ui.history.wiring import JournalWiring
     from console.ui.key_dialog import KeyDialog
+    from console.ui.secrets_access import SecretsAccess
+    from console.ui.window.host import ConsoleWindow
+
+
+class JournalWiring(Protocol):
+    """What these actions need of the window's journal wiring: the window and the keyring."""
+
+    @property
+    def window(self) -> ConsoleWindow: ...
+
+    @property
+    def secrets(self) -> SecretsAccess: ...
 
 
 def activate(

@@ -64,6 +64,7 @@ class MainWindow(QMainWindow):
         self.persist_drafts = True  # off for --screenshot: an example must not become a draft
         self.actions_by_name: dict[str, QAction] = {}
         self.tasks = TaskManager(self)
+        self._wiring: JournalWiring | None = None  # the journal's panes, once attached
         self.tasks.failed.connect(self._background_failed)
         self.sender_ = SendController(session, self.tasks, self)
 
@@ -130,19 +131,23 @@ class MainWindow(QMainWindow):
     def journal(self) -> JournalWiring:
         """The journal wiring (see ``console.ui.history.wiring``), attached on first use.
         Raises JournalUnavailableError when the journal cannot be opened."""
-        wiring = self.journal_part.attach()
+        wiring = self.attach_journal()
         if wiring is None:
             assert self.journal_part.problem is not None
             raise self.journal_part.problem
         return wiring
 
     def attach_journal(self) -> JournalWiring | None:
-        return self.journal_part.attach()
+        """The journal wiring once attached (waits for an opening under way); None when the
+        journal is unavailable."""
+        self.journal_part.attach()
+        return self._wiring
 
     def _attach_journal(self, journals: Journals) -> JournalWiring:
         from console.ui.history.wiring import JournalWiring
 
-        return JournalWiring(self, journals.history, journals.sends)
+        self._wiring = JournalWiring(self, journals.history, journals.sends)
+        return self._wiring
 
     def _insert_notice(self, notice: QWidget) -> None:
         """A notice that stays, under the environment banner."""
@@ -291,7 +296,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.environment.closed = True
         self.save_drafts()
-        wiring = self.journal_part.wiring
+        wiring = self._wiring
         if wiring is not None:
             wiring.stop()
         if not self.tasks.shutdown(CLOSE_WAIT_MS):

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
@@ -27,7 +27,7 @@ from console.ui.theme import state_colour
 if TYPE_CHECKING:
     from console.core.history import History
     from console.core.journals import JournalStore
-    from console.ui.history.wiring import JournalWiring
+    from console.ui.history.bridge import JournalBridge
     from console.ui.tasks import TaskManager
 
 NOTICE = (
@@ -47,6 +47,17 @@ class Journals:
     @property
     def team(self) -> bool:
         return self.sends is not self.history
+
+
+class JournalWiring(Protocol):
+    """What the window's parts use of the attached journal: where sends are written and
+    looked up, and the bridge that tells of its changes."""
+
+    @property
+    def journal(self) -> JournalStore: ...
+
+    @property
+    def bridge(self) -> JournalBridge: ...
 
 
 class JournalOpener:
