@@ -233,7 +233,9 @@ class StatusController(QObject):
         if result.status:
             final = " (final)" if result.final else " (not final yet)"
             self.checked.emit(
-                order, "fine" if result.final else "busy", f"Status {result.status}{final}."
+                order,
+                "fine" if result.final else "busy",
+                f"The order status is {result.status}{final}.",
             )
         else:
             self.checked.emit(order, "warning", f"No status: {result.summary}")

@@ -39,7 +39,10 @@ def test_check_status_after_a_payout_updates_the_history_row(
     assert row.final_status is None
     qtbot.wait(1500)  # the sandbox makes the order final meanwhile
     wiring.check_button.click()
-    qtbot.waitUntil(lambda: "Status approved (final)" in window.panel.result.text(), timeout=10_000)
+    qtbot.waitUntil(
+        lambda: "The order status is approved (final)" in window.panel.result.text(),
+        timeout=10_000,
+    )
     payout = next(r for r in shown_rows(qtbot, pane, 2) if r.command == "payout-check")
     assert (payout.final_status, payout.final_status_source) == ("approved", "status")
     status_rows = [r for r in shown_rows(qtbot, pane, 2) if r.command == "status"]
