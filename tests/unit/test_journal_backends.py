@@ -377,20 +377,23 @@ def test_a_callback_sets_the_final_status_once(journal: Any, rsa_key: rsa.RSAPri
     assert journal.get(row_id).final_status == "approved"
 
 
-def test_a_final_status_is_not_undone_by_a_later_non_final_one(
+def test_a_settled_status_is_not_undone_by_a_later_processing_or_unknown(
     journal: Any, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     """A status answer still on its way when the callback arrived says "processing": the
     order stays approved (and the double-payout guard keeps refusing it)."""
     row_id = _write(journal, rsa_key, "sb", "payout-check", None, client_orderid="p-1")
+    assert journal.set_final_status("sb", "p-1", "unknown", source="status") == [row_id]
     assert journal.set_final_status("sb", "p-1", "processing", source="status") == [row_id]
     assert journal.set_final_status("sb", "p-1", "approved", source="callback") == [row_id]
     assert journal.set_final_status("sb", "p-1", "processing", source="status") == []
     assert journal.set_final_status("sb", "p-1", "unknown", source="status") == []
     row = journal.get(row_id)
     assert (row.final_status, row.final_status_source) == ("approved", "callback")
-    # a later final status (a reversal reported through notify_url) is the latest word
-    assert journal.set_final_status("sb", "p-1", "declined", source="callback") == [row_id]
+    # later updates through notify_url (a chargeback) are the latest word, and stay so
+    assert journal.set_final_status("sb", "p-1", "chargeback", source="callback") == [row_id]
+    assert journal.set_final_status("sb", "p-1", "processing", source="status") == []
+    assert journal.set_final_status("sb", "p-1", "declined", source="status") == [row_id]
     assert journal.get(row_id).final_status == "declined"
 
 

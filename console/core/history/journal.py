@@ -38,7 +38,7 @@ from console.core.history.query import PENDING, UNKNOWN, HistoryFilter
 from console.core.history.reading import HistoryQueries
 from console.core.history.rows import answer_columns, masked_request, request_columns
 from console.core.history.schema import open_database, unavailable
-from console.core.spec.status import FINAL_STATUSES
+from console.core.spec.status import IN_PROGRESS_STATUSES
 
 if TYPE_CHECKING:
     from console.core.client import Outcome, PreparedRequest
@@ -246,11 +246,12 @@ class History(HistoryQueries):
 
         Matches by environment and ``client_orderid`` (every resend reuses it), and by
         ``orderid`` when both sides know it. Status look-ups themselves are not updated. A
-        final status (:data:`~console.core.spec.status.FINAL_STATUSES`) is not replaced by a
-        non-final one: a status answer overtaken by the callback says "processing" too late.
+        status of an order not decided yet ("processing", "unknown":
+        :data:`~console.core.spec.status.IN_PROGRESS_STATUSES`) never replaces a settled one
+        (final, or a later update such as a chargeback): a status answer overtaken by the
+        callback says "processing" too late.
         """
-        # the statuses this one may not replace: the final ones, unless it is final too
-        kept = json.dumps([] if status in FINAL_STATUSES else sorted(FINAL_STATUSES))
+        waiting = json.dumps(sorted(IN_PROGRESS_STATUSES))
         with self.writing() as db:
             ids = [
                 r[0]
@@ -258,8 +259,16 @@ class History(HistoryQueries):
                     "SELECT id FROM requests WHERE client_orderid = ? AND environment = ?"
                     " AND command != 'status'"
                     " AND (? IS NULL OR gateway_order_id IS NULL OR gateway_order_id = ?)"
-                    " AND coalesce(final_status, '') NOT IN (SELECT value FROM json_each(?))",
-                    (client_orderid, environment, orderid, orderid, kept),
+                    " AND NOT (? AND final_status IS NOT NULL"
+                    " AND final_status NOT IN (SELECT value FROM json_each(?)))",
+                    (
+                        client_orderid,
+                        environment,
+                        orderid,
+                        orderid,
+                        status in IN_PROGRESS_STATUSES,
+                        waiting,
+                    ),
                 )
             ]
             db.executemany(

@@ -226,7 +226,7 @@ class TeamJournal:
         source: str,
     ) -> list[int]:
         """Record an order's latest status on the requests that made it (anyone's); return
-        the ids of the rows it changed. A final status is not replaced by a non-final one
+        the ids of the rows it changed. "processing" or "unknown" never replaces a settled status
         (see :meth:`console.core.history.History.set_final_status`)."""
         with self.writing() as db:
             ids = [

@@ -588,8 +588,9 @@ GRANT EXECUTE ON FUNCTION gateway.end_claim(bigint, text), gateway.recover_claim
 #   filter menus list values in the same order.
 # * An answer that arrives after its pending row was taken for a stopped console's ("outcome
 #   unknown", past its deadline) is still stored by its sender, and audited.
-# * A final status (approved, declined, filtered, error: console.core.spec.status) is not
-#   replaced by a later non-final one (a status answer overtaken by the callback).
+# * A status of an order not decided yet (processing, unknown: console.core.spec.status)
+#   never replaces a settled one, final or a later update such as a chargeback (a status
+#   answer overtaken by the callback).
 _V3 = r"""
 DROP POLICY requests_finish ON gateway.requests;
 ALTER TABLE gateway.requests
@@ -634,8 +635,8 @@ LANGUAGE sql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
         gateway_order_id = coalesce(gateway_order_id, gateway_id)
     WHERE client_orderid = orderid AND environment = env AND command <> 'status'
       AND (gateway_id IS NULL OR gateway_order_id IS NULL OR gateway_order_id = gateway_id)
-      AND NOT (coalesce(final_status, '') IN ('approved', 'declined', 'filtered', 'error')
-               AND status NOT IN ('approved', 'declined', 'filtered', 'error'))
+      AND NOT (status IN ('processing', 'unknown') AND final_status IS NOT NULL
+               AND final_status NOT IN ('processing', 'unknown'))
     RETURNING id
 $$;
 """
