@@ -38,6 +38,7 @@ from console.core.history.query import PENDING, UNKNOWN, HistoryFilter
 from console.core.history.reading import HistoryQueries
 from console.core.history.rows import answer_columns, masked_request, request_columns
 from console.core.history.schema import open_database, unavailable
+from console.core.spec.status import IN_PROGRESS_STATUSES
 
 if TYPE_CHECKING:
     from console.core.client import Outcome, PreparedRequest
@@ -240,19 +241,34 @@ class History(HistoryQueries):
         orderid: str | None = None,
         source: str,
     ) -> list[int]:
-        """Record an order's latest status on the requests that made it; return their ids.
+        """Record an order's latest status on the requests that made it; return the ids of
+        the rows it changed.
 
         Matches by environment and ``client_orderid`` (every resend reuses it), and by
-        ``orderid`` when both sides know it. Status look-ups themselves are not updated.
+        ``orderid`` when both sides know it. Status look-ups themselves are not updated. A
+        status of an order not decided yet ("processing", "unknown":
+        :data:`~console.core.spec.status.IN_PROGRESS_STATUSES`) never replaces a settled one
+        (final, or a later update such as a chargeback): a status answer overtaken by the
+        callback says "processing" too late.
         """
+        waiting = json.dumps(sorted(IN_PROGRESS_STATUSES))
         with self.writing() as db:
             ids = [
                 r[0]
                 for r in db.execute(
                     "SELECT id FROM requests WHERE client_orderid = ? AND environment = ?"
                     " AND command != 'status'"
-                    " AND (? IS NULL OR gateway_order_id IS NULL OR gateway_order_id = ?)",
-                    (client_orderid, environment, orderid, orderid),
+                    " AND (? IS NULL OR gateway_order_id IS NULL OR gateway_order_id = ?)"
+                    " AND NOT (? AND final_status IS NOT NULL"
+                    " AND final_status NOT IN (SELECT value FROM json_each(?)))",
+                    (
+                        client_orderid,
+                        environment,
+                        orderid,
+                        orderid,
+                        status in IN_PROGRESS_STATUSES,
+                        waiting,
+                    ),
                 )
             ]
             db.executemany(

@@ -12,6 +12,9 @@ from .model import Command, FieldType, ResponseField
 STATUS_VALUES = ("approved", "declined", "filtered", "processing", "error", "unknown")
 # Statuses after which nothing changes any more; "filtered" is a fraud-control decline.
 FINAL_STATUSES = frozenset({"approved", "declined", "filtered", "error"})
+# Statuses of an order not decided yet: they never replace a settled status (a final one, or
+# a later update such as a chargeback reported through notify_url) that a journal holds.
+IN_PROGRESS_STATUSES = frozenset(STATUS_VALUES) - FINAL_STATUSES
 
 _FROM_NOTES = "From the field notes (public v4 documentation); the contract does not show it."
 

@@ -174,16 +174,26 @@ class TeamJournal:
         return row_id
 
     def finish(self, row_id: int, outcome: Outcome) -> None:
-        """Store the outcome of the send journalled as ``row_id``."""
+        """Store the outcome of the send journalled as ``row_id`` (also when the row was
+        taken for an interrupted one meanwhile: the answer is the better word).
+
+        Raises:
+            TeamUnavailableError: the database did not store it.
+        """
         columns, answer = answer_columns(outcome)
         if columns.get("final_status"):
             columns["final_status_at"] = timestamp_now()
         sets = ", ".join(f"{name} = %s" for name in columns)
         with self.writing() as db:
-            db.execute(
+            stored = db.execute(
                 f"UPDATE requests SET {sets} WHERE id = %s",  # noqa: S608 (our column names)
                 [*columns.values(), row_id],
-            )
+            ).rowcount
+            if stored != 1:  # the database only lets the sender finish a row still open
+                raise TeamUnavailableError(
+                    f"The answer to request {row_id} could not be stored in the team journal "
+                    "(it is not this person's, or it was answered already)."
+                )
             db.execute(
                 "UPDATE request_details SET response_json = %s WHERE request_id = %s",
                 (json.dumps(answer), row_id),
@@ -215,7 +225,9 @@ class TeamJournal:
         orderid: str | None = None,
         source: str,
     ) -> list[int]:
-        """Record an order's latest status on the requests that made it (anyone's)."""
+        """Record an order's latest status on the requests that made it (anyone's); return
+        the ids of the rows it changed. "processing" or "unknown" never replaces a settled status
+        (see :meth:`console.core.history.History.set_final_status`)."""
         with self.writing() as db:
             ids = [
                 int(r[0])
@@ -390,6 +402,6 @@ class TeamJournalHooks:
             return
         try:
             self.history.finish(record, outcome)
-        except (psycopg.Error, OSError) as exc:
+        except (psycopg.Error, OSError, TeamUnavailableError) as exc:
             self.last_error = exc
             self.history.notify("journal-failed", record)

@@ -582,5 +582,64 @@ GRANT EXECUTE ON FUNCTION gateway.end_claim(bigint, text), gateway.recover_claim
     TO gateway_maker, gateway_checker, gateway_admin;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+# Version 3: the journal answers as the SQLite one does, whatever the database's locale.
+# * Ids, filters and card digits compare byte by byte (collation "C"): a "po-1*" search
+#   finds what it finds on SQLite (a linguistic collation would let "PO-1x" in), and the
+#   filter menus list values in the same order.
+# * An answer that arrives after its pending row was taken for a stopped console's ("outcome
+#   unknown", past its deadline) is still stored by its sender, and audited.
+# * A status of an order not decided yet (processing, unknown: console.core.spec.status)
+#   never replaces a settled one, final or a later update such as a chargeback (a status
+#   answer overtaken by the callback).
+_V3 = r"""
+DROP POLICY requests_finish ON gateway.requests;
+ALTER TABLE gateway.requests
+    ALTER COLUMN environment TYPE text COLLATE "C",
+    ALTER COLUMN command TYPE text COLLATE "C",
+    ALTER COLUMN outcome TYPE text COLLATE "C",
+    ALTER COLUMN client_orderid TYPE text COLLATE "C",
+    ALTER COLUMN last4 TYPE text COLLATE "C",
+    ALTER COLUMN gateway_order_id TYPE text COLLATE "C",
+    ALTER COLUMN serial_number TYPE text COLLATE "C",
+    ALTER COLUMN card_ref_id TYPE text COLLATE "C",
+    ALTER COLUMN recurring_payment_id TYPE text COLLATE "C";
+CREATE POLICY requests_finish ON gateway.requests FOR UPDATE
+    USING (made_by = session_user
+           AND (outcome = 'pending' OR (interrupted AND finished IS NULL)))
+    WITH CHECK (made_by = session_user);
+
+CREATE OR REPLACE FUNCTION gateway.after_request() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM gateway.log('send', NEW.submission_id, NEW.id, NEW.environment,
+            format('%s %s', NEW.command, coalesce(NEW.client_orderid, '')));
+    ELSIF OLD.outcome = 'pending' AND NEW.outcome <> 'pending' THEN
+        PERFORM gateway.log('outcome', NEW.submission_id, NEW.id, NEW.environment,
+            NEW.outcome || CASE WHEN NEW.interrupted THEN ' (console stopped)' ELSE '' END);
+    ELSIF OLD.interrupted AND OLD.finished IS NULL AND NEW.finished IS NOT NULL THEN
+        PERFORM gateway.log('outcome', NEW.submission_id, NEW.id, NEW.environment,
+            NEW.outcome || ' (answered after it was taken for interrupted)');
+    END IF;
+    PERFORM pg_notify('gateway_team', json_build_object('kind', 'request', 'event',
+        CASE WHEN TG_OP = 'INSERT' THEN 'added' ELSE 'changed' END, 'id', NEW.id)::text);
+    RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION gateway.set_final_status(env text, orderid text, status text,
+                                                    gateway_id text, source text)
+RETURNS SETOF bigint
+LANGUAGE sql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
+    UPDATE gateway.requests SET final_status = status, final_status_source = source,
+        final_status_at = extract(epoch FROM clock_timestamp()),
+        gateway_order_id = coalesce(gateway_order_id, gateway_id)
+    WHERE client_orderid = orderid AND environment = env AND command <> 'status'
+      AND (gateway_id IS NULL OR gateway_order_id IS NULL OR gateway_order_id = gateway_id)
+      AND NOT (status IN ('processing', 'unknown') AND final_status IS NOT NULL
+               AND final_status NOT IN ('processing', 'unknown'))
+    RETURNING id
+$$;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(MIGRATIONS)
