@@ -30,7 +30,7 @@ def activate(
     session = wiring.window.session
     secrets = wiring.secrets
     local = secrets.local_environment
-    store = secrets.store()
+    store = secrets.environments_file()  # the key itself is read on a worker
     store.set_active(name)
     if local is not None and name == local.name:
         session.use(local, secrets.local_key)

@@ -3,11 +3,17 @@
 The local sandbox is listed first and cannot be edited (its address is set when it starts).
 A changed production base URL (or a switch to production) asks for confirmation before it
 is saved: real money would go somewhere new.
+
+Listing and choosing read only the environments file. Saving, renaming and removing also
+write the OS keyring (the merchant control secret, the secrets that move with a rename or go
+with a removal), which may take seconds or ask for a password: they run on the window's task
+manager, with "Saving…" shown and the list and its buttons off until the answer arrives.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -27,6 +33,7 @@ from console.core.environments import (
     Environment,
     EnvironmentStoreError,
     EnvKind,
+    FieldProblem,
     InvalidEnvironmentError,
 )
 from console.ui.confirm import ask
@@ -36,11 +43,29 @@ from console.ui.tasks import TaskManager
 from console.ui.team.policy_line import policy_line
 from console.ui.theme import state_colour
 
+_T = TypeVar("_T")
+
 _KIND_WORDS = {
     EnvKind.LOCAL_SANDBOX: "built in",
     EnvKind.SANDBOX: "sandbox",
     EnvKind.PRODUCTION: "PRODUCTION",
 }
+
+
+def _not_saved(found: list[FieldProblem]) -> str:
+    return "Not saved. " + " ".join(f"{p.field}: {p.message}" for p in found)
+
+
+def _keep_control_secret(secrets: SecretsAccess, name: str, secret: str) -> str:
+    """Keep ``name``'s merchant control secret in the vault (a worker's call); "" when kept
+    or none was given, else why not (the environment's settings are saved regardless)."""
+    if not secret:
+        return ""
+    try:
+        secrets.vault().set_merchant_control(name, secret)
+    except Exception as exc:  # no keyring: say so; the settings themselves are saved
+        return f"Saved {name}, but the merchant control secret was not kept: {exc}"
+    return ""
 
 
 def ask_confirmation(parent: QWidget, text: str) -> bool:
@@ -65,7 +90,9 @@ class EnvironmentsDialog(QDialog):
         self.setObjectName("environments-dialog")
         self.setWindowTitle("Environments")
         self.secrets = secrets
-        self.store = secrets.store()
+        self.store = secrets.environments_file()  # changes go through secrets.store() on a worker
+        self.tasks = tasks if tasks is not None else TaskManager(self)
+        self._held: dict[QWidget, bool] = {}  # what was on before a change went to the keyring
         self.confirm: Callable[[QWidget, str], bool] = ask_confirmation
         self.list = QListWidget()
         self.list.setAccessibleName("Environments")
@@ -99,7 +126,7 @@ class EnvironmentsDialog(QDialog):
         right.addWidget(self.builtin_note)
         right.addWidget(scroll, 1)
         right.addWidget(self.message)
-        self.policy = policy_line(tasks)  # team mode: the environment's approval policy
+        self.policy = policy_line(self.tasks)  # team mode: the environment's approval policy
         if self.policy is not None:
             right.addWidget(self.policy)
         actions = QHBoxLayout()
@@ -181,43 +208,87 @@ class EnvironmentsDialog(QDialog):
         self.show_problem("", "New environment: fill it in and Save.")
 
     # -- changes ------------------------------------------------------------------------------
-    def save(self) -> bool:
-        """Add or update the environment in the form; True when stored."""
-        self.form.mark_attempted()
-        env = self.form.environment()
-        try:
-            if self._editing is None:
-                saved = self.store.add(env)
-            else:
-                try:
-                    saved = self.store.update(self._editing, env)
-                except ConfirmationRequiredError as exc:
-                    if not self.confirm(self, str(exc)):
-                        self.show_problem("Not saved: the production address was not changed.")
-                        return False
-                    saved = self.store.update(self._editing, env, confirm=True)
-        except InvalidEnvironmentError as exc:
-            self.show_problem(
-                "Not saved. " + " ".join(f"{p.field}: {p.message}" for p in exc.problems)
-            )
-            return False
-        except EnvironmentStoreError as exc:
-            self.show_problem(f"Not saved: {exc}")
-            return False
-        note = self._save_control_secret(saved.name)
-        self.reload(saved.name)
-        self.show_problem(note, f"Saved {saved.name}." if not note else "")
-        return True
+    @property
+    def busy(self) -> bool:
+        """True while a change is being written (the file and the keyring)."""
+        return bool(self._held)
 
-    def _save_control_secret(self, name: str) -> str:
-        secret = self.form.control_secret.text()
-        if not secret:
-            return ""
-        try:
-            self.secrets.vault().set_merchant_control(name, secret)
-        except Exception as exc:  # no keyring: say so; the settings themselves are saved
-            return f"Saved {name}, but the merchant control secret was not kept: {exc}"
-        return ""
+    def _begin(self, doing: str) -> None:
+        """The list, the form and the buttons off while the change is written."""
+        stale = (self.list, self.form, self.add_button, self.remove_button, self.save_button)
+        self._held = {w: w.isEnabled() for w in (*stale, self.use_button, self.keys_button)}
+        for widget in self._held:
+            widget.setEnabled(False)
+        colour = state_colour("busy", self.palette()).name()
+        self.message.setText(f"<span style='color:{colour}'>{doing}</span>")
+
+    def _end(self) -> None:
+        for widget, enabled in self._held.items():
+            widget.setEnabled(enabled)
+        self._held = {}
+
+    def _change(
+        self,
+        doing: str,
+        work: Callable[[], _T],
+        done: Callable[[_T], None],
+        failed: Callable[[BaseException], None],
+    ) -> bool:
+        """Run ``work`` (it writes the file and the keyring) on a worker; then ``done(result)``
+        or ``failed(exc)`` with the dialog usable again."""
+        self._begin(doing)
+
+        def finished(result: _T) -> None:
+            self._end()
+            done(result)
+
+        def broke(exc: BaseException, _tb: str) -> None:
+            self._end()
+            failed(exc)
+
+        if self.tasks.run(work, finished, broke, owner=self):
+            return True
+        self._end()
+        self.show_problem("The window is closing: nothing was changed.")
+        return False
+
+    def save(self) -> bool:
+        """Add or update the environment in the form. False when the form has mistakes (they
+        are shown); True when the save is under way: the result line says how it ended."""
+        self.form.mark_attempted()
+        found = self.form.current_problems()
+        if found:
+            self.show_problem(_not_saved(found))
+            return False
+        return self._store(self.form.environment(), self._editing, confirm=False)
+
+    def _store(self, env: Environment, editing: str | None, *, confirm: bool) -> bool:
+        secrets, secret = self.secrets, self.form.control_secret.text()
+
+        def work() -> tuple[Environment, str]:
+            store = secrets.store()
+            saved = (
+                store.add(env) if editing is None else store.update(editing, env, confirm=confirm)
+            )
+            return saved, _keep_control_secret(secrets, saved.name, secret)
+
+        def done(result: tuple[Environment, str]) -> None:
+            saved, note = result
+            self.reload(saved.name)
+            self.show_problem(note, f"Saved {saved.name}." if not note else "")
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, ConfirmationRequiredError) and not confirm:
+                if self.confirm(self, str(exc)):
+                    self._store(env, editing, confirm=True)
+                else:
+                    self.show_problem("Not saved: the production address was not changed.")
+            elif isinstance(exc, InvalidEnvironmentError):
+                self.show_problem(_not_saved(exc.problems))
+            else:
+                self.show_problem(f"Not saved: {exc}")
+
+        return self._change("Saving…", work, done, failed)
 
     def remove_current(self) -> None:
         name = self._editing
@@ -228,14 +299,20 @@ class EnvironmentsDialog(QDialog):
             return
         self.remove(name)
 
-    def remove(self, name: str) -> None:
-        try:
-            self.store.remove(name)
-        except EnvironmentStoreError as exc:
-            self.show_problem(str(exc))
-            return
-        self.reload()
-        self.show_problem("", f"Removed {name}.")
+    def remove(self, name: str) -> bool:
+        """Forget ``name`` and its secrets; True when the removal is under way."""
+        secrets = self.secrets
+
+        def done(_result: None) -> None:
+            self.reload()
+            self.show_problem("", f"Removed {name}.")
+
+        def failed(exc: BaseException) -> None:
+            self.show_problem(
+                str(exc) if isinstance(exc, EnvironmentStoreError) else f"Not removed: {exc}"
+            )
+
+        return self._change(f"Removing {name}…", lambda: secrets.store().remove(name), done, failed)
 
     def show_problem(self, problem: str, fine: str = "") -> None:
         """A problem in red, or a plain confirmation."""

@@ -4,13 +4,19 @@ Import a PEM (PKCS#1 or PKCS#8, encrypted ones with a passphrase asked for once)
 2048/3072/4096-bit key, see its size and fingerprint, export the public key PEM to hand to
 the gateway, delete. With no OS keyring the core's message says what to install, and the
 only other way is the explicit choice to keep keys in memory for this session.
+
+The OS keyring may take seconds to answer or ask for a password, so every read and write of
+it runs on the window's task manager: meanwhile the dialog says what it is doing and the
+buttons that would act on what it shows are off; the answer (or the failure) is shown when
+it arrives.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
@@ -28,12 +34,20 @@ from PySide6.QtWidgets import (
 )
 
 from console.core.keys import KeyProblem, fingerprint, public_key_pem
-from console.core.vault import KEY_SIZES, KeyInfo, KeyringUnavailableError, VaultError
+from console.core.vault import (
+    KEY_SIZES,
+    KeyExistsError,
+    KeyInfo,
+    KeyringUnavailableError,
+    VaultError,
+)
 from console.ui.confirm import ask
 from console.ui.inspector.widgets import CopyBlock
 from console.ui.secrets_access import SecretsAccess
 from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
+
+_T = TypeVar("_T")
 
 SESSION_ONLY = (
     "Keys are kept in memory for this session only: they are forgotten when the console "
@@ -42,6 +56,40 @@ SESSION_ONLY = (
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
+
+
+@dataclass(frozen=True, slots=True)
+class KeyState:
+    """What the keyring says about one environment's key.
+
+    Attributes:
+        unavailable: no OS keyring: the core's words on what to install ("" when there is one).
+        info: the stored key's size, fingerprint and public half; None when there is none.
+        problem: why the stored key cannot be read ("" when it can).
+    """
+
+    environment: str
+    unavailable: str = ""
+    info: KeyInfo | None = None
+    problem: str = ""
+
+    @property
+    def ready(self) -> bool:
+        return not self.unavailable
+
+
+def read_key(secrets: SecretsAccess, name: str) -> KeyState:
+    """Open the vault and read ``name``'s key (a worker's call: the keyring may be slow)."""
+    try:
+        vault = secrets.vault()
+    except KeyringUnavailableError as exc:
+        return KeyState(name, unavailable=str(exc))
+    if not name:
+        return KeyState(name)
+    try:
+        return KeyState(name, info=vault.key_info(name))
+    except (VaultError, KeyProblem) as exc:
+        return KeyState(name, problem=str(exc))
 
 
 def ask_passphrase(parent: QWidget, name: str) -> str | None:
@@ -77,6 +125,9 @@ class KeyDialog(QDialog):
         self.setWindowTitle("Keys")
         self.secrets = secrets
         self.tasks = tasks if tasks is not None else TaskManager(self)
+        self.state: KeyState | None = None  # None while the keyring is being read
+        self._reads = 0  # the latest read: an older answer is for a choice no longer shown
+        self._acting = False  # an import, generation, export or deletion is under way
         self.ask_passphrase: Callable[[QWidget, str], str | None] = ask_passphrase
         self.confirm: Callable[[QWidget, str], bool] = ask_yes
         self.environment = QComboBox()
@@ -126,13 +177,15 @@ class KeyDialog(QDialog):
         self.delete_button.clicked.connect(self.delete)
         close.clicked.connect(self.accept)
         self.environment.currentIndexChanged.connect(lambda _i: self.refresh())
-        names = [e.name for e in secrets.store().environments() if not e.builtin]
+        names = [e.name for e in secrets.environments_file().environments() if not e.builtin]
         local = secrets.local_environment
         if local is not None and secrets.local_key is not None:
             names.append(local.name)  # its demo key: the public half exportable too
+        self.environment.blockSignals(True)  # one read of the keyring, for the one chosen
         self.environment.addItems(names)
         if environment in names:
             self.environment.setCurrentText(environment)
+        self.environment.blockSignals(False)
         self.resize(720, 460)
         self.refresh()
 
@@ -140,19 +193,12 @@ class KeyDialog(QDialog):
     def name(self) -> str:
         return self.environment.currentText()
 
-    # -- state --------------------------------------------------------------------------------
-    def _keyring_ready(self) -> bool:
-        try:
-            self.secrets.vault()
-        except KeyringUnavailableError as exc:
-            self.keyring_note.setText(str(exc))
-            self.memory_button.setVisible(True)
-            return False
-        self.memory_button.setVisible(False)
-        self.keyring_note.setText(SESSION_ONLY if self.secrets.session_only else "")
-        self.keyring_note.setVisible(self.secrets.session_only)
-        return True
+    @property
+    def busy(self) -> bool:
+        """True while the keyring is read or written for this dialog."""
+        return (self.state is None and self._local_key() is None) or self._acting
 
+    # -- state --------------------------------------------------------------------------------
     def _local_key(self) -> RSAPrivateKey | None:
         """The built-in sandbox's demo key (memory only) when it is the one chosen."""
         local = self.secrets.local_environment
@@ -161,7 +207,10 @@ class KeyDialog(QDialog):
         return None
 
     def refresh(self) -> None:
-        """Show the chosen environment's key, or why there is none."""
+        """Show the chosen environment's key, or why there is none (read on a worker)."""
+        self._reads += 1
+        ticket = self._reads
+        self.state = None
         local = self._local_key()
         if local is not None:
             self.info.setText(
@@ -169,41 +218,77 @@ class KeyDialog(QDialog):
                 " · the built-in sandbox's demo key, in memory only (a new one each start)"
             )
             self.public.set_text(public_key_pem(local))
-            for button in (self.import_button, self.generate_button, self.bits, self.delete_button):
-                button.setEnabled(False)
-            self.export_button.setEnabled(True)
+            self._update_buttons()
             return
-        ready = self._keyring_ready()
-        if ready:
+        self.info.setText("Reading the keyring…")
+        self.public.set_text("")
+        self._update_buttons()
+        secrets, name = self.secrets, self.name
+        self.tasks.run(
+            lambda: read_key(secrets, name),
+            lambda state: self._read(ticket, state),
+            lambda exc, _tb: self._read_failed(ticket, name, exc),
+            owner=self,
+        )
+
+    def _read(self, ticket: int, state: KeyState) -> None:
+        if ticket != self._reads:
+            return  # another environment was chosen meanwhile: its own read follows
+        self.state = state
+        self._show(state)
+        self._update_buttons()
+
+    def _read_failed(self, ticket: int, name: str, exc: BaseException) -> None:
+        self.show_message("error", f"The keyring could not be read for {name}: {exc}")
+        if ticket == self._reads:
+            self._read(ticket, KeyState(name, problem=str(exc)))
+
+    def _show(self, state: KeyState) -> None:
+        if state.ready:
+            self.memory_button.setVisible(False)
+            self.keyring_note.setText(SESSION_ONLY if self.secrets.session_only else "")
             self.keyring_note.setVisible(self.secrets.session_only)
         else:
+            self.keyring_note.setText(state.unavailable)
             self.keyring_note.setVisible(True)
-        info: KeyInfo | None = None
+            self.memory_button.setVisible(True)
+        info = state.info
         if not self.name:
             self.info.setText(
                 "No environment to hold a key yet: add one in Environment > Manage "
                 "environments. The local sandbox's demo key lives in memory only."
             )
-        elif ready:
-            try:
-                info = self.secrets.vault().key_info(self.name)
-            except (VaultError, KeyProblem) as exc:
-                self.info.setText(f"The stored key cannot be read: {exc}")
-            else:
-                self.info.setText(
-                    f"<b>{info.bits}-bit RSA</b> · fingerprint (SHA-256) {info.fingerprint}"
-                    f" · kept in {info.stored_in}"
-                    if info
-                    else f"{self.name} has no private key yet: import one or generate one."
-                )
-        else:
+        elif not state.ready:
             self.info.setText("")
+        elif state.problem:
+            self.info.setText(f"The stored key cannot be read: {state.problem}")
+        elif info is not None:
+            self.info.setText(
+                f"<b>{info.bits}-bit RSA</b> · fingerprint (SHA-256) {info.fingerprint}"
+                f" · kept in {info.stored_in}"
+            )
+        else:
+            self.info.setText(f"{self.name} has no private key yet: import one or generate one.")
         self.public.set_text(info.public_pem if info else "")
-        can = ready and bool(self.name)
-        for button in (self.import_button, self.generate_button, self.bits):
-            button.setEnabled(can)
-        for button in (self.export_button, self.delete_button):
-            button.setEnabled(can and info is not None)
+
+    def _update_buttons(self) -> None:
+        """Nothing that acts on the key is on while the keyring is read or written."""
+        idle = not self._acting
+        keys = (self.import_button, self.generate_button, self.bits)
+        if self._local_key() is not None:
+            for button in (*keys, self.delete_button):
+                button.setEnabled(False)
+            self.export_button.setEnabled(idle)
+        else:
+            state = self.state
+            can = idle and state is not None and state.ready and bool(self.name)
+            for button in keys:
+                button.setEnabled(can)
+            has_key = state is not None and state.info is not None
+            for button in (self.export_button, self.delete_button):
+                button.setEnabled(can and has_key)
+        self.memory_button.setEnabled(idle)
+        self.environment.setEnabled(idle)
 
     def keep_in_memory(self) -> None:
         """The explicit choice: keys for this session only, in memory."""
@@ -215,14 +300,42 @@ class KeyDialog(QDialog):
         colour = state_colour(state, self.palette()).name()
         self.message.setText(f"<span style='color:{colour}'>{text}</span>" if text else "")
 
-    def _replace_ok(self) -> bool:
-        if not self.secrets.vault().has_key(self.name):
-            return True
+    def _replace_ok(self, name: str) -> bool:
         return self.confirm(
             self,
-            f"{self.name} already has a key. Replacing it loses the key the gateway knows; "
+            f"{name} already has a key. Replacing it loses the key the gateway knows; "
             "export its public key first if unsure. Replace it?",
         )
+
+    def _act(
+        self,
+        doing: str,
+        work: Callable[[], _T],
+        done: Callable[[_T], None],
+        failed: Callable[[BaseException], None],
+    ) -> bool:
+        """Run ``work`` (it reads or writes the keyring) on a worker, saying ``doing`` and
+        with the key's buttons off until ``done(result)`` or ``failed(exc)``."""
+        self._acting = True
+        self._update_buttons()
+        self.show_message("busy", doing)
+
+        def finished(result: _T) -> None:
+            self._acting = False
+            self._update_buttons()
+            done(result)
+
+        def broke(exc: BaseException, _tb: str) -> None:
+            self._acting = False
+            self._update_buttons()
+            failed(exc)
+
+        if self.tasks.run(work, finished, broke, owner=self):
+            return True
+        self._acting = False
+        self._update_buttons()
+        self.show_message("error", "The window is closing: nothing was changed.")
+        return False
 
     # -- actions ------------------------------------------------------------------------------
     def _import_dialog(self) -> None:
@@ -233,6 +346,7 @@ class KeyDialog(QDialog):
             self.import_file(Path(path))
 
     def import_file(self, path: Path) -> bool:
+        """Import the PEM in ``path``; True when the import is under way."""
         try:
             pem = path.read_bytes()
         except OSError as exc:
@@ -241,29 +355,37 @@ class KeyDialog(QDialog):
         return self.import_pem(pem, path.name)
 
     def import_pem(self, pem: bytes, label: str = "The key") -> bool:
-        """Import a PEM; an encrypted one asks for its passphrase once."""
-        if not self._replace_ok():
-            return False
-        vault, name = self.secrets.vault(), self.name
-        try:
-            try:
-                info = vault.import_key(name, pem, replace=True)
-            except KeyProblem as exc:
-                if exc.kind != "passphrase-needed":
-                    raise
-                passphrase = self.ask_passphrase(self, label)
-                if passphrase is None:
-                    self.show_message("", "Not imported.")
-                    return False
-                info = vault.import_key(name, pem, passphrase, replace=True)
-        except (KeyProblem, VaultError) as exc:
-            self.show_message("error", f"Not imported: {exc}")
-            return False
-        self._stored(info, "Imported")
-        return True
+        """Import a PEM: asks before replacing a key, and an encrypted one's passphrase once.
+        True when the import is under way; the result line says how it ended."""
+        secrets, name = self.secrets, self.name
 
-    def _stored(self, info: object, verb: str) -> None:
-        assert isinstance(info, KeyInfo)
+        def attempt(passphrase: str | None, replace: bool) -> bool:
+            return self._act(
+                "Saving the key in the keyring…",
+                lambda: secrets.vault().import_key(name, pem, passphrase, replace=replace),
+                lambda info: self._stored(info, "Imported"),
+                lambda exc: refused(exc, passphrase, replace),
+            )
+
+        def refused(exc: BaseException, passphrase: str | None, replace: bool) -> None:
+            locked = isinstance(exc, KeyProblem) and exc.kind == "passphrase-needed"
+            if isinstance(exc, KeyExistsError):
+                if self._replace_ok(name):
+                    attempt(passphrase, True)
+                else:
+                    self.show_message("", "Not imported.")
+            elif locked and passphrase is None:
+                asked = self.ask_passphrase(self, label)
+                if asked is None:
+                    self.show_message("", "Not imported.")
+                else:
+                    attempt(asked, replace)
+            else:
+                self.show_message("error", f"Not imported: {exc}")
+
+        return attempt(None, False)
+
+    def _stored(self, info: KeyInfo, verb: str) -> None:
         self.refresh()
         warnings = " ".join(info.warnings)
         self.show_message(
@@ -272,23 +394,30 @@ class KeyDialog(QDialog):
         )
         self.key_changed.emit(info.environment)
 
-    def generate(self, bits: int) -> None:
-        """Generate a key in the background (4096 bits takes a few seconds)."""
-        if not self._replace_ok():
-            return
-        vault, name = self.secrets.vault(), self.name
-        self.generate_button.setEnabled(False)
-        self.show_message("busy", f"Generating a {bits}-bit key…")
-        self.tasks.run(
-            lambda: vault.generate_key(name, bits, replace=True),
-            lambda info: self._stored(info, "Generated"),
-            self._generate_failed,
-            owner=self,
-        )
+    def generate(self, bits: int) -> bool:
+        """Generate a key in the background (4096 bits takes a few seconds); asks before
+        replacing one. True when the generation is under way."""
+        secrets, name = self.secrets, self.name
 
-    def _generate_failed(self, exc: BaseException, _tb: str) -> None:
-        self.refresh()
-        self.show_message("error", f"No key: {exc}")
+        def attempt(replace: bool) -> bool:
+            return self._act(
+                f"Generating a {bits}-bit key…",
+                lambda: secrets.vault().generate_key(name, bits, replace=replace),
+                lambda info: self._stored(info, "Generated"),
+                refused,
+            )
+
+        def refused(exc: BaseException) -> None:
+            if isinstance(exc, KeyExistsError):
+                if self._replace_ok(name):
+                    attempt(True)
+                else:
+                    self.show_message("", "Not generated: the key was kept.")
+                return
+            self.refresh()
+            self.show_message("error", f"No key: {exc}")
+
+        return attempt(False)
 
     def _export_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
@@ -298,22 +427,45 @@ class KeyDialog(QDialog):
             self.export_public(Path(path))
 
     def export_public(self, path: Path) -> bool:
-        try:
-            local = self._local_key()
-            pem = public_key_pem(local) if local else self.secrets.vault().public_key_pem(self.name)
+        """Write the public key to ``path`` and copy it; True when the export is under way."""
+        secrets, name, local = self.secrets, self.name, self._local_key()
+
+        def work() -> str:
+            pem = public_key_pem(local) if local else secrets.vault().public_key_pem(name)
             path.write_text(pem, encoding="ascii")
-        except (OSError, VaultError) as exc:
-            self.show_message("error", f"Not exported: {exc}")
-            return False
-        QGuiApplication.clipboard().setText(self.public.value())
-        self.show_message("fine", f"Public key written to {path} (and copied).")
-        return True
+            return pem
+
+        def done(pem: str) -> None:
+            QGuiApplication.clipboard().setText(pem)
+            self.show_message("fine", f"Public key written to {path} (and copied).")
+
+        return self._act(
+            "Writing the public key…" if local else "Reading the keyring…",
+            work,
+            done,
+            lambda exc: self.show_message("error", f"Not exported: {exc}"),
+        )
 
     def delete(self) -> bool:
-        if not self.confirm(self, f"Delete the private key of {self.name}? This cannot be undone."):
+        """Delete the chosen environment's key after asking; True when the deletion is under
+        way."""
+        name = self.name
+        if not self.confirm(self, f"Delete the private key of {name}? This cannot be undone."):
             return False
-        self.secrets.vault().delete_key(self.name)
-        self.refresh()
-        self.show_message("fine", f"Deleted the key of {self.name}.")
-        self.key_changed.emit(self.name)
-        return True
+        secrets = self.secrets
+
+        def done(_had_one: bool) -> None:
+            self.refresh()
+            self.show_message("fine", f"Deleted the key of {name}.")
+            self.key_changed.emit(name)
+
+        def failed(exc: BaseException) -> None:
+            self.refresh()
+            self.show_message("error", f"Not deleted: {exc}")
+
+        return self._act(
+            "Deleting the key from the keyring…",
+            lambda: secrets.vault().delete_key(name),
+            done,
+            failed,
+        )

@@ -4,10 +4,16 @@ The vault is the OS keyring. When there is none, nothing falls back silently: th
 dialog shows the core's plain message (what to install) and offers an explicit choice to
 keep keys in memory for this session only; only that choice makes :meth:`vault` return a
 :class:`~console.core.vault.SessionVault`.
+
+Opening the vault and everything done with it may wait on the OS keyring (a D-Bus Secret
+Service, a locked keychain asking for a password): :meth:`vault`, :meth:`store` and
+:meth:`connection` belong on a worker. :meth:`environments_file` never touches the keyring and
+is what the GUI thread lists and chooses environments with.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
@@ -32,6 +38,7 @@ class SecretsAccess:
         self.local_environment: Environment | None = None
         self.local_key: RSAPrivateKey | None = None
         self.local_control: str | None = None
+        self._lock = threading.Lock()  # workers open the vault and the store; held briefly
 
     @property
     def session_only(self) -> bool:
@@ -39,34 +46,53 @@ class SecretsAccess:
         return self._vault is not None and not self._vault.persistent
 
     def vault(self) -> Vault:
-        """The OS keyring vault. Raises KeyringUnavailableError (with what to install)."""
-        if self._vault is None:
-            from console.core.vault import Vault
+        """The OS keyring vault (a worker's call: it may wait on the keyring).
 
-            self._vault = Vault()
-        return self._vault
+        Raises:
+            KeyringUnavailableError: with what to install.
+        """
+        if self._vault is not None:
+            return self._vault
+        from console.core.vault import Vault
+
+        opened = Vault()  # outside the lock: it may wait on the keyring
+        with self._lock:
+            if self._vault is None:
+                self._vault = opened
+            return self._vault
 
     def keep_in_memory(self) -> Vault:
         """The person chose: keys in memory, forgotten when the console closes."""
         from console.core.vault import SessionVault
 
-        if not self.session_only:
-            self._vault = SessionVault()
-        assert self._vault is not None
-        return self._vault
+        with self._lock:
+            if not self.session_only:
+                self._vault = SessionVault()
+            assert self._vault is not None
+            return self._vault
 
-    def store(self) -> EnvironmentStore:
-        """The environments file; renames and removals move secrets when a vault is open."""
+    def environments_file(self) -> EnvironmentStore:
+        """The environments file, to list and choose environments: the keyring is not opened.
+
+        Adding, editing, renaming and removing go through :meth:`store` instead.
+        """
         from console.core.environments import EnvironmentStore
 
-        if self._store is None:
-            self._store = EnvironmentStore(self.paths)
-        if self._store.vault is None:
+        with self._lock:
+            if self._store is None:
+                self._store = EnvironmentStore(self.paths)
+            return self._store
+
+    def store(self) -> EnvironmentStore:
+        """The environments file with the vault attached, so renames and removals move the
+        secrets too (a worker's call: opening the vault may wait on the keyring)."""
+        store = self.environments_file()
+        if store.vault is None:
             try:
-                self._store.vault = self.vault()
+                store.vault = self.vault()
             except Exception:  # no keyring: the store still works, secrets are not moved
-                self._store.vault = None
-        return self._store
+                store.vault = None
+        return store
 
     def remember_local(self, env: Environment, key: RSAPrivateKey | None) -> None:
         """The running local sandbox and its demo key (memory only)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -50,3 +51,45 @@ def make_window(qtbot: Any) -> Iterator[Callable[..., MainWindow]]:
 @pytest.fixture
 def window(make_window: Callable[..., MainWindow]) -> MainWindow:
     return make_window()
+
+
+_KEYRING_CALLS = ("get", "set", "delete")
+
+
+@pytest.fixture
+def keyring_threads(monkeypatch: pytest.MonkeyPatch) -> list[threading.Thread]:
+    """The thread of every OS keyring call from now on: opening it, and each read and write
+    of an entry (clear the list to start counting later)."""
+    from console.core.secret_store import KeyringStore
+
+    seen: list[threading.Thread] = []
+    for name in ("__init__", *_KEYRING_CALLS):
+        real = getattr(KeyringStore, name)
+
+        def recording(self: KeyringStore, *args: Any, _real: Any = real, **kw: Any) -> Any:
+            seen.append(threading.current_thread())
+            return _real(self, *args, **kw)
+
+        monkeypatch.setattr(KeyringStore, name, recording)
+    return seen
+
+
+@pytest.fixture
+def slow_keyring(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """An OS keyring that answers a worker only once the event is set (as a locked keychain
+    waits for its password). Calls from the GUI thread are answered at once: a test of the
+    old behaviour fails on what it sees instead of hanging."""
+    from console.core.secret_store import KeyringStore
+
+    answer = threading.Event()
+    for name in _KEYRING_CALLS:
+        real = getattr(KeyringStore, name)
+
+        def waiting(self: KeyringStore, *args: Any, _real: Any = real, **kw: Any) -> Any:
+            if threading.current_thread() is not threading.main_thread():
+                answer.wait(30)
+            return _real(self, *args, **kw)
+
+        monkeypatch.setattr(KeyringStore, name, waiting)
+    yield answer
+    answer.set()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from console.core.environments import EnvironmentStore, EnvKind
@@ -10,6 +11,7 @@ from console.core.vault import Vault
 from console.ui.environment_actions import open_environments
 from console.ui.environments_dialog import EnvironmentsDialog
 from console.ui.main_window import MainWindow
+from console.ui.secrets_access import SecretsAccess
 
 
 def _fill(dialog: EnvironmentsDialog, name: str, url: str, kind: EnvKind = EnvKind.SANDBOX) -> None:
@@ -21,6 +23,16 @@ def _fill(dialog: EnvironmentsDialog, name: str, url: str, kind: EnvKind = EnvKi
     form.base_url.editingFinished.emit()  # the person moves on to the next field
     form.login.setText("acme")
     form.endpoint_id.setText("1234")
+
+
+def _saved(qtbot: Any, dialog: EnvironmentsDialog, expected: str) -> None:
+    """Save; the result line says ``expected`` once the file and the keyring have answered."""
+    assert dialog.save()
+    _shows(qtbot, dialog, expected)
+
+
+def _shows(qtbot: Any, dialog: EnvironmentsDialog, expected: str) -> None:
+    qtbot.waitUntil(lambda: expected in dialog.message.text(), timeout=30_000)
 
 
 def test_a_new_environment_form_is_calm_until_something_is_typed(
@@ -58,7 +70,7 @@ def test_add_with_the_https_rule_shown_while_typing(qtbot: Any, window: MainWind
     dialog.form.read_timeout.setValue(45)
     dialog.form.listen.setChecked(True)
     dialog.form.control_secret.setText("shared-secret")
-    assert dialog.save()
+    _saved(qtbot, dialog, "Saved acme-sb.")
     stored = EnvironmentStore(resolve()).get("acme-sb")
     assert stored.base_url == "https://sandbox.gateway.example/paynet"
     assert stored.read_timeout == 45
@@ -72,22 +84,23 @@ def test_production_address_change_asks_first(qtbot: Any, window: MainWindow) ->
     dialog = open_environments(window.journal)
     qtbot.addWidget(dialog)
     _fill(dialog, "acme-live", "https://gateway.example/paynet", EnvKind.PRODUCTION)
-    assert dialog.save()  # adding asks nothing: nothing was pointing anywhere yet
     asked: list[str] = []
     dialog.confirm = lambda _w, text: bool(asked.append(text))  # says no
+    _saved(qtbot, dialog, "Saved acme-live.")
+    assert asked == []  # adding asks nothing: nothing was pointing anywhere yet
     dialog.form.base_url.setText("https://other.gateway.example/paynet")
-    assert not dialog.save()
+    _saved(qtbot, dialog, "the production address was not changed")
     assert "real money" in asked[0]
     assert EnvironmentStore(resolve()).get("acme-live").base_url == "https://gateway.example/paynet"
     dialog.confirm = lambda _w, _t: True
-    assert dialog.save()
+    _saved(qtbot, dialog, "Saved acme-live.")
     assert EnvironmentStore(resolve()).get("acme-live").base_url == (
         "https://other.gateway.example/paynet"
     )
     dialog.form.login.setText("acme2")  # other changes of production ask nothing
     asked.clear()
     dialog.confirm = lambda _w, text: bool(asked.append(text))
-    assert dialog.save()
+    _saved(qtbot, dialog, "Saved acme-live.")
     assert asked == []
 
 
@@ -97,7 +110,7 @@ def test_use_an_environment_switches_the_window(
     dialog = open_environments(window.journal)
     qtbot.addWidget(dialog)
     _fill(dialog, "acme-sb", "https://sandbox.gateway.example/paynet")
-    assert dialog.save()
+    _saved(qtbot, dialog, "Saved acme-sb.")
     dialog.use_button.click()
     assert window.session.environment.name == "acme-sb"
     assert not window.session.ready  # the key is read from the keyring off the GUI thread
@@ -149,3 +162,68 @@ def test_the_built_in_sandbox_starts_when_chosen_after_starting_elsewhere(
     qtbot.waitUntil(lambda: window.session.ready, timeout=30_000)
     assert window.session.environment.name == "local-sandbox"
     assert window.session.environment.base_url.startswith("http://127.0.0.1:")
+
+
+def test_saving_renaming_and_removing_write_the_keyring_off_the_gui_thread(
+    qtbot: Any, rsa_key: Any, keyring_threads: list[threading.Thread]
+) -> None:
+    dialog = EnvironmentsDialog(SecretsAccess(resolve()))
+    qtbot.addWidget(dialog)
+    _fill(dialog, "acme-sb", "https://sandbox.gateway.example/paynet")
+    dialog.form.control_secret.setText("shared-secret")
+    _saved(qtbot, dialog, "Saved acme-sb.")
+    assert dialog.current_name() == "acme-sb"
+    calls = list(keyring_threads)
+    assert calls
+    assert threading.main_thread() not in calls
+    assert Vault().merchant_control("acme-sb") == "shared-secret"
+    Vault().store_key("acme-sb", rsa_key)
+    keyring_threads.clear()
+    dialog.form.name.setText("acme-test")  # a rename moves the key and the control secret
+    _saved(qtbot, dialog, "Saved acme-test.")
+    assert dialog.remove("acme-test")
+    _shows(qtbot, dialog, "Removed acme-test.")
+    calls = list(keyring_threads)
+    assert calls
+    assert threading.main_thread() not in calls
+    assert [e.name for e in EnvironmentStore(resolve()).environments()] == ["local-sandbox"]
+    assert Vault().merchant_control("acme-test") is None  # gone with it
+    assert not Vault().has_key("acme-test")
+
+
+def test_saving_says_so_and_holds_the_list_until_the_keyring_answers(
+    qtbot: Any, slow_keyring: threading.Event
+) -> None:
+    dialog = EnvironmentsDialog(SecretsAccess(resolve()))
+    qtbot.addWidget(dialog)
+    _fill(dialog, "acme-sb", "https://sandbox.gateway.example/paynet")
+    dialog.form.control_secret.setText("shared-secret")
+    assert dialog.save()
+    assert "Saving…" in dialog.message.text()
+    for widget in (dialog.save_button, dialog.use_button, dialog.list, dialog.add_button):
+        assert not widget.isEnabled()
+    slow_keyring.set()
+    _shows(qtbot, dialog, "Saved acme-sb.")
+    assert dialog.save_button.isEnabled()
+    assert dialog.list.isEnabled()
+    assert Vault().merchant_control("acme-sb") == "shared-secret"
+
+
+def test_a_removal_the_keyring_refuses_is_said(qtbot: Any, monkeypatch: Any) -> None:
+    from console.core.secret_store import KeyringStore
+
+    dialog = EnvironmentsDialog(SecretsAccess(resolve()))
+    qtbot.addWidget(dialog)
+    _fill(dialog, "acme-sb", "https://sandbox.gateway.example/paynet")
+    dialog.form.control_secret.setText("shared-secret")
+    _saved(qtbot, dialog, "Saved acme-sb.")
+
+    def refused(_self: KeyringStore, _name: str) -> None:
+        raise RuntimeError("the keychain is locked")
+
+    monkeypatch.setattr(KeyringStore, "delete", refused)
+    assert dialog.remove("acme-sb")
+    _shows(qtbot, dialog, "Not removed: the keychain is locked")
+    assert "acme-sb" in EnvironmentStore(resolve()).names()  # nothing half done
+    assert dialog.current_name() == "acme-sb"
+    assert dialog.remove_button.isEnabled()

@@ -88,6 +88,7 @@ def test_switching_environment_reads_the_key_off_the_gui_thread(
     dialog.form.login.setText("acme")
     dialog.form.endpoint_id.setText("1111")
     assert dialog.save()
+    qtbot.waitUntil(lambda: "Saved acme-sb." in dialog.message.text())
     Vault().store_key("acme-sb", rsa_key)
     secrets = window.journal.secrets
     threads: list[str] = []
