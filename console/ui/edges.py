@@ -37,11 +37,11 @@ class VisibleEdges(QProxyStyle):
             element == QStyle.PrimitiveElement.PE_Frame
             and isinstance(widget, QPlainTextEdit | QTextEdit)
         ):
-            self._frame(option, painter)
+            self._outline(option, painter, ring=False)
             return
         super().drawPrimitive(element, option, painter, widget)
         if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
-            self._ring(option, painter)
+            self._outline(option, painter, ring=True)
 
     def drawControl(
         self,
@@ -73,20 +73,17 @@ class VisibleEdges(QProxyStyle):
         )
         return QPen(colour, 1)
 
-    def _frame(self, option: QStyleOption, painter: QPainter) -> None:
+    def _outline(self, option: QStyleOption, painter: QPainter, *, ring: bool) -> None:
+        """A field's rounded frame, or a radio button's ring, in the edge colour."""
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(self._pen(option))
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawRoundedRect(QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5), 2, 2)
-        painter.restore()
-
-    def _ring(self, option: QStyleOption, painter: QPainter) -> None:
-        painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(self._pen(option))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawEllipse(QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5))
+        shape = QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5)
+        if ring:
+            painter.drawEllipse(shape)
+        else:
+            painter.drawRoundedRect(shape, 2, 2)
         painter.restore()
 
 

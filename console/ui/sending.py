@@ -17,7 +17,7 @@ from console.ui.tasks import TaskManager
 if TYPE_CHECKING:
     from console.core.client import PreparedRequest
     from console.core.journals import JournalStore
-    from console.core.pipeline import Decision, Pipeline, SendSummary, Sent
+    from console.core.pipeline import Check, Decision, Pipeline, SendSummary, Sent
     from console.core.team.approval import Submission
     from console.core.team.held import Awaiting, Held
     from console.core.transport import Transport
@@ -184,14 +184,12 @@ class SendController(QObject):
         self._start(pipeline, check.prepared, decision)
         return True
 
-    def _hold(self, pipeline: Pipeline, check: object) -> Held | None:
+    def _hold(self, pipeline: Pipeline, check: Check) -> Held | None:
         """The team's approval policy on this request (None for one person)."""
         if not self.team:
             return None
-        from console.core.pipeline import Check
         from console.core.team.held import hold
 
-        assert isinstance(check, Check)
         return hold(pipeline, check)
 
     def needs_approval(self, command: str, values: Mapping[str, str]) -> bool:

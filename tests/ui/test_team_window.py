@@ -115,3 +115,33 @@ def test_a_held_batch_is_approved_as_a_whole_and_run_once_by_this_window(
         approvals.approve(pending.id)
     qtbot.waitUntil(lambda: "Results:" in dialog.message.text(), timeout=20_000)
     assert payouts(window) == Counter({"tb-1": 1, "tb-2": 1})
+
+
+def test_the_policy_is_asked_again_only_when_what_it_looks_at_changes(
+    qtbot: Any, team_window: MainWindow, team_db: TeamDatabase, monkeypatch: Any
+) -> None:
+    window = team_window
+    env = window.session.environment
+    assert env is not None
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy(env.name, "above", {"USD": "100.00"})
+    window.show_command("payout-check")
+    window.fill_example()  # 10.50 USD: below the threshold
+    assert window.tasks.wait(10_000)  # the policy asked about the example has answered
+    asked: list[str] = []
+    real = window.sender_.needs_approval
+
+    def counting(command: str, values: Any) -> bool:
+        asked.append(values.get("amount", ""))
+        return real(command, values)
+
+    monkeypatch.setattr(window.sender_, "needs_approval", counting)
+    window.form.rows["amount"].set_text("150.00")
+    qtbot.waitUntil(lambda: window.panel.send_button.text() == "Submit for approval")
+    for text in ("W", "Wi", "Win"):  # typing elsewhere: the database is not asked again
+        window.form.rows["order_desc"].set_text(text)
+    qtbot.wait(200)
+    assert asked == ["150.00"]
+    window.form.rows["amount"].set_text("50.00")
+    qtbot.waitUntil(lambda: window.panel.send_button.text() == "Send")
+    assert asked == ["150.00", "50.00"]

@@ -78,7 +78,8 @@ class SendPanel(QWidget):
         self._outcomes: dict[str, Outcome] = {}  # each command's last answer
         self._last: Outcome | None = None
         self._sending_command = ""
-        self._asked: tuple[str, str, str] = ("", "", "")
+        # what the team's policy was last asked about: environment, command, amount, currency
+        self._asked: tuple[str, str, str, str] = ("", "", "", "")
         self.tasks = tasks
 
         self.summary = ProblemSummary()
@@ -221,13 +222,13 @@ class SendPanel(QWidget):
     def _submitted(self, awaiting: Awaiting) -> None:
         """Held for a checker (team mode): said under its form; this window sends it once
         approved."""
-        from console.core.masking import is_sensitive
+        from console.core.team.approval import carries_card_data
 
         self.guard.answered(None)
         prepared = awaiting.submitted.prepared
         card = (
             " Its card data stays in this window only: keep it open."
-            if any(is_sensitive(name) and value for name, value in prepared.params)
+            if carries_card_data(prepared)
             else ""
         )
         self.show_result(
@@ -244,12 +245,16 @@ class SendPanel(QWidget):
 
     def _ask_approval(self) -> None:
         """In team mode: Send says "Submit for approval" where the policy holds it back."""
-        if not self.controller.team or not self.session.ready:
+        env = self.session.environment
+        if not self.controller.team or not self.session.ready or env is None:
+            self._asked = ("", "", "", "")
             self._set_action(SEND_WORDS)
             return
         command, values = self.forms.command, self.forms.form.values()
-        self._asked = (command, values.get("amount", ""), values.get("currency", ""))
-        asked = self._asked
+        asked = (env.name, command, values.get("amount", ""), values.get("currency", ""))
+        if asked == self._asked:
+            return  # what the policy looks at is unchanged: no need to ask the database
+        self._asked = asked
         self.tasks.run(
             lambda: self.controller.needs_approval(command, values),
             lambda held: (
