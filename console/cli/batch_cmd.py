@@ -31,9 +31,10 @@ from console.cli.failures import (
     EXIT_UNKNOWN,
     EXIT_USAGE,
 )
-from console.cli.request_args import UsageError, add_connection_options, connection
+from console.cli.request_args import UsageError, add_connection_options, connection, gateway_of
 from console.cli.request_cmds import EXIT_BY_RESULT
 from console.core import batch as core
+from console.core.gateway_identity import gateway_for
 from console.core.journals import open_journal
 from console.core.pipeline import Pipeline
 from console.core.transport import Timeouts, Transport
@@ -211,9 +212,15 @@ def _pipeline(
     args: argparse.Namespace,
     pool: core.TransportPool | None = None,
     journal: Any = None,
+    conn: dict[str, Any] | None = None,
 ) -> Pipeline:
     return Pipeline(
         name,
+        gateway=(
+            (lambda command: gateway_for(command, **conn))
+            if conn
+            else (lambda command: gateway_of(args, command))
+        ),
         production=production,
         journal=journal if journal is not None else open_journal(),
         transport=pool or (lambda: Transport()),
@@ -236,7 +243,9 @@ def run_validate(args: argparse.Namespace) -> int:
         pipeline = _pipeline(name, production, args)
     else:  # the file alone: no journal to look ids up in
         production = False
-        pipeline = Pipeline("", production=False, journal=None, transport=Transport)
+        pipeline = Pipeline(
+            "", gateway=lambda _command: "", production=False, journal=None, transport=Transport
+        )
     try:
         return _validate(args, pipeline, production)
     finally:
@@ -269,7 +278,7 @@ def run_batch(args: argparse.Namespace) -> int:
     production = bool(getattr(args, "env_production", production))
     timeouts = Timeouts(connect=args.connect_timeout or 10.0, read=args.timeout or 60.0)
     pool = core.TransportPool(lambda: Transport(timeouts=timeouts, verify=args.ca_bundle or True))
-    pipeline = _pipeline(name, production, args, pool)
+    pipeline = _pipeline(name, production, args, pool, conn=conn)
     try:
         plan = _plan(args, pipeline, production)
         out = core.check_results_path(args.file, args.results or core.results_path(args.file))
@@ -366,7 +375,7 @@ def _sandbox_dry_run(args: argparse.Namespace) -> int:
         }
         pool = core.TransportPool(Transport)
         with History(Path(tmp) / "dry-run.sqlite3") as journal:
-            pipeline = _pipeline("dry run (local sandbox)", False, args, pool, journal)
+            pipeline = _pipeline("dry run (local sandbox)", False, args, pool, journal, conn)
             plan = _plan(args, pipeline, False)
             try:
                 report = core.BatchRunner(

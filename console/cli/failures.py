@@ -35,6 +35,7 @@ EXIT_NOT_CONFIRMED = 11  # a production send was not confirmed: nothing was sent
 EXIT_SUBMITTED = 12  # team mode: submitted for approval, not sent
 EXIT_APPROVAL_REFUSED = 13  # team mode: rejected by a checker, or refused by the database
 EXIT_OVER_LIMIT = 14  # a batch over its environment's limits: nothing was sent
+EXIT_IN_FLIGHT = 15  # double-payout guard: a send of this client_orderid is on its way now
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
 
 EXIT_TABLE = f"""exit status:
@@ -54,6 +55,8 @@ EXIT_TABLE = f"""exit status:
   {EXIT_SUBMITTED} team mode: submitted for approval, not sent (yet)
   {EXIT_APPROVAL_REFUSED} team mode: rejected by a checker, or an approval step refused by the
      team database (self-approval, expired, changed, already decided): nothing was sent
+  {EXIT_IN_FLIGHT} refused: a send of this client_orderid to this gateway is on its way right
+     now (from this or another console): wait for its answer
   {EXIT_INTERNAL} internal error: a bug, the details are in the log file
 """
 
@@ -76,6 +79,7 @@ def exit_code(exc: ConsoleError) -> int:
         return {
             Refusal.INVALID: EXIT_INVALID,
             Refusal.ACCEPTED_BEFORE: EXIT_ALREADY_ACCEPTED,
+            Refusal.IN_FLIGHT: EXIT_IN_FLIGHT,
             Refusal.UNKNOWN_OUTCOME: EXIT_ASK_UNKNOWN,
             Refusal.NOT_CONFIRMED: EXIT_NOT_CONFIRMED,
             Refusal.PLAIN_HTTP: EXIT_USAGE,

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from console.core.errors import InputError
+from console.core.gateway_identity import gateway_for
 from console.core.keys import KeyProblem, load_private_key
 from console.core.masking import mask_text
 
@@ -115,6 +116,33 @@ def _env_connection(args: argparse.Namespace) -> dict[str, Any]:
         args.timeout = args.timeout or env.read_timeout
         args.ca_bundle = args.ca_bundle or env.ca_bundle or None
     return kwargs
+
+
+def gateway_of(args: argparse.Namespace, command: str) -> str:
+    """The identity of the gateway ``command`` reaches with --env and the connection options
+    (the double-payout guard's key), without reading any key."""
+    settings: dict[str, Any] = {}
+    if args.env:
+        from console.core.environments import EnvironmentStore, EnvironmentStoreError
+
+        try:
+            env = EnvironmentStore().get(args.env)
+        except EnvironmentStoreError as exc:
+            raise UsageError(f"--env {args.env}: {exc}") from exc
+        settings = {
+            "base_url": env.base_url,
+            "login": env.login,
+            "endpoint_id": env.endpoint_id or None,
+            "endpoint_group_id": env.endpoint_group_id or None,
+            "path_templates": env.templates_for(command),
+        }
+    settings.update({k: v for k, v in (("base_url", args.base_url), ("login", args.login)) if v})
+    if args.endpoint_id or args.group_id or not args.env:
+        settings["endpoint_id"], settings["endpoint_group_id"] = args.endpoint_id, args.group_id
+    try:
+        return gateway_for(command, **settings)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise UsageError(f"the gateway's address cannot be made: {exc}") from exc
 
 
 def load_key(args: argparse.Namespace) -> Any:

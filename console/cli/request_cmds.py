@@ -36,6 +36,7 @@ from console.cli.request_args import (
     read_fields,
 )
 from console.core.client import Outcome, Result, prepare
+from console.core.gateway_identity import gateway_for
 from console.core.journals import Journal, open_journal
 from console.core.masking import mask_params
 from console.core.pipeline import (
@@ -197,6 +198,7 @@ def send_pipeline(args: argparse.Namespace, conn: dict[str, Any], journal: Journ
     environment = args.env or f"command line ({urlsplit(conn['base_url']).netloc})"
     return Pipeline(
         environment,
+        gateway=lambda command: gateway_for(command, **conn),
         production=bool(getattr(args, "env_production", False)),
         journal=journal,
         transport=lambda: Transport(
@@ -209,8 +211,7 @@ def send_pipeline(args: argparse.Namespace, conn: dict[str, Any], journal: Journ
 
 def _decide(args: argparse.Namespace, check: Check) -> Decision:
     """What the person decided: the window asks; here the flags say it, or a prompt does."""
-    if check.blocked:
-        raise RefusedError(Refusal.ACCEPTED_BEFORE, check.blocked, check.verdict)
+    check.refuse_if_blocked()
     if check.question and not args.resend_unknown:
         raise RefusedError(
             Refusal.UNKNOWN_OUTCOME,

@@ -10,14 +10,15 @@ Nothing here retries: a payout POST is not idempotent, so a failed send is repor
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
 from console.core.errors import InputError, NetworkError
+from console.core.gateway_identity import gateway_identity
 from console.core.responses import DecodedResponse, Kind, decode
 from console.core.signing import SignedRequest, sign
 from console.core.spec import command_url, get_command, request_fields, validate
@@ -62,6 +63,13 @@ class PreparedRequest:
         """The first body value sent under ``name``, if any."""
         return next((v for n, v in self.params if n == name), None)
 
+    @property
+    def gateway(self) -> str:
+        """The identity of the gateway and login it goes to (the double-payout guard's key,
+        :mod:`console.core.gateway_identity`), whatever environment or spelling named it."""
+        login = self.signed.oauth.get("oauth_consumer_key", "") if self.signed else ""
+        return gateway_identity(self.url, login)
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -100,12 +108,19 @@ _RESULT_BY_KIND: dict[Kind, Result] = {
 }
 
 
+Admit = Callable[[Sequence[Any]], None]  # earlier sends of an order id -> None, or raises
+
+
 class JournalHooks(Protocol):
     """What the history journal offers the send pipeline: a row before sending, an update
     after (see ``console.core.pipeline``)."""
 
-    def before_send(self, prepared: PreparedRequest) -> object:
-        """Write (and commit) a pending row; return something that identifies it."""
+    def before_send(self, prepared: PreparedRequest, admit: Admit | None = None) -> object:
+        """Write (and commit) a pending row; return something that identifies it.
+
+        ``admit`` is called inside the same transaction with the earlier sends of the
+        request's order id to its gateway (newest first) and raises to refuse: the check
+        and the claim are one step, so two processes can never both send one order id."""
 
     def after_answer(self, record: object, outcome: Outcome) -> None:
         """Update the row written by :meth:`before_send` with the (masked) outcome."""

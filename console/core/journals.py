@@ -28,7 +28,7 @@ class Journal(Protocol):
     ) -> JournalHooks: ...
 
     def sent_before(
-        self, environment: str, command: str, client_orderid: str
+        self, gateway: str, command: str, client_orderid: str, environment: str = ""
     ) -> list[Any]: ...  # rows with the attributes of pipeline.guard.SentRow
 
     def set_final_status(

@@ -97,6 +97,7 @@ class StatusChecker:
         )
         self.pipeline = Pipeline(
             env.name,
+            gateway=env.gateway,
             production=env.kind == "production",
             journal=history,
             transport=lambda: self.transport,

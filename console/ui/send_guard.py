@@ -20,11 +20,11 @@ if TYPE_CHECKING:
     from console.core.journals import Journal
     from console.ui.tasks import TaskManager
 
-Key = tuple[str, str, str]  # environment, command, client_orderid
+Key = tuple[str, str, str, str]  # gateway, command, client_orderid, environment
 
 
 class SendGuard(QObject):
-    """Remembered verdicts per (environment, command, client_orderid).
+    """Remembered verdicts per (gateway, command, client_orderid, environment).
 
     Args:
         on_change: called (in the GUI thread) when a verdict arrived or may be stale.

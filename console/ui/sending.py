@@ -120,6 +120,7 @@ class SendController(QObject):
             raise InputError(self.session.problem or "No environment is active: choose one.")
         return Pipeline(
             env.name,
+            gateway=env.gateway,
             production=self.session.is_production,
             journal=self.journal,
             transport=transport or self.session.transport,

@@ -7,6 +7,7 @@ import time
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.client import Outcome, PreparedRequest, prepare
+from console.core.gateway_identity import gateway_for
 from console.core.responses import decode
 from console.core.spec import example_values, get_command
 from console.core.transport import OutcomeUnknownError
@@ -14,8 +15,23 @@ from console.core.transport import OutcomeUnknownError
 BASE_URL = "https://gateway.example/paynet"
 
 
+def env_base_url(env: str) -> str:
+    """The address of a gateway of its own for each environment name (two names, two
+    gateways: the double-payout guard is keyed on the gateway, not on the name)."""
+    return f"https://{env}.gateway.example/paynet"
+
+
+def env_gateway(env: str, command: str = "payout-check") -> str:
+    """The identity of :func:`env_base_url`'s gateway, as the journal records it."""
+    return gateway_for(command, base_url=env_base_url(env), login="acme", endpoint_id="1234")
+
+
 def prepared(
-    key: rsa.RSAPrivateKey, command: str = "payout-check", **values: str
+    key: rsa.RSAPrivateKey,
+    command: str = "payout-check",
+    *,
+    base_url: str = BASE_URL,
+    **values: str,
 ) -> PreparedRequest:
     """A signed request: the command's example values, with ``values`` replacing some."""
     fields = example_values(command)
@@ -23,7 +39,7 @@ def prepared(
     req = prepare(
         command,
         fields,
-        base_url=BASE_URL,
+        base_url=base_url,
         login="acme",
         private_key=key,
         endpoint_id="1234",

@@ -21,6 +21,7 @@ def journalled_send(
     """Send ``prepared`` once through the pipeline (as decided: confirmed, resend allowed)."""
     pipeline = Pipeline(
         environment,
+        gateway=lambda _command: prepared.gateway,
         production=production,
         journal=history,
         transport=(lambda: transport) if transport is not None else Transport,

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.history import History, HistoryFilter, export
 from console.core.history.query import last_four
-from tests.helpers.history_data import answered, lost, prepared
+from tests.helpers.history_data import answered, env_base_url, env_gateway, lost, prepared
 
 
 @pytest.fixture
@@ -35,7 +35,7 @@ def journal(rsa_key: rsa.RSAPrivateKey) -> History:
          "type=async-response&serial-number=sn-10&gateway-order-id=1010"),
     ]  # fmt: skip
     for hooks, command, values, body in plan:
-        req = prepared(rsa_key, command, **values)
+        req = prepared(rsa_key, command, base_url=env_base_url(hooks.environment), **values)
         row_id = hooks.before_send(req)
         hooks.after_answer(row_id, answered(req, body) if body else lost(req))
         time.sleep(0.002)  # distinct times, newest last
@@ -166,23 +166,43 @@ def test_counts_follow_writes_from_elsewhere(journal: History, rsa_key: rsa.RSAP
 def test_sent_before_finds_one_order_id_in_one_environment_and_command(
     journal: History, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    assert [r.outcome for r in journal.sent_before("acme-sb", "payout-check", "po-1")] == [
-        "accepted"
-    ]
-    assert journal.sent_before("acme-sb", "payout-check", " po-1 ")[0].gateway_order_id == "1001"
+    assert [
+        r.outcome
+        for r in journal.sent_before(env_gateway("acme-sb", "payout-check"), "payout-check", "po-1")
+    ] == ["accepted"]
+    assert (
+        journal.sent_before(env_gateway("acme-sb", "payout-check"), "payout-check", " po-1 ")[
+            0
+        ].gateway_order_id
+        == "1001"
+    )
     # the same id elsewhere, or under another command, is another order
-    assert journal.sent_before("acme-live", "payout-check", "po-1") == []
-    assert journal.sent_before("acme-sb", "create-card-ref", "po-1") == []
-    assert journal.sent_before("acme-sb", "payout-check", "po-") == []  # exact, not a prefix
-    assert journal.sent_before("acme-live", "payout-check", "po-3")[0].outcome == "unknown"
+    assert (
+        journal.sent_before(env_gateway("acme-live", "payout-check"), "payout-check", "po-1") == []
+    )
+    assert (
+        journal.sent_before(env_gateway("acme-sb", "create-card-ref"), "create-card-ref", "po-1")
+        == []
+    )
+    assert (
+        journal.sent_before(env_gateway("acme-sb", "payout-check"), "payout-check", "po-") == []
+    )  # exact, not a prefix
+    assert (
+        journal.sent_before(env_gateway("acme-live", "payout-check"), "payout-check", "po-3")[
+            0
+        ].outcome
+        == "unknown"
+    )
     # the recurring command spells it client-orderid; the journal keeps one column
-    profile = journal.sent_before("acme-live", "create-recurring-payment", "sub-1")
+    profile = journal.sent_before(
+        env_gateway("acme-live", "create-recurring-payment"), "create-recurring-payment", "sub-1"
+    )
     assert [r.client_orderid for r in profile] == ["sub-1"]
     # a resend adds a row; the newest comes first
     hooks = journal.journal("acme-sb")
-    req = prepared(rsa_key, client_orderid="po-2")
+    req = prepared(rsa_key, base_url=env_base_url("acme-sb"), client_orderid="po-2")
     row_id = hooks.before_send(req)
-    rows = journal.sent_before("acme-sb", "payout-check", "po-2")
+    rows = journal.sent_before(env_gateway("acme-sb", "payout-check"), "payout-check", "po-2")
     assert [r.outcome for r in rows] == ["pending", "rejected"]
     assert rows[0].id == row_id
 
@@ -191,6 +211,6 @@ def test_sent_before_uses_the_client_orderid_index(journal: History) -> None:
     from console.core.history.reading import _SENT_BEFORE_SQL
 
     with journal.reading() as db:
-        plan = db.execute(f"EXPLAIN QUERY PLAN {_SENT_BEFORE_SQL}", ("po-1", "acme-sb", "x"))
+        plan = db.execute(f"EXPLAIN QUERY PLAN {_SENT_BEFORE_SQL}", ("po-1", "payout-check", "gw", "acme-sb"))
         details = " ".join(str(row[-1]) for row in plan)
     assert "ix_requests_client_orderid" in details

@@ -25,7 +25,7 @@ from console.core.history import CallbackEvent, CheckResult, History, HistoryFil
 from console.core.history.journal import INTERRUPTED_SUMMARY
 from console.core.pipeline import Decision, Refusal, RefusedError
 from console.core.pipeline.guard import Seen
-from tests.helpers.history_data import answered, lost, prepared
+from tests.helpers.history_data import answered, env_base_url, env_gateway, lost, prepared
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import FORM, PAN, accepted, pipeline, prepared_payout
@@ -85,7 +85,7 @@ def _write(journal: Any, key: rsa.RSAPrivateKey, env: str, command: str, body: s
     """Journal one send the way the client does: pending row, then the answer (or a lost
     one when ``body`` is None)."""
     hooks = journal.journal(env)
-    req = prepared(key, command, **values)
+    req = prepared(key, command, base_url=env_base_url(env), **values)
     row_id = hooks.before_send(req)
     hooks.after_answer(row_id, answered(req, body) if body else lost(req))
     time.sleep(0.002)  # distinct times, newest last
@@ -224,7 +224,7 @@ def test_the_pane_columns_of_a_pending_then_answered_row(
     assert (pending.outcome, pending.outcome_text, pending.finished) == (
         "pending", "sending…", None
     )  # fmt: skip
-    assert journal.sent_before("acme-sb", "payout-check", "order-7")[0].outcome == "pending"
+    assert journal.sent_before(req.gateway, "payout-check", "order-7")[0].outcome == "pending"
     hooks.after_answer(
         row_id, answered(req, "type=async-response&serial-number=9&gateway-order-id=55")
     )
@@ -260,27 +260,59 @@ def test_sent_before_finds_one_order_id_in_one_environment_and_command(
     seeded: Any, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     journal = seeded
-    assert [r.outcome for r in journal.sent_before("acme-sb", "payout-check", "po-1")] == [
-        "accepted"
-    ]
-    assert journal.sent_before("acme-sb", "payout-check", " po-1 ")[0].gateway_order_id == "1001"
-    assert journal.sent_before("acme-sb", "payout-check", "po-2")[0].outcome == "rejected"
-    assert journal.sent_before("acme-live", "payout-check", "po-3")[0].outcome == "unknown"
-    assert journal.sent_before("acme-live", "payout-check", "po-1") == []
-    assert journal.sent_before("acme-sb", "create-card-ref", "po-1") == []
-    assert journal.sent_before("acme-sb", "payout-check", "po-") == []  # exact, not a prefix
-    assert journal.sent_before("acme-sb", "payout-check", "PO-1") == []
-    profile = journal.sent_before("acme-live", "create-recurring-payment", "sub-1")
+    assert [
+        r.outcome
+        for r in journal.sent_before(env_gateway("acme-sb", "payout-check"), "payout-check", "po-1")
+    ] == ["accepted"]
+    assert (
+        journal.sent_before(env_gateway("acme-sb", "payout-check"), "payout-check", " po-1 ")[
+            0
+        ].gateway_order_id
+        == "1001"
+    )
+    assert (
+        journal.sent_before(env_gateway("acme-sb", "payout-check"), "payout-check", "po-2")[
+            0
+        ].outcome
+        == "rejected"
+    )
+    assert (
+        journal.sent_before(env_gateway("acme-live", "payout-check"), "payout-check", "po-3")[
+            0
+        ].outcome
+        == "unknown"
+    )
+    assert (
+        journal.sent_before(env_gateway("acme-live", "payout-check"), "payout-check", "po-1") == []
+    )
+    assert (
+        journal.sent_before(env_gateway("acme-sb", "create-card-ref"), "create-card-ref", "po-1")
+        == []
+    )
+    assert (
+        journal.sent_before(env_gateway("acme-sb", "payout-check"), "payout-check", "po-") == []
+    )  # exact, not a prefix
+    assert journal.sent_before(env_gateway("acme-sb", "payout-check"), "payout-check", "PO-1") == []
+    profile = journal.sent_before(
+        env_gateway("acme-live", "create-recurring-payment"), "create-recurring-payment", "sub-1"
+    )
     assert [r.client_orderid for r in profile] == ["sub-1"]
-    row_id = journal.journal("acme-sb").before_send(prepared(rsa_key, client_orderid="po-2"))
-    rows = journal.sent_before("acme-sb", "payout-check", "po-2")
+    row_id = journal.journal("acme-sb").before_send(
+        prepared(rsa_key, base_url=env_base_url("acme-sb"), client_orderid="po-2")
+    )
+    rows = journal.sent_before(env_gateway("acme-sb", "payout-check"), "payout-check", "po-2")
     assert [r.outcome for r in rows] == ["pending", "rejected"]  # newest first
     assert rows[0].id == row_id
 
 
 def test_the_guard_reads_accepted_rejected_and_unknown_sends_alike(seeded: Any) -> None:
     def seen(env: str, order: str) -> Seen:
-        return pipeline(seeded, env, production=False).verdict("payout-check", order).seen
+        gateway = env_gateway(env)
+        return (
+            pipeline(seeded, env, production=False, gateway=gateway)
+            .verdict("payout-check", order)
+            .seen
+        )
 
     assert seen("acme-sb", "po-1") is Seen.ACCEPTED
     assert seen("acme-sb", "po-2") is Seen.REJECTED
@@ -301,7 +333,7 @@ def test_the_guard_sees_a_send_by_another_console_on_the_same_journal(
         _write(other, rsa_key, "gw", "payout-check", None, client_orderid="o-5")
     with pytest.raises(RefusedError) as refused:
         pipeline(journal, "gw", production=False).send(
-            prepared_payout("https://gateway.example", rsa_key, order="o-5"), Decision()
+            prepared(rsa_key, base_url=env_base_url("gw"), client_orderid="o-5"), Decision()
         )
     assert refused.value.code == Refusal.UNKNOWN_OUTCOME
 
@@ -596,6 +628,10 @@ print("never reached", flush=True)
 """
 
 
+def _crash_gateway(key: rsa.RSAPrivateKey) -> str:
+    return prepared(key, client_orderid="crash-1").gateway
+
+
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="kills a process with SIGKILL")
 def test_a_console_killed_mid_send_leaves_outcome_unknown(
     backend: Backend, journal: Any, rsa_key: rsa.RSAPrivateKey
@@ -626,7 +662,7 @@ def test_a_console_killed_mid_send_leaves_outcome_unknown(
         assert other.recovered == []
         assert other.interrupted_count() == 1
         assert other.get(left.id).outcome_unknown
-        assert pipeline(other, "sb", production=False).verdict(
+        assert pipeline(other, "sb", production=False, gateway=_crash_gateway(rsa_key)).verdict(
             "payout-check", "crash-1"
         ).seen is Seen.UNKNOWN  # fmt: skip
     assert journal.set_final_status("sb", "crash-1", "declined", source="status") == [left.id]
@@ -661,7 +697,7 @@ def test_a_late_answer_lands_on_a_row_taken_for_interrupted(
     row = journal.get(row_id)
     assert (row.outcome, row.gateway_order_id) == ("accepted", "777")
     assert journal.interrupted_count() == 0
-    assert pipeline(journal, "sb", production=False).verdict(
+    assert pipeline(journal, "sb", production=False, gateway=req.gateway).verdict(
         "payout-check", "p-1"
     ).seen is Seen.ACCEPTED  # fmt: skip
 

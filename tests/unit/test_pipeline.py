@@ -20,11 +20,13 @@ ASYNC_OK = b"type=async-response\n&merchant-order-id=p-1\n&gateway-order-id=9001
 PAN = "4444444444444448"
 
 
-def _prepared(url: str, key: rsa.RSAPrivateKey, **fields: str) -> PreparedRequest:
+def _prepared(
+    url: str, key: rsa.RSAPrivateKey, login: str = "merchant", **fields: str
+) -> PreparedRequest:
     values = example_values("payout-check")
     values.update(client_orderid="p-1", **fields)
     return prepare(
-        "payout-check", values, base_url=url, login="merchant", private_key=key, endpoint_id="1"
+        "payout-check", values, base_url=url, login=login, private_key=key, endpoint_id="1"
     )
 
 
@@ -40,7 +42,14 @@ def _status(url: str, key: rsa.RSAPrivateKey) -> PreparedRequest:
 
 
 def _pipeline(history: History | None, *, production: bool = False, **kw: Any) -> Pipeline:
-    return Pipeline("gw", production=production, journal=history, transport=Transport, **kw)
+    return Pipeline(
+        "gw",
+        gateway=lambda _command: "",
+        production=production,
+        journal=history,
+        transport=Transport,
+        **kw,
+    )
 
 
 def test_the_journal_row_is_committed_before_the_request_leaves(
@@ -79,10 +88,19 @@ def test_an_accepted_client_orderid_is_refused_the_second_time(rsa_key: rsa.RSAP
             pipeline.send(_prepared(server.url, rsa_key), Decision(True, True))
         assert refused.value.code == Refusal.ACCEPTED_BEFORE
         assert len(server.received) == 1
-        # another environment is another gateway account: its own ids
-        Pipeline("other", production=False, journal=history, transport=Transport).send(
-            _prepared(server.url, rsa_key), Decision()
+        # another environment with the same settings is the same gateway account ...
+        other = Pipeline(
+            "other",
+            gateway=lambda _command: "",
+            production=False,
+            journal=history,
+            transport=Transport,
         )
+        with pytest.raises(RefusedError) as refused:
+            other.send(_prepared(server.url, rsa_key), Decision())
+        assert refused.value.code == Refusal.ACCEPTED_BEFORE
+        # ... while another login on it is another merchant account: its own ids
+        other.send(_prepared(server.url, rsa_key, login="other-merchant"), Decision())
         assert len(server.received) == 2
 
 

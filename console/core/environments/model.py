@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from console.core.gateway_identity import gateway_for
 from console.core.spec import COMMANDS
 
 LOCAL_SANDBOX_NAME = "local-sandbox"
@@ -96,6 +97,22 @@ class Environment:
         merged = dict(COMMANDS[command].path_templates)
         merged.update(self.path_templates.get(command, {}))
         return merged
+
+    def gateway(self, command: str) -> str:
+        """The identity of the gateway ``command`` goes to (what the double-payout guard is
+        keyed on, :mod:`console.core.gateway_identity`); the environment's name while its
+        address is not usable (nothing can be sent to it then)."""
+        try:
+            return gateway_for(
+                command,
+                base_url=self.base_url,
+                login=self.login,
+                endpoint_id=self.endpoint_id or None,
+                endpoint_group_id=self.endpoint_group_id or None,
+                path_templates=self.templates_for(command),
+            )
+        except (KeyError, ValueError):
+            return self.name
 
     def to_json(self) -> dict[str, Any]:
         """The file form (also what ``env show --json`` prints)."""

@@ -35,13 +35,13 @@ from console.core import paths as app_paths
 from console.core.history import callback_log
 from console.core.history.callback_log import CallbackEvent
 from console.core.history.query import PENDING, UNKNOWN, HistoryFilter
-from console.core.history.reading import HistoryQueries
+from console.core.history.reading import HistoryQueries, sent_before
 from console.core.history.rows import answer_columns, masked_request, request_columns
 from console.core.history.schema import open_database, unavailable
 from console.core.spec.status import IN_PROGRESS_STATUSES
 
 if TYPE_CHECKING:
-    from console.core.client import Outcome, PreparedRequest
+    from console.core.client import Admit, Outcome, PreparedRequest
 
 Listener = Callable[[str, int], None]
 INTERRUPTED_SUMMARY = (
@@ -128,20 +128,45 @@ class History(HistoryQueries):
         """Hooks for ``console.core.client.Client`` that journal each send in ``environment``."""
         return JournalHooks(self, environment, connect_timeout + read_timeout + _MARGIN)
 
-    def begin(self, environment: str, prepared: PreparedRequest, *, window: float) -> int:
+    def begin(
+        self,
+        environment: str,
+        prepared: PreparedRequest,
+        *,
+        window: float,
+        admit: Admit | None = None,
+    ) -> int:
         """Commit a pending row for ``prepared`` and return its id (before anything is sent).
+
+        With ``admit``, the check and the claim are one write transaction (``BEGIN
+        IMMEDIATE`` locks the file against every other writer, in any process): rows of
+        consoles that stopped are taken for interrupted, then ``admit`` gets the earlier
+        sends of the order id to this gateway and raises to refuse; otherwise the pending
+        row is written before any other process can look.
 
         Raises:
             JournalUnavailableError: the row could not be written (so nothing may be sent).
+            Exception: whatever ``admit`` raised (nothing was written).
         """
         if prepared.signed is None:
             raise ValueError("Only signed requests are journalled.")
         columns = request_columns(environment, prepared)
-        now = timestamp_now()
-        columns.update(created=now, outcome=PENDING, writer_pid=os.getpid(), deadline=now + window)
-        names = ", ".join(columns)
+        lost: list[int] = []
         try:
             with self.writing() as db:
+                if admit is not None:
+                    lost = self._mark_lost(db)
+                    order_id = columns["client_orderid"] or ""
+                    admit(
+                        sent_before(db, columns["gateway"], prepared.command, order_id, environment)
+                        if order_id
+                        else []
+                    )
+                now = timestamp_now()
+                columns.update(
+                    created=now, outcome=PENDING, writer_pid=os.getpid(), deadline=now + window
+                )
+                names = ", ".join(columns)
                 cur = db.execute(
                     f"INSERT INTO requests ({names}) VALUES ({', '.join('?' * len(columns))})",  # noqa: S608 (column names are ours)
                     list(columns.values()),
@@ -154,6 +179,9 @@ class History(HistoryQueries):
                 self._in_flight.add(row_id)
         except (sqlite3.Error, OSError) as exc:  # e.g. a full disk: nothing may leave
             raise unavailable(self.path, exc) from exc
+        finally:
+            for lost_id in lost:
+                self.notify("changed", lost_id)
         self.notify("added", row_id)
         return row_id
 
@@ -175,26 +203,30 @@ class History(HistoryQueries):
 
     def recover_interrupted(self) -> list[int]:
         """Mark pending rows whose console stopped as "outcome unknown"; return their ids."""
-        now = time.time()
-        with self._lock:
-            pending = self._db.execute(
-                "SELECT id, writer_pid, deadline FROM requests WHERE outcome = ?", (PENDING,)
-            ).fetchall()
-            lost = [
-                row_id
-                for row_id, pid, deadline in pending
-                if row_id not in self._in_flight
-                and (deadline is None or deadline < now or not _process_alive(pid))
-            ]
-            if lost:
-                with self.writing() as db:
-                    db.executemany(
-                        "UPDATE requests SET outcome = ?, interrupted = 1, summary = ?"
-                        " WHERE id = ? AND outcome = ?",
-                        [(UNKNOWN, INTERRUPTED_SUMMARY, i, PENDING) for i in lost],
-                    )
+        with self.writing() as db:
+            lost = self._mark_lost(db)
         for row_id in lost:
             self.notify("changed", row_id)
+        return lost
+
+    def _mark_lost(self, db: sqlite3.Connection) -> list[int]:
+        """Inside a write transaction: pending rows that cannot be in flight any more (their
+        console stopped, or their deadline passed) become "outcome unknown"."""
+        now = time.time()
+        pending = db.execute(
+            "SELECT id, writer_pid, deadline FROM requests WHERE outcome = ?", (PENDING,)
+        ).fetchall()
+        lost = [
+            row_id
+            for row_id, pid, deadline in pending
+            if row_id not in self._in_flight
+            and (deadline is None or deadline < now or not _process_alive(pid))
+        ]
+        db.executemany(
+            "UPDATE requests SET outcome = ?, interrupted = 1, summary = ?"
+            " WHERE id = ? AND outcome = ?",
+            [(UNKNOWN, INTERRUPTED_SUMMARY, i, PENDING) for i in lost],
+        )
         return lost
 
     def interrupted_count(self) -> int:
@@ -297,8 +329,8 @@ class JournalHooks:
         self.window = window
         self.last_error: Exception | None = None
 
-    def before_send(self, prepared: PreparedRequest) -> int:
-        return self.history.begin(self.environment, prepared, window=self.window)
+    def before_send(self, prepared: PreparedRequest, admit: Admit | None = None) -> int:
+        return self.history.begin(self.environment, prepared, window=self.window, admit=admit)
 
     def after_answer(self, record: object, outcome: Outcome) -> None:
         if not isinstance(record, int):

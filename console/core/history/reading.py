@@ -24,18 +24,21 @@ from console.core.history.query import (
 _DENSE_AT = 5000  # matches above which a search pages along the time index
 # One order id's sends, found through the client_orderid index so that it stays instant at any
 # size: the unary + keeps SQLite from preferring the command index, which would walk every
-# payout ever sent.
+# payout ever sent. Rows from before the gateway was recorded are matched by environment.
 _SENT_BEFORE_SQL = (
-    f"{ROW_SQL} WHERE client_orderid = ? AND +environment = ? AND +command = ?{ORDER_SQL}"
+    f"{ROW_SQL} WHERE client_orderid = ? AND +command = ?"
+    " AND (+gateway = ? OR (gateway IS NULL AND +environment = ?))"
+    f"{ORDER_SQL}"
 )
 
 
 def sent_before(
-    db: sqlite3.Connection, environment: str, command: str, client_orderid: str
+    db: sqlite3.Connection, gateway: str, command: str, client_orderid: str, environment: str
 ) -> list[HistoryRow]:
-    """Every journalled send of ``command`` with ``client_orderid`` in ``environment``,
+    """Every journalled send of ``command`` with ``client_orderid`` to ``gateway`` (an identity
+    from :mod:`console.core.gateway_identity`; rows that predate it: in ``environment``),
     newest first (on any connection to the journal, e.g. a read-only one of the window)."""
-    args = (client_orderid.strip(), environment, command)
+    args = (client_orderid.strip(), command, gateway, environment)
     return [HistoryRow.from_sql(r) for r in db.execute(_SENT_BEFORE_SQL, args)]
 
 
@@ -122,10 +125,12 @@ class HistoryQueries:
         with self.reading() as db:
             return HistoryDetail(row, *query_details(db, row_id))
 
-    def sent_before(self, environment: str, command: str, client_orderid: str) -> list[HistoryRow]:
+    def sent_before(
+        self, gateway: str, command: str, client_orderid: str, environment: str = ""
+    ) -> list[HistoryRow]:
         """The earlier sends of this order id (see :func:`sent_before`), newest first."""
         with self.reading() as db:
-            return sent_before(db, environment, command, client_orderid)
+            return sent_before(db, gateway, command, client_orderid, environment)
 
     def distinct(self, column: str) -> list[str]:
         """Values present in ``environment``, ``command`` or ``outcome`` (for filter menus)."""

@@ -32,6 +32,7 @@ def request_columns(env: str, prepared: PreparedRequest) -> dict[str, Any]:
         "environment": env,
         "command": prepared.command,
         "url": prepared.url,
+        "gateway": prepared.gateway,
         "client_orderid": client_orderid(params) or None,
         "amount": amount(params),
         "currency": first_value(params, "currency"),

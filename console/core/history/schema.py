@@ -96,7 +96,13 @@ _V3 = """
 UPDATE callbacks SET check_result = 'unverified' WHERE check_result = 'not-checked';
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+# Version 4: the gateway's identity (normalised request URL and login) each send went to, what
+# the double-payout guard is keyed on; rows written before it are matched by environment.
+_V4 = """
+ALTER TABLE requests ADD COLUMN gateway TEXT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

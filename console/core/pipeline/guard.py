@@ -1,11 +1,15 @@
 """No accidental double payout: what the journal says about a client_orderid before it is sent.
 
 A payout POST is not idempotent (field notes, "Sending money safely"), so before a payout or
-a recurring profile leaves, its (environment, command, client_orderid) is looked up in the
-journal:
+a recurring profile leaves, its (gateway, command, client_orderid) is looked up in the
+journal. The gateway is its identity (:mod:`console.core.gateway_identity`: normalised
+address, endpoint or group, login), not the name of the environment that reached it. The
+final look-up and the pending row are one step inside the journal (``before_send``'s
+``admit``), so of two processes sending one id at once, exactly one sends:
 
 * accepted before (by the gateway's answer, a status answer or a callback): refused until
   the id changes;
+* on its way right now (a pending row of a console that still runs): refused;
 * outcome unknown (a lost answer, a 500, a row left pending): the person decides, after a
   status check or on purpose;
 * rejected before, or never arrived: sent, and the person is told;
@@ -28,7 +32,8 @@ ORDER_ID_FIELDS = ("client_orderid", "client-orderid")
 _GATEWAY_HAS_IT = frozenset({"approved", "processing"})
 # Statuses that mean it was not paid: a resend is the gateway's to accept or refuse.
 _NOT_PAID = frozenset({"declined", "filtered", "error"})
-_UNKNOWN_OUTCOMES = frozenset({"pending", "unknown", "gateway-failed"})
+_UNKNOWN_OUTCOMES = frozenset({"unknown", "gateway-failed"})
+_IN_FLIGHT = "pending"  # a console that still runs is sending it (stopped ones: recovered)
 _REJECTED_OUTCOMES = frozenset({"rejected", "access-denied"})
 
 
@@ -92,15 +97,21 @@ NEW = Verdict(Seen.NEW, "")
 class SentBefore(Protocol):
     """The journal's look-up of earlier sends (``History.sent_before``)."""
 
-    def sent_before(self, environment: str, command: str, client_orderid: str) -> list[Any]: ...
+    def sent_before(
+        self, gateway: str, command: str, client_orderid: str, environment: str = ""
+    ) -> list[Any]: ...
 
 
-def verdict_for(journal: SentBefore, environment: str, command: str, order_id: str) -> Verdict:
-    """What the journal says of sending ``order_id`` with ``command`` in ``environment``."""
+def verdict_for(
+    journal: SentBefore, gateway: str, command: str, order_id: str, environment: str = ""
+) -> Verdict:
+    """What the journal says of sending ``order_id`` with ``command`` to ``gateway`` (rows
+    journalled before gateways were recorded: in ``environment``). A look-up for showing;
+    the deciding one is inside the journal's claim (:func:`judge` via ``admit``)."""
     order_id = order_id.strip()
     if command not in NEW_ORDER_COMMANDS or not order_id:
         return NEW
-    rows: list[SentRow] = journal.sent_before(environment, command, order_id)
+    rows: list[SentRow] = journal.sent_before(gateway, command, order_id, environment)
     return judge(order_id, rows)
 
 
@@ -121,6 +132,9 @@ def judge(order_id: str, rows: Sequence[SentRow]) -> Verdict:
     for row in newest:
         if row.outcome == "accepted" or row.final_status in _GATEWAY_HAS_IT:
             return verdict(Seen.ACCEPTED, row)
+    for row in newest:
+        if row.outcome == _IN_FLIGHT:
+            return verdict(Seen.SENDING, row)
     for row in newest:
         if row.outcome in _UNKNOWN_OUTCOMES and row.final_status not in _NOT_PAID:
             return verdict(Seen.UNKNOWN, row)
@@ -144,7 +158,11 @@ def clock_text(at: datetime | None, now: datetime | None = None) -> str:
 def blocked_text(verdict: Verdict, command: str) -> str:
     """Why a send is refused, and what to do instead."""
     if verdict.seen is Seen.SENDING:
-        return f"{verdict.client_orderid} is being sent now; its answer appears here."
+        return (
+            f"Not sent: {verdict.client_orderid} is being sent right now (since "
+            f"{clock_text(verdict.at)}), from this or another console. Wait for its answer in "
+            "History; for another payout, use a new client_orderid."
+        )
     order = f" (gateway order {verdict.gateway_order_id})" if verdict.gateway_order_id else ""
     what = "payout" if command == "payout-check" else "recurring profile"
     return (

@@ -12,7 +12,7 @@ retried.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,9 +24,13 @@ from console.core.journals import Journal
 from console.core.masking import mask_pan
 from console.core.pipeline.guard import (
     NEW,
+    NEW_ORDER_COMMANDS,
+    Seen,
+    SentRow,
     Verdict,
     blocked_text,
     client_orderid,
+    judge,
     resend_note,
     unknown_question,
     verdict_for,
@@ -48,6 +52,7 @@ class Refusal:
     NOT_CONFIRMED = "not-confirmed"  # production, and the person did not confirm
     PLAIN_HTTP = "plain-http"  # the address would carry card data and signatures in clear
     CARD_NUMBER = "card-number"  # the card number fails the Luhn check and was not confirmed
+    IN_FLIGHT = "in-flight"  # a send of this order id is on its way right now
 
 
 class RefusedError(SendRefusedError):
@@ -93,6 +98,20 @@ class Check:
         if self.verdict.blocks:
             return blocked_text(self.verdict, self.prepared.command)
         return ""
+
+    @property
+    def block_code(self) -> str:
+        """The :class:`Refusal` code of :attr:`blocked` (empty when it can be sent)."""
+        if not self.signed:
+            return Refusal.INVALID
+        if self.verdict.seen is Seen.SENDING:
+            return Refusal.IN_FLIGHT
+        return Refusal.ACCEPTED_BEFORE if self.verdict.blocks else ""
+
+    def refuse_if_blocked(self) -> None:
+        """Raise :class:`RefusedError` when it cannot be sent at all."""
+        if self.block_code:
+            raise RefusedError(self.block_code, self.blocked, self.verdict)
 
     @property
     def question(self) -> str:
@@ -153,7 +172,10 @@ class Pipeline:
     """Sends for one environment through its journal.
 
     Args:
-        environment: the environment's name (journal rows and the guard are per environment).
+        environment: the environment's name (what journal rows are labelled with).
+        gateway: the identity of the gateway a command goes to
+            (:func:`console.core.gateway_identity.gateway_for`): the double-payout guard's
+            key, so that another name or spelling of the same gateway is the same gateway.
         production: real money: a send needs the person's confirmation.
         journal: the history journal; None when it cannot be opened (then nothing is sent).
         transport: makes the transport for each send.
@@ -165,6 +187,7 @@ class Pipeline:
         self,
         environment: str,
         *,
+        gateway: Callable[[str], str],
         production: bool,
         journal: Journal | None,
         transport: Callable[[], Transport],
@@ -174,6 +197,7 @@ class Pipeline:
         journal_error: JournalUnavailableError | None = None,
     ) -> None:
         self.environment = environment
+        self.gateway = gateway
         self.production = production
         self.journal = journal
         self._transport = transport
@@ -183,19 +207,26 @@ class Pipeline:
 
     # -- before sending ---------------------------------------------------------------
 
-    def verdict(self, command: str, order_id: str) -> Verdict:
-        """What the journal says of sending ``order_id`` with ``command`` again."""
-        if self.journal is None:
+    def verdict(self, command: str, order_id: str, gateway: str | None = None) -> Verdict:
+        """What the journal says now of sending ``order_id`` with ``command`` again (to
+        ``gateway``; by default the one this pipeline's settings reach)."""
+        if self.journal is None or command not in NEW_ORDER_COMMANDS:
             return NEW
-        return verdict_for(self.journal, self.environment, command, order_id)
+        where = gateway if gateway is not None else self.gateway(command)
+        return verdict_for(self.journal, where, command, order_id, self.environment)
 
     def check(self, prepared: PreparedRequest) -> Check:
         """The guard's verdict and the confirmation summary of a prepared request."""
+        order_id = client_orderid(prepared.params)
+        guarded = prepared.command in NEW_ORDER_COMMANDS and prepared.signed is not None
         return Check(
             prepared,
-            self.verdict(prepared.command, client_orderid(prepared.params)),
-            SendSummary.of(self.environment, self.production, prepared.command, prepared.params),
+            self.verdict(prepared.command, order_id, prepared.gateway) if guarded else NEW,
+            self._summary(prepared),
         )
+
+    def _summary(self, prepared: PreparedRequest) -> SendSummary:
+        return SendSummary.of(self.environment, self.production, prepared.command, prepared.params)
 
     def prepare(self, command: str, values: Mapping[str, str], **connection: Any) -> Check:
         """Validate and sign (``console.core.client.prepare``), then :meth:`check`."""
@@ -207,8 +238,8 @@ class Pipeline:
         """Send once, if the guard and the person's decision allow it.
 
         Raises:
-            RefusedError: invalid, plain http beyond this computer, accepted before, unknown
-                outcome not decided, not confirmed.
+            RefusedError: invalid, plain http beyond this computer, accepted before, on its
+                way right now (another process), unknown outcome not decided, not confirmed.
             JournalUnavailableError: no journal: nothing may be sent unjournaled.
         """
         if self.journal is None:
@@ -216,12 +247,23 @@ class Pipeline:
                 "The history journal is not available, so nothing is sent (every send is "
                 "journalled first)."
             )
-        check = self.check(prepared)  # fresh: another console may have sent it meanwhile
-        self._refuse_unless_decided(check, decision)
+        decided: list[Verdict] = []
+
+        def admit(rows: Sequence[SentRow]) -> None:
+            # Inside the journal's write transaction: the deciding look-up and the pending
+            # row are one step, so of two processes sending one id, exactly one sends.
+            order_id = client_orderid(prepared.params)
+            guarded = prepared.command in NEW_ORDER_COMMANDS and order_id
+            verdict = judge(order_id, rows) if guarded else NEW
+            self._refuse_unless_decided(Check(prepared, verdict, self._summary(prepared)), decision)
+            decided.append(verdict)
+
+        self._refuse_unless_decided(self.check(prepared), decision)  # before the journal lock
         hooks = self.journal.journal(
             self.environment, connect_timeout=self._timeouts[0], read_timeout=self._timeouts[1]
         )
-        record = hooks.before_send(prepared)  # committed before anything leaves
+        record = hooks.before_send(prepared, admit)  # checked and committed before it leaves
+        verdict = decided[-1] if decided else NEW
         transport = self._transport()
         try:
             revealed = Client(transport).send(prepared)
@@ -234,15 +276,15 @@ class Pipeline:
         return Sent(
             outcome,
             revealed,
-            check.verdict,
-            resend_note(check.verdict),
+            verdict,
+            resend_note(verdict),
             getattr(hooks, "last_error", None),
         )
 
     def _refuse_unless_decided(self, check: Check, decision: Decision) -> None:
         verdict = check.verdict
         if not check.signed:
-            raise RefusedError(Refusal.INVALID, check.blocked, verdict)
+            check.refuse_if_blocked()
         url = check.prepared.url
         if urlsplit(url).scheme.lower() != "https" and not is_local_address(url):
             raise RefusedError(
@@ -252,8 +294,7 @@ class Pipeline:
                 "computer: localhost, 127.0.0.1, ::1).",
                 verdict,
             )
-        if verdict.blocks:
-            raise RefusedError(Refusal.ACCEPTED_BEFORE, check.blocked, verdict)
+        check.refuse_if_blocked()
         if verdict.asks and not decision.resend_after_unknown:
             raise RefusedError(Refusal.UNKNOWN_OUTCOME, check.question, verdict)
         if check.card_question and not decision.card_number_confirmed:

@@ -409,11 +409,8 @@ class Approvals:
                 f"Not sent: #{sid} is a batch; it is sent by running its batch file (every "
                 "row once), not as one request."
             )
-        check = pipeline.check(prepared)
-        if check.blocked:  # before claiming: a refused send must not use up the approval
-            from console.core.pipeline import Refusal, RefusedError
-
-            raise RefusedError(Refusal.ACCEPTED_BEFORE, check.blocked, check.verdict)
+        # before claiming: a refused send must not use up the approval
+        pipeline.check(prepared).refuse_if_blocked()
         self.claim(sid, content_hash(pipeline.environment, prepared, salt))
         order_id = client_orderid(prepared.params)
         self.journal.bind_submission(pipeline.environment, prepared.command, order_id, sid)

@@ -33,13 +33,15 @@ from console.core.team.errors import ApprovalRefusedError, TeamUnavailableError
 from console.core.team.schema import require_current
 
 if TYPE_CHECKING:
-    from console.core.client import Outcome, PreparedRequest
+    from console.core.client import Admit, Outcome, PreparedRequest
     from console.core.team.live import TeamListener
 
 Listener = Callable[[str, int], None]
 _MARGIN = 60.0  # seconds beyond the timeouts before a pending row cannot be in flight
+# Rows from before the gateway was recorded are matched by environment.
 _SENT_BEFORE_SQL = (
-    f"{ROW_SQL} WHERE client_orderid = %s AND environment = %s AND command = %s{ORDER_SQL}"
+    f"{ROW_SQL} WHERE client_orderid = %s AND command = %s"
+    f" AND (gateway = %s OR (gateway IS NULL AND environment = %s)){ORDER_SQL}"
 )
 
 
@@ -139,22 +141,52 @@ class TeamJournal:
         """Forget a binding its send did not use (the send was refused before its row)."""
         self._claims.pop((environment, command, order_id), None)
 
-    def begin(self, environment: str, prepared: PreparedRequest, *, window: float) -> int:
-        """Commit a pending row for ``prepared`` and return its id (before anything is sent)."""
+    def begin(
+        self,
+        environment: str,
+        prepared: PreparedRequest,
+        *,
+        window: float,
+        admit: Admit | None = None,
+    ) -> int:
+        """Commit a pending row for ``prepared`` and return its id (before anything is sent).
+
+        With ``admit``, the check and the claim are one transaction: a transaction-scoped
+        advisory lock on (gateway, command, client_orderid) lets one console at a time past,
+        rows of consoles that are gone are taken for interrupted, then ``admit`` gets the
+        team's earlier sends of the order id to this gateway and raises to refuse.
+        """
         if prepared.signed is None:
             raise ValueError("Only signed requests are journalled.")
         columns = request_columns(environment, prepared)
         key = (environment, prepared.command, columns["client_orderid"] or "")
-        now = timestamp_now()
-        columns.update(
-            created=now,
-            outcome=PENDING,
-            deadline=now + window,
-            submission_id=self._claims.pop(key, None),
-        )
-        names = ", ".join(columns)
-        marks = ", ".join(["%s"] * len(columns))
+        columns.update(outcome=PENDING, submission_id=self._claims.pop(key, None))
+        lost: list[int] = []
         with self.writing() as db:
+            order_id = columns["client_orderid"] or ""
+            if admit is not None:
+                db.execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                    ("\n".join((columns["gateway"], prepared.command, order_id)),),
+                )
+                lost = [
+                    int(r[0])
+                    for r in db.execute(
+                        "SELECT * FROM recover_interrupted(%s)", (INTERRUPTED_SUMMARY,)
+                    ).fetchall()
+                ]
+                admit(
+                    self._query(
+                        _SENT_BEFORE_SQL,
+                        (order_id, prepared.command, columns["gateway"], environment),
+                    )
+                    if order_id
+                    else []
+                )
+            now = timestamp_now()
+            columns.update(created=now, deadline=now + window)
+            names = ", ".join(columns)
+            marks = ", ".join(["%s"] * len(columns))
             inserted = db.execute(
                 f"INSERT INTO requests ({names}) VALUES ({marks}) RETURNING id",  # noqa: S608 (our column names)
                 list(columns.values()),
@@ -164,6 +196,8 @@ class TeamJournal:
                     "INSERT INTO request_details (request_id, request_json) VALUES (%s, %s)",
                     (inserted[0], json.dumps(masked_request(prepared))),
                 )
+        for lost_id in lost:
+            self.notify("changed", lost_id)
         if inserted is None:  # committed: the database's refusal stays in the audit trail
             raise ApprovalRefusedError(
                 f"Not sent: the approval policy of {environment} holds this "
@@ -323,9 +357,13 @@ class TeamJournal:
         request["team"] = {"sent_by": sent_by, "approved_by": approved_by}
         return HistoryDetail(row, request, response, ())
 
-    def sent_before(self, environment: str, command: str, client_orderid: str) -> list[HistoryRow]:
-        """Every team member's earlier sends of this order id, newest first."""
-        return self._query(_SENT_BEFORE_SQL, (client_orderid.strip(), environment, command))
+    def sent_before(
+        self, gateway: str, command: str, client_orderid: str, environment: str = ""
+    ) -> list[HistoryRow]:
+        """Every team member's earlier sends of this order id to ``gateway``, newest first."""
+        return self._query(
+            _SENT_BEFORE_SQL, (client_orderid.strip(), command, gateway, environment)
+        )
 
     def distinct(self, column: str) -> list[str]:
         """Values present in ``environment``, ``command`` or ``outcome`` (index skip scan)."""
@@ -383,11 +421,11 @@ class TeamJournalHooks:
         self.window = window
         self.last_error: Exception | None = None
 
-    def before_send(self, prepared: PreparedRequest) -> int:
+    def before_send(self, prepared: PreparedRequest, admit: Admit | None = None) -> int:
         import psycopg
 
         try:
-            return self.history.begin(self.environment, prepared, window=self.window)
+            return self.history.begin(self.environment, prepared, window=self.window, admit=admit)
         except psycopg.errors.InsufficientPrivilege as exc:
             raise ApprovalRefusedError(f"Not sent: {exc.diag.message_primary or exc}.") from exc
         except psycopg.Error as exc:

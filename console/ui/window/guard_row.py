@@ -83,13 +83,14 @@ class GuardRow(QWidget):
         self.setVisible(False)
 
     def key(self) -> Key | None:
-        """(environment, command, client_orderid) of the form shown, when it makes an order."""
+        """(gateway, command, client_orderid, environment) of the form shown, when it makes
+        an order: the guard is keyed on the gateway's identity, not the environment's name."""
         env = self.session.environment
         command = self.forms.command
         if env is None or command not in NEW_ORDER_COMMANDS:
             return None
         order = client_orderid(self.forms.form.values())
-        return (env.name, command, order) if order else None
+        return (env.gateway(command), command, order, env.name) if order else None
 
     def _bind(self) -> bool:
         wiring = self.journal.wiring
