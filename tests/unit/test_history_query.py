@@ -211,6 +211,8 @@ def test_sent_before_uses_the_client_orderid_index(journal: History) -> None:
     from console.core.history.reading import _SENT_BEFORE_SQL
 
     with journal.reading() as db:
-        plan = db.execute(f"EXPLAIN QUERY PLAN {_SENT_BEFORE_SQL}", ("po-1", "payout-check", "gw", "acme-sb"))
+        plan = db.execute(
+            f"EXPLAIN QUERY PLAN {_SENT_BEFORE_SQL}", ("po-1", "payout-check", "gw", "acme-sb")
+        )
         details = " ".join(str(row[-1]) for row in plan)
     assert "ix_requests_client_orderid" in details

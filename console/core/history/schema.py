@@ -11,6 +11,7 @@ Indexes serve the history pane (see :mod:`console.core.history.journal`): the ne
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import sqlite3
 from pathlib import Path
@@ -188,12 +189,17 @@ def migrate(db: sqlite3.Connection, path: Path | str = "the history") -> int:
     for target in range(version + 1, SCHEMA_VERSION + 1):
         db.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(MIGRATIONS[target - 1]):
-                db.execute(statement)
-            db.execute(f"PRAGMA user_version={target}")
+            # Read again under the write lock: another process opening the same new file
+            # may have migrated it since (two consoles started at once).
+            if _check_version(db, path) < target:
+                for statement in _statements(MIGRATIONS[target - 1]):
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version={target}")
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.ProgrammingError):  # closed: a newer schema
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
             raise
     return version
 
