@@ -17,6 +17,8 @@ the console itself never calls it.
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib
 import sys
 from collections.abc import Callable
 from typing import Protocol, TypeVar
@@ -71,16 +73,15 @@ class SecretStore(Protocol):
     def delete(self, name: str) -> None: ...
 
 
-# Backends that keep secrets in a store the OS protects, by module and class name.
-PROTECTED_BACKENDS = frozenset(
-    {
-        "keyring.backends.SecretService.Keyring",
-        "keyring.backends.libsecret.Keyring",
-        "keyring.backends.kwallet.DBusKeyring",
-        "keyring.backends.kwallet.DBusKeyringKWallet4",
-        "keyring.backends.macOS.Keyring",
-        "keyring.backends.Windows.WinVaultKeyring",
-    }
+# Backends that keep secrets in a store the OS protects: (module under keyring.backends, class).
+# Trust rests on the class objects these name, never on the names a class declares.
+_PROTECTED: tuple[tuple[str, str], ...] = (
+    ("SecretService", "Keyring"),
+    ("libsecret", "Keyring"),
+    ("kwallet", "DBusKeyring"),
+    ("kwallet", "DBusKeyringKWallet4"),
+    ("macOS", "Keyring"),
+    ("Windows", "WinVaultKeyring"),
 )
 _trusted: set[type[KeyringBackend]] = set()
 
@@ -94,8 +95,32 @@ def trust_backend(cls: type[KeyringBackend]) -> None:
     _trusted.add(cls)
 
 
+def _qualified_class(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
 def _qualified(backend: object) -> str:
-    return f"{type(backend).__module__}.{type(backend).__qualname__}"
+    return _qualified_class(type(backend))
+
+
+@functools.cache
+def protected_backends() -> frozenset[type[KeyringBackend]]:
+    """The keyring package's own backend classes for stores the OS protects.
+
+    A class that merely calls itself ``keyring.backends.SecretService.Keyring`` (through
+    ``__module__`` and ``__qualname__``) is not one of these objects, and neither is a
+    subclass: a subclass can override where secrets go.
+    """
+    found: set[type[KeyringBackend]] = set()
+    for module, name in _PROTECTED:
+        try:
+            loaded = importlib.import_module(f"keyring.backends.{module}")
+        except ImportError:  # a backend whose module cannot load is never in use
+            continue
+        cls = getattr(loaded, name, None)
+        if isinstance(cls, type) and issubclass(cls, KeyringBackend):
+            found.add(cls)
+    return frozenset(found)
 
 
 def _in_use(backend: KeyringBackend) -> KeyringBackend | None:
@@ -114,16 +139,37 @@ def _refused(backend: KeyringBackend | None) -> str | None:
 
     if backend is None or isinstance(backend, fail.Keyring | null.Keyring):
         return "no keyring backend found"
-    if type(backend) in _trusted or _qualified(backend) in PROTECTED_BACKENDS:
+    if type(backend) in _trusted or type(backend) in protected_backends():
         return None
     if type(backend).__module__.startswith("keyrings.alt"):
         return f"{type(backend).__name__} from keyrings.alt keeps secrets in a plain file"
+    if _qualified(backend) in {_qualified_class(cls) for cls in protected_backends()}:
+        return (
+            f"{_qualified(backend)} is not a keyring the OS protects: it only bears the name "
+            "of keyring's own backend class"
+        )
     return f"{_qualified(backend)} is not a keyring the OS protects"
+
+
+def _unusable(exc: Exception) -> str:
+    """Why the backend keyring was told to use (by variable or config file) cannot start."""
+    detail = (
+        f"the keyring backend named in PYTHON_KEYRING_BACKEND or keyringrc.cfg cannot start: {exc}"
+    )
+    if "DBUS" in str(exc).upper().replace("-", ""):
+        detail += (
+            ". The Secret Service is reached over the D-Bus session bus, and this process has "
+            "none: run the console in a desktop session (or inside dbus-run-session)"
+        )
+    return detail
 
 
 def _protected_backend() -> KeyringBackend:
     """The keyring backend secrets go to now. Raises KeyringUnavailableError."""
-    chosen = keyring.get_keyring()
+    try:
+        chosen = keyring.get_keyring()
+    except Exception as exc:  # a backend named in PYTHON_KEYRING_BACKEND or keyringrc.cfg
+        raise KeyringUnavailableError(no_backend_message(_unusable(exc))) from exc
     backend = _in_use(chosen)
     reason = _refused(backend)
     if reason:

@@ -161,6 +161,29 @@ def test_an_unknown_outcome_stops_the_batch(
     assert payouts(sandbox) == Counter({"u-0": 1, "u-1": 1, "u-2": 1})  # u-3.. never sent
 
 
+@pytest.mark.parametrize(
+    ("fault", "reached"),
+    [("500", ["g-0", "g-1"]), ("garbage", ["g-0", "g-1", "g-2"])],  # 500: not processed
+)
+def test_a_500_or_an_unreadable_answer_stops_the_batch(
+    sandbox: SandboxHandle,
+    tmp_path: Path,
+    rsa_key: rsa.RSAPrivateKey,
+    fault: str,
+    reached: list[str],
+) -> None:
+    def on_row(result: core.RowResult, progress: core.Progress) -> None:
+        if progress.done == 2:  # from the third payout on, the gateway fails
+            sandbox.set_faults(f"payout-check:{fault}")
+
+    with History() as journal:
+        path = card_file(tmp_path / "p.csv", 6, "g")
+        report = runner_for(sandbox, rsa_key, journal, path, on_row).run()
+    assert [r.result for r in report.results] == ["accepted", "accepted", "gateway-failed"]
+    assert report.stopped.startswith("Stopped at row 4: the gateway failed")
+    assert payouts(sandbox) == Counter(dict.fromkeys(reached, 1))  # g-3.. never sent
+
+
 def test_a_run_killed_midway_and_resumed_pays_each_order_once(
     sandbox: SandboxHandle, conn: list[str], tmp_path: Path
 ) -> None:

@@ -22,7 +22,8 @@ PARAMS = [
     ("order_desc", "Refund for a customer"),
     ("credit_card_number", "4444444444444448"),
 ]
-NOW = int(time.time())
+# A request that must pass the timestamp check is signed as the test runs, never at import:
+# the check allows 300 s, and the whole suite takes longer.
 
 
 def _dialog(qtbot: Any, key: rsa.RSAPrivateKey) -> SignatureLabDialog:
@@ -36,7 +37,7 @@ def test_a_pasted_request_gets_its_mistake_named_and_marked(
     qtbot: Any, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     dialog = _dialog(qtbot, rsa_key)
-    wire = sign(URL, PARAMS, rsa_key, mistake="plus-for-space", timestamp=NOW)
+    wire = sign(URL, PARAMS, rsa_key, mistake="plus-for-space", timestamp=int(time.time()))
     dialog.request_edit.setPlainText(wire.http())
     dialog.verify_button.click()
     verdict = dialog.verdict_label.text()
@@ -56,7 +57,7 @@ def test_a_pasted_request_gets_its_mistake_named_and_marked(
 
 def test_a_valid_request_says_so(qtbot: Any, rsa_key: rsa.RSAPrivateKey) -> None:
     dialog = _dialog(qtbot, rsa_key)
-    wire = sign(URL, PARAMS, rsa_key, timestamp=NOW)
+    wire = sign(URL, PARAMS, rsa_key, timestamp=int(time.time()))
     dialog.request_edit.setPlainText(wire.http())
     dialog.verify()
     assert "Valid" in dialog.verdict_label.text()
@@ -69,7 +70,9 @@ def test_a_dropped_file_is_read_and_garbage_is_explained(
 ) -> None:
     dialog = _dialog(qtbot, rsa_key)
     path = tmp_path / "request.http"
-    path.write_text(sign(URL, PARAMS, rsa_key, mistake="not-sorted", timestamp=NOW).http())
+    path.write_text(
+        sign(URL, PARAMS, rsa_key, mistake="not-sorted", timestamp=int(time.time())).http()
+    )
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
     dialog.request_edit.insertFromMimeData(mime)
@@ -101,7 +104,7 @@ def test_request_menu_opens_the_lab_with_the_environments_key(
     key = window.session.private_key
     assert key is not None
     assert "environment" in dialog.key_label.text()
-    wire = sign(URL, PARAMS, key, mistake="tilde-encoded", timestamp=NOW)
+    wire = sign(URL, PARAMS, key, mistake="tilde-encoded", timestamp=int(time.time()))
     dialog.request_edit.setPlainText(wire.http().replace("customer", "~customer"))
     dialog.verify()
     assert "Invalid" in dialog.verdict_label.text()

@@ -179,3 +179,18 @@ def test_a_card_number_failing_luhn_needs_an_explicit_flag(
         assert "--confirm-card-number" in capsys.readouterr().err
         assert main([*_send(server.url, key_file, "--confirm-card-number"), *bad]) == 0
         assert len(server.received) == 1
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [(" dup-1", " dup-1"), ("dup-1", " dup-1"), (" dup-1 ", "dup-1\t")]
+)
+def test_an_accepted_client_orderid_with_spaces_around_it_is_refused_too(
+    key_file: Path, capsys: pytest.CaptureFixture[str], first: str, second: str
+) -> None:
+    with serve(lambda r: Reply(200, ASYNC_OK, FORM)) as server:
+        assert main([*_send(server.url, key_file), "-f", f"client_orderid={first}"]) == 0
+        capsys.readouterr()
+        again = [*_send(server.url, key_file, "--yes"), "-f", f"client_orderid={second}"]
+        assert main(again) == EXIT_ALREADY_ACCEPTED
+        assert len(server.received) == 1
+    assert "Already sent and accepted" in capsys.readouterr().err

@@ -17,7 +17,6 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.cli import main
 from tests.helpers.mistaken_signer import sign
 
-NOW = int(time.time())
 URL = "https://gateway.example/paynet/api/v4/payout-check/1001"
 PARAMS = [
     ("client_orderid", "order-1"),
@@ -25,6 +24,8 @@ PARAMS = [
     ("order_desc", "a refund"),
     ("credit_card_number", "4444444444444448"),
 ]
+# A request that must pass the timestamp check is signed as the test runs, never at import:
+# the check allows 300 s, and the whole suite takes longer.
 
 
 @pytest.fixture
@@ -51,7 +52,9 @@ def test_verify_json_names_the_mistake_and_exits_1(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     request = tmp_path / "request.http"
-    request.write_text(sign(URL, PARAMS, rsa_key, mistake="plus-for-space", timestamp=NOW).http())
+    request.write_text(
+        sign(URL, PARAMS, rsa_key, mistake="plus-for-space", timestamp=int(time.time())).http()
+    )
     code, out, _ = _run(
         capsys, "verify", str(request), "--public-key", str(public_key_file), "--json"
     )
@@ -132,7 +135,7 @@ def test_verify_with_an_environments_key(
     assert main([*add, "--endpoint-id", "1001"]) == 0
     assert main(["keys", "import", str(key_file), "--env", "gw"]) == 0
     capsys.readouterr()
-    wire = sign(URL, PARAMS, rsa_key, mistake="not-sorted", timestamp=NOW)
+    wire = sign(URL, PARAMS, rsa_key, mistake="not-sorted", timestamp=int(time.time()))
     line = f"curl {URL} -H {shlex.quote('Authorization: ' + wire.authorization)} -d '{wire.body}'"
     code, out, _ = _run(capsys, "verify", "--curl", line, "--env", "gw", "--json")
     assert code == 1

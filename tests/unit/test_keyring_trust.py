@@ -116,3 +116,52 @@ def test_a_chainer_with_nothing_to_chain_is_no_keyring(
     keyring.set_keyring(ChainerBackend())
     with pytest.raises(KeyringUnavailableError, match="no keyring backend found"):
         Vault()
+
+
+def _named_like_secret_service(cls: type) -> type:
+    cls.__module__ = "keyring.backends.SecretService"
+    cls.__qualname__ = cls.__name__ = "Keyring"
+    return cls
+
+
+def test_a_class_that_only_bears_the_secret_service_name_gets_no_key(
+    key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    @_named_like_secret_service
+    class Impostor(UnknownKeyring):
+        """Declares keyring's Secret Service name; keeps what it gets where it likes."""
+
+    backend = Impostor()
+    keyring.set_keyring(backend)
+    assert _import_key(key_file) == 3
+    err = capsys.readouterr().err
+    assert "keyring.backends.SecretService.Keyring is not a keyring the OS protects" in err
+    assert "only bears the name" in err
+    assert backend.entries == {}
+
+
+def test_a_subclass_of_the_real_secret_service_backend_is_not_trusted() -> None:
+    from keyring.backends import SecretService
+
+    kept: dict[tuple[str, str], str] = {}
+
+    class Diverted(SecretService.Keyring):  # type: ignore[misc]
+        """The real class's name and ancestry, but secrets go elsewhere."""
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            kept[(service, username)] = password
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return kept.get((service, username))
+
+    keyring.set_keyring(_named_like_secret_service(Diverted)())
+    with pytest.raises(KeyringUnavailableError, match="not a keyring the OS protects"):
+        Vault().set_merchant_control("e1", "s3cret")
+    assert kept == {}
+
+
+def test_keyrings_own_secret_service_class_is_trusted() -> None:
+    from keyring.backends import SecretService
+
+    keyring.set_keyring(SecretService.Keyring())
+    assert "SecretService" in Vault().store.description

@@ -214,3 +214,24 @@ def test_the_database_lets_each_row_of_a_claimed_batch_through_once(
         assert sql.execute("SELECT gateway.end_claim(%s, '')", (sid,)).fetchone()[0] == "sent"
     with TeamJournal(team_db.dsn("carol")) as carol:
         assert Approvals(carol).submission(sid).rows_sent == 2
+
+
+def test_one_currency_over_its_threshold_holds_a_mixed_currency_batch(
+    team_db: TeamDatabase,
+    key_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def in_eur(row: list[str]) -> list[str]:
+        return [*row[:2], "EUR", *row[3:]]
+
+    rows = [_row("m-1", "60.00"), in_eur(_row("m-2", "10.00")), _row("m-3", "60.00")]
+    path = write_csv(tmp_path / "mixed.csv", rows, header=ACCOUNT)
+    with serve(_accept) as server:
+        # USD 120.00 is above its threshold, EUR 10.00 is not: the batch waits all the same
+        _policy(team_db, server.url, "above", USD="100.00", EUR="1000.00")
+        _as(monkeypatch, team_db, "alice")
+        assert main(_run(path, server.url, key_file)) == EXIT_SUBMITTED
+        assert "Submitted for approval as #1" in capsys.readouterr().err
+        assert server.received == []
