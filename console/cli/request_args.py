@@ -118,9 +118,12 @@ def _env_connection(args: argparse.Namespace) -> dict[str, Any]:
     return kwargs
 
 
-def gateway_of(args: argparse.Namespace, command: str) -> str:
+def gateway_of(args: argparse.Namespace, command: str) -> str | None:
     """The identity of the gateway ``command`` reaches with --env and the connection options
-    (the double-payout guard's key), without reading any key."""
+    (the double-payout guard's key), without reading any key; None when neither names one
+    (a results file's environment of connection options)."""
+    if not args.env and not args.base_url:
+        return None
     settings: dict[str, Any] = {}
     if args.env:
         from console.core.environments import EnvironmentStore, EnvironmentStoreError

@@ -28,7 +28,7 @@ class Journal(Protocol):
     ) -> JournalHooks: ...
 
     def sent_before(
-        self, gateway: str, command: str, client_orderid: str, environment: str = ""
+        self, gateway: str | None, command: str, client_orderid: str, environment: str = ""
     ) -> list[Any]: ...  # rows with the attributes of pipeline.guard.SentRow
 
     def set_final_status(

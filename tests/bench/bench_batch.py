@@ -26,6 +26,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import batch as core
+from console.core.gateway_identity import gateway_for
 from console.core.history import History
 from console.core.pipeline import Pipeline
 from console.core.signing import SignedRequest, sign
@@ -54,7 +55,13 @@ handle.stop()
 def test_validate_ten_thousand_rows(tmp_path: Path) -> None:
     path = card_file(tmp_path / "big.csv", VALIDATE_ROWS, "v")
     with History(tmp_path / "journal.sqlite3") as journal:
-        pipeline = Pipeline("bench", production=False, journal=journal, transport=Transport)
+        pipeline = Pipeline(
+            "bench",
+            gateway=lambda _c: "bench",
+            production=False,
+            journal=journal,
+            transport=Transport,
+        )
         times = []
         for _ in range(3):
             t0 = time.perf_counter()
@@ -131,7 +138,12 @@ def test_batch_throughput_beside_the_bare_sandbox(
         pool = core.TransportPool(Transport)
         with History(tmp_path / "journal.sqlite3") as journal:
             pipeline = Pipeline(
-                "bench", production=False, journal=journal, transport=pool, close_transport=False
+                "bench",
+                gateway=lambda command: gateway_for(command, **conn),
+                production=False,
+                journal=journal,
+                transport=pool,
+                close_transport=False,
             )
             v = core.check_batch(core.read_batch(path), lambda o: pipeline.verdict(core.COMMAND, o))
             plan = core.Plan(v, "bench", False, core.BatchLimits(SEND_ROWS))

@@ -30,6 +30,7 @@ from console.cli.failures import (
     EXIT_USAGE,
 )
 from console.core import batch as core
+from console.core.gateway_identity import gateway_for
 from console.core.history import History
 from console.core.paths import resolve
 from console.core.pipeline import Pipeline
@@ -140,7 +141,13 @@ def runner_for(
         "base_url": sandbox.base_url, "login": demo.login, "private_key": key,
         "endpoint_id": demo.endpoint_id,
     }  # fmt: skip
-    pipeline = Pipeline("sandbox", production=False, journal=journal, transport=Transport)
+    pipeline = Pipeline(
+        "sandbox",
+        gateway=lambda command: gateway_for(command, **connection),
+        production=False,
+        journal=journal,
+        transport=Transport,
+    )
     v = core.check_batch(core.read_batch(path), lambda o: pipeline.verdict(core.COMMAND, o))
     plan = core.Plan(v, "sandbox", False, core.BatchLimits(100))
     return core.BatchRunner(pipeline, connection, plan, core.BatchDecision(), on_row=on_row)

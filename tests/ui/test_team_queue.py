@@ -109,7 +109,13 @@ def test_history_details_name_who_sent_and_who_approved(
         prepared = prepared_payout(server.url, rsa_key)
         sid = Approvals(alice).submit("prod", prepared).id
         Approvals(carol).approve(sid)
-        pipeline = Pipeline("prod", production=True, journal=alice, transport=Transport)
+        pipeline = Pipeline(
+            "prod",
+            gateway=lambda _command: prepared.gateway,
+            production=True,
+            journal=alice,
+            transport=Transport,
+        )
         Approvals(alice).send_approved(pipeline, sid, prepared)
         view = HistoryDetailsView()
         qtbot.addWidget(view)

@@ -94,8 +94,8 @@ def journal_rows(pipeline: Pipeline) -> Callable[[str], Sequence[Any]]:
     journal = pipeline.journal
     if journal is None:
         return lambda _oid: []
-    env = pipeline.environment
-    return lambda oid: journal.sent_before(env, COMMAND, oid) if oid else []
+    env, gateway = pipeline.environment, pipeline.gateway(COMMAND)
+    return lambda oid: journal.sent_before(gateway, COMMAND, oid, env) if oid else []
 
 
 def result_lines(validation: Validation, pipeline: Pipeline) -> dict[int, ResultLine]:

@@ -30,16 +30,30 @@ _SENT_BEFORE_SQL = (
     " AND (+gateway = ? OR (gateway IS NULL AND +environment = ?))"
     f"{ORDER_SQL}"
 )
+_SENT_IN_ENVIRONMENT_SQL = (
+    f"{ROW_SQL} WHERE client_orderid = ? AND +command = ? AND +environment = ?{ORDER_SQL}"
+)
 
 
 def sent_before(
-    db: sqlite3.Connection, gateway: str, command: str, client_orderid: str, environment: str
+    db: sqlite3.Connection,
+    gateway: str | None,
+    command: str,
+    client_orderid: str,
+    environment: str,
 ) -> list[HistoryRow]:
     """Every journalled send of ``command`` with ``client_orderid`` to ``gateway`` (an identity
     from :mod:`console.core.gateway_identity`; rows that predate it: in ``environment``),
-    newest first (on any connection to the journal, e.g. a read-only one of the window)."""
-    args = (client_orderid.strip(), command, gateway, environment)
-    return [HistoryRow.from_sql(r) for r in db.execute(_SENT_BEFORE_SQL, args)]
+    newest first (on any connection to the journal, e.g. a read-only one of the window).
+    ``gateway`` None: the sends labelled ``environment`` (for showing what became of a
+    file's rows when the gateway's address is not at hand; never for the guard)."""
+    if gateway is None:
+        found = db.execute(_SENT_IN_ENVIRONMENT_SQL, (client_orderid.strip(), command, environment))
+    else:
+        found = db.execute(
+            _SENT_BEFORE_SQL, (client_orderid.strip(), command, gateway, environment)
+        )
+    return [HistoryRow.from_sql(r) for r in found]
 
 
 class HistoryQueries:
@@ -126,7 +140,7 @@ class HistoryQueries:
             return HistoryDetail(row, *query_details(db, row_id))
 
     def sent_before(
-        self, gateway: str, command: str, client_orderid: str, environment: str = ""
+        self, gateway: str | None, command: str, client_orderid: str, environment: str = ""
     ) -> list[HistoryRow]:
         """The earlier sends of this order id (see :func:`sent_before`), newest first."""
         with self.reading() as db:

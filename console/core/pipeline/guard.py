@@ -98,15 +98,16 @@ class SentBefore(Protocol):
     """The journal's look-up of earlier sends (``History.sent_before``)."""
 
     def sent_before(
-        self, gateway: str, command: str, client_orderid: str, environment: str = ""
+        self, gateway: str | None, command: str, client_orderid: str, environment: str = ""
     ) -> list[Any]: ...
 
 
 def verdict_for(
-    journal: SentBefore, gateway: str, command: str, order_id: str, environment: str = ""
+    journal: SentBefore, gateway: str | None, command: str, order_id: str, environment: str = ""
 ) -> Verdict:
     """What the journal says of sending ``order_id`` with ``command`` to ``gateway`` (rows
-    journalled before gateways were recorded: in ``environment``). A look-up for showing;
+    journalled before gateways were recorded, or every row when ``gateway`` is None: in
+    ``environment``). A look-up for showing;
     the deciding one is inside the journal's claim (:func:`judge` via ``admit``)."""
     order_id = order_id.strip()
     if command not in NEW_ORDER_COMMANDS or not order_id:

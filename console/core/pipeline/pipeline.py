@@ -176,6 +176,9 @@ class Pipeline:
         gateway: the identity of the gateway a command goes to
             (:func:`console.core.gateway_identity.gateway_for`): the double-payout guard's
             key, so that another name or spelling of the same gateway is the same gateway.
+            None when the address is not at hand (``batch status`` of a results file): the
+            look-ups before sending then read the environment's rows; a send always uses
+            its own request's gateway.
         production: real money: a send needs the person's confirmation.
         journal: the history journal; None when it cannot be opened (then nothing is sent).
         transport: makes the transport for each send.
@@ -187,7 +190,7 @@ class Pipeline:
         self,
         environment: str,
         *,
-        gateway: Callable[[str], str],
+        gateway: Callable[[str], str | None],
         production: bool,
         journal: Journal | None,
         transport: Callable[[], Transport],

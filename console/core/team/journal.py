@@ -38,10 +38,12 @@ if TYPE_CHECKING:
 
 Listener = Callable[[str, int], None]
 _MARGIN = 60.0  # seconds beyond the timeouts before a pending row cannot be in flight
-# Rows from before the gateway was recorded are matched by environment.
+# Rows from before the gateway was recorded are matched by environment; a gateway not at hand
+# (None): every row labelled with the environment (for showing, never for the guard).
 _SENT_BEFORE_SQL = (
     f"{ROW_SQL} WHERE client_orderid = %s AND command = %s"
-    f" AND (gateway = %s OR (gateway IS NULL AND environment = %s)){ORDER_SQL}"
+    " AND (gateway = %s OR ((%s::text IS NULL OR gateway IS NULL) AND environment = %s))"
+    f"{ORDER_SQL}"
 )
 
 
@@ -175,14 +177,9 @@ class TeamJournal:
                         "SELECT * FROM recover_interrupted(%s)", (INTERRUPTED_SUMMARY,)
                     ).fetchall()
                 ]
-                admit(
-                    self._query(
-                        _SENT_BEFORE_SQL,
-                        (order_id, prepared.command, columns["gateway"], environment),
-                    )
-                    if order_id
-                    else []
-                )
+                gateway = columns["gateway"]
+                where = (order_id, prepared.command, gateway, gateway, environment)
+                admit(self._query(_SENT_BEFORE_SQL, where) if order_id else [])
             now = timestamp_now()
             columns.update(created=now, deadline=now + window)
             names = ", ".join(columns)
@@ -358,12 +355,12 @@ class TeamJournal:
         return HistoryDetail(row, request, response, ())
 
     def sent_before(
-        self, gateway: str, command: str, client_orderid: str, environment: str = ""
+        self, gateway: str | None, command: str, client_orderid: str, environment: str = ""
     ) -> list[HistoryRow]:
-        """Every team member's earlier sends of this order id to ``gateway``, newest first."""
-        return self._query(
-            _SENT_BEFORE_SQL, (client_orderid.strip(), command, gateway, environment)
-        )
+        """Every team member's earlier sends of this order id to ``gateway``, newest first
+        (see :func:`console.core.history.reading.sent_before`)."""
+        where = (client_orderid.strip(), command, gateway, gateway, environment)
+        return self._query(_SENT_BEFORE_SQL, where)
 
     def distinct(self, column: str) -> list[str]:
         """Values present in ``environment``, ``command`` or ``outcome`` (index skip scan)."""
