@@ -9,8 +9,9 @@ URL (which carries the endpoint or group and the command) normalised, plus the l
 Normalised: scheme and host in lower case, a trailing dot on the host dropped, the port
 always written (80 for http, 443 for https), user information, query and fragment dropped,
 repeated and trailing slashes in the path removed. Every loopback host (``localhost``,
-127.0.0.0/8, ``::1``) is one host, this computer: a port here is one server whichever name
-reached it.
+127.0.0.0/8, ``::1``) is one host, this computer, and its port is left out: a local gateway
+(the built-in sandbox) takes a new port each time it starts, and the same id sent to two
+local gateways with the same login and endpoint is refused, which is the safe side.
 """
 
 from __future__ import annotations
@@ -40,12 +41,17 @@ def normalised_url(url: str) -> str:
         raise ValueError(f"Not an http(s) address: {url!r}")
     port = parts.port or _DEFAULT_PORTS[scheme]
     if is_loopback_host(host):
-        host = _THIS_COMPUTER
-    elif ":" in host:  # an IPv6 literal keeps its brackets
+        return f"{scheme}://{_THIS_COMPUTER}{_path(parts.path)}"
+    if ":" in host:  # an IPv6 literal keeps its brackets
         host = f"[{host}]"
-    path = posixpath.normpath("/" + unquote(parts.path)) if parts.path.strip("/") else "/"
-    path = "/" + path.lstrip("/")
-    return f"{scheme}://{host}:{port}{path.rstrip('/') or '/'}"
+    return f"{scheme}://{host}:{port}{_path(parts.path)}"
+
+
+def _path(path: str) -> str:
+    """The path with dot segments resolved and no repeated or trailing slashes."""
+    if not path.strip("/"):
+        return "/"
+    return "/" + posixpath.normpath("/" + unquote(path)).strip("/")
 
 
 def gateway_identity(url: str, login: str) -> str:

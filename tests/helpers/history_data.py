@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import rsa
 
@@ -31,6 +32,8 @@ def prepared(
     command: str = "payout-check",
     *,
     base_url: str = BASE_URL,
+    login: str = "acme",
+    endpoint_id: str = "1234",
     **values: str,
 ) -> PreparedRequest:
     """A signed request: the command's example values, with ``values`` replacing some."""
@@ -40,14 +43,21 @@ def prepared(
         command,
         fields,
         base_url=base_url,
-        login="acme",
+        login=login,
         private_key=key,
-        endpoint_id="1234",
+        endpoint_id=endpoint_id,
         nonce="fixed-nonce",
         timestamp=1700000000,
     )
     assert req.signed is not None, req.problems
     return req
+
+
+def prepared_for(env: Any, key: rsa.RSAPrivateKey, **values: str) -> PreparedRequest:
+    """A payout signed for ``env`` (an environment): what its window would have sent."""
+    return prepared(
+        key, base_url=env.base_url, login=env.login, endpoint_id=env.endpoint_id, **values
+    )
 
 
 def answered(req: PreparedRequest, body: str, status: int = 200) -> Outcome:

@@ -17,7 +17,7 @@ from console.core.history import History
 from console.core.pipeline import Seen, judge, resend_note
 from console.core.transport import NotSentError
 from console.ui.main_window import MainWindow
-from tests.helpers.history_data import answered, lost, prepared
+from tests.helpers.history_data import answered, lost, prepared, prepared_for
 
 ACCEPTED_NOTE = "Already sent and accepted at"
 
@@ -184,7 +184,7 @@ def test_a_rejected_id_is_resent_without_a_question_and_the_result_says_so(
     env = window.session.environment
     assert env is not None
     hooks = window.journal.history.journal(env.name)
-    req = prepared(rsa_key, client_orderid="was-rejected")
+    req = prepared_for(env, rsa_key, client_orderid="was-rejected")
     hooks.after_answer(
         hooks.before_send(req),
         answered(req, "type=validation-error&serial-number=s-1&error-message=bad&error-code=2"),
@@ -229,7 +229,7 @@ def _rows(history: History, key: rsa.RSAPrivateKey, *outcomes: Callable[..., Out
     for make in outcomes:
         req = prepared(key, client_orderid="po-9")
         hooks.after_answer(hooks.before_send(req), make(req))
-    return history.sent_before("sb", "payout-check", "po-9")
+    return history.sent_before(prepared(key).gateway, "payout-check", "po-9")
 
 
 def _accepted(req: Any) -> Outcome:
@@ -268,9 +268,15 @@ def test_judge_follows_the_status_learnt_later(history: History, rsa_key: Any) -
     rows = _rows(history, rsa_key, lost)
     assert judge("po-9", rows).seen is Seen.UNKNOWN
     history.set_final_status("sb", "po-9", "declined", source="status")
-    assert judge("po-9", history.sent_before("sb", "payout-check", "po-9")).seen is Seen.REJECTED
+    assert (
+        judge("po-9", history.sent_before(prepared(rsa_key).gateway, "payout-check", "po-9")).seen
+        is Seen.REJECTED
+    )
     history.set_final_status("sb", "po-9", "approved", source="callback")
-    assert judge("po-9", history.sent_before("sb", "payout-check", "po-9")).seen is Seen.ACCEPTED
+    assert (
+        judge("po-9", history.sent_before(prepared(rsa_key).gateway, "payout-check", "po-9")).seen
+        is Seen.ACCEPTED
+    )
 
 
 def test_one_line_says_why_send_is_off_never_ready_to_send(qtbot: Any, window: MainWindow) -> None:

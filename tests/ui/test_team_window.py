@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 
 from console.core.team import Approvals, TeamJournal
 from console.ui.main_window import MainWindow
-from tests.helpers.history_data import answered, prepared
+from tests.helpers.history_data import answered, prepared_for
 from tests.helpers.postgres import TeamDatabase
 
 pytest.importorskip("psycopg")
@@ -76,7 +76,7 @@ def test_the_guard_sees_a_send_made_by_another_team_member(
     assert env is not None
     with TeamJournal(team_db.dsn("dave")) as dave:  # another maker, another console
         hooks = dave.journal(env.name)
-        req = prepared(rsa_key, client_orderid="team-dup-1")
+        req = prepared_for(env, rsa_key, client_orderid="team-dup-1")
         hooks.after_answer(
             hooks.before_send(req),
             answered(req, "type=async-response&serial-number=s&gateway-order-id=77"),

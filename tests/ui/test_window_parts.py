@@ -15,7 +15,7 @@ from console.core.vault import Vault
 from console.ui.environment_actions import activate, open_environments
 from console.ui.main_window import MainWindow
 from console.ui.tasks import TaskManager
-from tests.helpers.history_data import answered, prepared
+from tests.helpers.history_data import answered, prepared_for
 
 
 def _boom() -> None:
@@ -54,7 +54,7 @@ def test_the_duplicate_lookup_per_keystroke_is_off_the_gui_thread(
     env = window.session.environment
     assert env is not None
     hooks = window.journal.history.journal(env.name)  # accepted from another console
-    req = prepared(rsa_key, client_orderid="dup-thread-1")
+    req = prepared_for(env, rsa_key, client_orderid="dup-thread-1")
     hooks.after_answer(
         hooks.before_send(req),
         answered(req, "type=async-response&serial-number=s&gateway-order-id=77"),
