@@ -35,6 +35,7 @@ EXIT_NOT_CONFIRMED = 11  # a production send was not confirmed: nothing was sent
 EXIT_SUBMITTED = 12  # team mode: submitted for approval, not sent
 EXIT_APPROVAL_REFUSED = 13  # team mode: rejected by a checker, or refused by the database
 EXIT_OVER_LIMIT = 14  # a batch over its environment's limits: nothing was sent
+EXIT_AUDIT_BROKEN = 15  # team audit --verify: the audit trail's hash chain is broken
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
 
 EXIT_TABLE = f"""exit status:
@@ -54,6 +55,7 @@ EXIT_TABLE = f"""exit status:
   {EXIT_SUBMITTED} team mode: submitted for approval, not sent (yet)
   {EXIT_APPROVAL_REFUSED} team mode: rejected by a checker, or an approval step refused by the
      team database (self-approval, expired, changed, already decided): nothing was sent
+  {EXIT_AUDIT_BROKEN} team audit --verify: the audit trail was changed (its chain is broken)
   {EXIT_INTERNAL} internal error: a bug, the details are in the log file
 """
 
