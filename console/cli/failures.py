@@ -36,6 +36,7 @@ EXIT_SUBMITTED = 12  # team mode: submitted for approval, not sent
 EXIT_APPROVAL_REFUSED = 13  # team mode: rejected by a checker, or refused by the database
 EXIT_OVER_LIMIT = 14  # a batch over its environment's limits: nothing was sent
 EXIT_IN_FLIGHT = 15  # double-payout guard: a send of this client_orderid is on its way now
+EXIT_AUDIT_BROKEN = 17  # team audit --verify: the audit trail's hash chain is broken
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
 
 EXIT_TABLE = f"""exit status:
@@ -57,6 +58,7 @@ EXIT_TABLE = f"""exit status:
      team database (self-approval, expired, changed, already decided): nothing was sent
   {EXIT_IN_FLIGHT} refused: a send of this client_orderid to this gateway is on its way right
      now (from this or another console): wait for its answer
+  {EXIT_AUDIT_BROKEN} team audit --verify: the audit trail was changed (its chain is broken)
   {EXIT_INTERNAL} internal error: a bug, the details are in the log file
 """
 

@@ -12,12 +12,10 @@ import argparse
 import dataclasses
 import getpass
 import json
-import re
 import sys
-from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from console.cli.failures import EXIT_OK, EXIT_TABLE
+from console.cli.failures import EXIT_AUDIT_BROKEN, EXIT_OK, EXIT_TABLE
 from console.cli.request_args import UsageError, add_connection_options, connection
 
 if TYPE_CHECKING:
@@ -46,24 +44,35 @@ def register(sub: Any) -> None:
     q.add_argument("environment")
     q.add_argument("--mode", choices=("none", "all", "above"), help="none, all, or above")
     q.add_argument("--above", action="append", default=[], metavar="CUR=AMOUNT", help="repeatable")
-    q.add_argument("--expiry-hours", type=float, default=24.0, help="pending submissions expire")
+    q.add_argument("--expiry-hours", default="24", help="pending submissions expire (hours)")
     q = action("pending", "submissions waiting for a checker", run_pending)
     q.add_argument("--json", action="store_true")
     q = action(
         "approve", "approve a submission (and send it when it has no card data)", run_approve
     )
-    q.add_argument("id", type=int)
+    q.add_argument("id")
     q.add_argument("--no-send", action="store_true", help="approve only; send it later")
     _send_options(q)
     q = action("send", "send an approved submission without card data", run_send_approved)
-    q.add_argument("id", type=int)
+    q.add_argument("id")
     _send_options(q)
     q = action("reject", "reject a submission with a reason", run_reject)
-    q.add_argument("id", type=int)
+    q.add_argument("id")
     q.add_argument("--reason", required=True)
     q = action("audit", "the audit trail", run_audit)
     q.add_argument("--since", help="ISO date/time, or a duration ago: 30m, 12h, 7d")
     q.add_argument("--json", action="store_true")
+    q.add_argument(
+        "--verify",
+        action="store_true",
+        help="check the whole trail's hash chain; name the first broken entry",
+    )
+    q.add_argument("--expect", metavar="SEQ:HASH", help="with --verify: a head noted earlier")
+    action(
+        "callback-secret",
+        "let the database verify an environment's callbacks (admin; asks for the secret)",
+        run_callback_secret,
+    ).add_argument("environment")
     action("password", "keep your team database password in the OS keyring", run_password)
 
 
@@ -110,26 +119,28 @@ def run_add_user(args: argparse.Namespace) -> int:
     from console.core.team.approval import Approvals
 
     with _journal(args) as journal:
-        Approvals(journal).add_user(args.name, args.role)
-    print(
-        f"{args.name} is a {args.role}. Set their password with psql's \\password {args.name} "
-        "(it never goes on a command line)."
-    )
+        change = Approvals(journal).add_user(args.name, args.role)
+    print(change.describe())
+    if change.before is None:
+        print(
+            f"Set their password with psql's \\password {args.name} (it never goes on a "
+            "command line)."
+        )
     return EXIT_OK
 
 
 def run_policy(args: argparse.Namespace) -> int:
     from console.core.team.approval import Approvals
+    from console.core.team.inputs import expiry
 
+    lifetime = expiry(args.expiry_hours)
+    limits = dict(_pair(item) for item in args.above)
     with _journal(args) as journal:
         approvals = Approvals(journal)
         if args.mode is None:
             policy = approvals.policy(args.environment)
         else:
-            limits = dict(_pair(item) for item in args.above)
-            policy = approvals.set_policy(
-                args.environment, args.mode, limits, timedelta(hours=args.expiry_hours)
-            )
+            policy = approvals.set_policy(args.environment, args.mode, limits, lifetime)
     print(
         f"{policy.environment}: {policy.describe()}; pending submissions expire after "
         f"{policy.expiry}."
@@ -188,10 +199,12 @@ def run_pending(args: argparse.Namespace) -> int:
 
 def run_approve(args: argparse.Namespace) -> int:
     from console.core.team.approval import Approvals
+    from console.core.team.inputs import submission_id
 
+    sid = submission_id(args.id)
     with _journal(args) as journal:
         approvals = Approvals(journal)
-        decided = approvals.approve(args.id)
+        decided = approvals.approve(sid)
         print(f"#{decided.id} approved by {journal.user}.", file=sys.stderr)
         if decided.is_batch:
             print(
@@ -228,9 +241,11 @@ def run_approve(args: argparse.Namespace) -> int:
 
 def run_send_approved(args: argparse.Namespace) -> int:
     from console.core.team.approval import Approvals
+    from console.core.team.inputs import submission_id
 
+    sid = submission_id(args.id)
     with _journal(args) as journal:
-        found = Approvals(journal).submission(args.id)
+        found = Approvals(journal).submission(sid)
         if found.is_batch:
             raise UsageError(
                 f"#{found.id} is a batch: it is sent by running its file "
@@ -269,35 +284,24 @@ def _send(
 
 def run_reject(args: argparse.Namespace) -> int:
     from console.core.team.approval import Approvals
+    from console.core.team.inputs import reason, submission_id
 
+    sid, why = submission_id(args.id), reason(args.reason)
     with _journal(args) as journal:
-        decided = Approvals(journal).reject(args.id, args.reason)
+        decided = Approvals(journal).reject(sid, why)
         print(f"#{decided.id} rejected by {journal.user}: {decided.reason}")
     return EXIT_OK
 
 
-def _since(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([mhd])\s*", text)
-    if found:
-        unit = {"m": "minutes", "h": "hours", "d": "days"}[found.group(2)]
-        return datetime.now(UTC) - timedelta(**{unit: float(found.group(1))})
-    try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        raise UsageError(
-            f"--since {text!r}: give an ISO date/time (2026-05-01T09:00) or a duration "
-            "ago (30m, 12h, 7d)"
-        ) from None
-    return when if when.tzinfo else when.astimezone()
-
-
 def run_audit(args: argparse.Namespace) -> int:
     from console.core.team.approval import Approvals
+    from console.core.team.inputs import since
 
+    if args.verify:
+        return _verify(args)
+    when = since(args.since)
     with _journal(args) as journal:
-        entries = Approvals(journal).audit(_since(args.since))
+        entries = Approvals(journal).audit(when)
     if args.json:
         rows = [{**dataclasses.asdict(e), "at": e.at.isoformat()} for e in entries]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
@@ -306,6 +310,7 @@ def run_audit(args: argparse.Namespace) -> int:
         ref = f" #{e.submission_id}" if e.submission_id else ""
         ref += f" row {e.request_id}" if e.request_id else ""
         parts = (
+            f"[{e.id}]",
             f"{e.at.astimezone():%Y-%m-%d %H:%M:%S}",
             f"{e.actor} ({e.role})",
             f"{e.action}{ref}",
@@ -313,6 +318,48 @@ def run_audit(args: argparse.Namespace) -> int:
             e.detail,
         )
         print("  ".join(p for p in parts if p))
+    return EXIT_OK
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """``team audit --verify``: recompute the chain here; exit non-zero at a break."""
+    from console.core.team.audit import verify
+
+    with _journal(args) as journal:
+        check = verify(journal, args.expect)
+    if args.json:
+        print(json.dumps(dataclasses.asdict(check) | {"intact": check.intact}, indent=2))
+    if not check.intact:
+        print(
+            f"gateway-console team audit: the audit trail was tampered with: {check.problem}. "
+            f"The {check.entries} entries before it are intact (the last of them: "
+            f"{check.head or 'none'}).",
+            file=sys.stderr,
+        )
+        return EXIT_AUDIT_BROKEN
+    if not args.json:
+        print(
+            f"The audit trail is intact: {check.entries} entries, each chained to the one "
+            f"before it. Its head is {check.head}: keep it where the database's administrator "
+            "cannot write, and check later with --verify --expect HEAD."
+        )
+    return EXIT_OK
+
+
+def run_callback_secret(args: argparse.Namespace) -> int:
+    from console.core.team.approval import Approvals
+
+    if not sys.stdin.isatty():
+        raise UsageError("team callback-secret asks for the merchant control secret on a terminal")
+    secret = getpass.getpass(f"Merchant control secret of {args.environment}: ")
+    if not secret.strip():
+        raise UsageError("no secret given: nothing was stored")
+    with _journal(args) as journal:
+        Approvals(journal).set_callback_secret(args.environment, secret)
+    print(
+        f"The team database now verifies {args.environment}'s callbacks before they settle "
+        "another person's payout."
+    )
     return EXIT_OK
 
 

@@ -161,6 +161,7 @@ class CallbackRecorder:
                 check=check_control(parsed, self.merchant_control),
                 duplicate_of=None,
                 request_id=None,
+                control=parsed.get("control"),
             ),
             self.journal,
         )

@@ -39,6 +39,7 @@ class Journal(Protocol):
         *,
         orderid: str | None = None,
         source: str,
+        control: str | None = None,
     ) -> list[int]: ...
 
 

@@ -143,15 +143,19 @@ def test_the_environment_dialog_shows_the_team_policy(
 
 
 def test_a_batch_shows_its_totals_and_is_approved_as_a_whole(
-    qtbot: Any, pane_for: Any, team_db: TeamDatabase
+    qtbot: Any, pane_for: Any, team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
+    rows = [
+        prepared_payout("https://gw.example", rsa_key, order=order, amount="15.00")
+        for order in ("a-1", "a-2")
+    ]
     with TeamJournal(team_db.dsn("alice")) as alice:
         sid = Approvals(alice).submit_batch(
             "prod",
             "payout-check",
             "0" * 64,
             {"lines": ["2 payouts from pay.csv", "Total EUR: 30.00 in 2 payouts"]},
-            ["a-1", "a-2"],
+            rows,
             card_data=False,
             source="pay.csv",
         )

@@ -248,9 +248,7 @@ def test_card_data_never_reaches_the_shared_database(
         decided.start()
         result = Approvals(alice).wait_for_decision(submitted.id, timeout=10)
         assert result.state == "approved"
-        sent = Approvals(alice).send_approved(
-            pipeline(alice), submitted.id, submitted.prepared, submitted.salt
-        )
+        sent = Approvals(alice).send_approved(pipeline(alice), submitted.id, submitted.prepared)
         assert sent.result == "accepted"
         assert PAN in server.received[0].body.decode()  # the gateway got the card...
     with connect(team_db.dsn()) as owner:  # ...the shared database never did

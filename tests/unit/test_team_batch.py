@@ -10,14 +10,16 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
 from console.cli.failures import EXIT_SUBMITTED, EXIT_USAGE
 from console.core.team import Approvals, TeamJournal, connect
+from console.core.team.approval import approved_row
 from tests.helpers.batch_files import PAN, card_file, write_csv
 from tests.helpers.http_server import Received, Reply, serve
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.team import FORM, accepted
+from tests.helpers.team import FORM, accepted, prepared_payout
 
 pytest.importorskip("psycopg")
 
@@ -186,31 +188,41 @@ def test_card_rows_are_run_by_the_console_that_waits_for_the_approval(
 
 
 def test_the_database_lets_each_row_of_a_claimed_batch_through_once(
-    team_db: TeamDatabase,
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     """With psql as the batch's sender: a row outside the batch, or a row twice, is refused."""
     psycopg = pytest.importorskip("psycopg")
     with TeamJournal(team_db.dsn("root_admin")) as admin:
         Approvals(admin).set_policy("prod", "all")
+    rows = {
+        order: prepared_payout("https://gw.example", rsa_key, order=order, amount="5.00")
+        for order in ("r-1", "r-2", "r-9")
+    }
     with TeamJournal(team_db.dsn("alice")) as alice:
         sid = Approvals(alice).submit_batch(
-            "prod", "payout-check", "f" * 64, {"lines": []}, ["r-1", "r-2"],
+            "prod", "payout-check", "f" * 64, {"lines": []}, [rows["r-1"], rows["r-2"]],
             card_data=False, source="pay.csv",
         )  # fmt: skip
+        key = alice.hash_key
     with TeamJournal(team_db.dsn("bob")) as bob:
         Approvals(bob).approve(sid)
     insert = (
         "INSERT INTO gateway.requests (created, environment, command, url, client_orderid,"
-        " amount, currency, outcome, submission_id) VALUES (1, 'prod', 'payout-check',"
-        " 'https://gw.example/', %s, '5.00', 'EUR', 'pending', %s)"
+        " amount, currency, receiver, content_hash, outcome, submission_id) VALUES (1, 'prod',"
+        " 'payout-check', 'https://gw.example/', %(client_orderid)s, %(amount)s,"
+        " %(currency)s, %(receiver)s, %(content_hash)s, 'pending', %(sid)s)"
     )
+
+    def row(order: str) -> dict[str, object]:
+        return approved_row("prod", rows[order], key) | {"sid": sid}
+
     with connect(team_db.dsn("alice")) as sql:
         assert sql.execute("SELECT gateway.claim(%s, %s)", (sid, "f" * 64)).fetchone()[0] == "ok"
-        sql.execute(insert, ("r-1", sid))
+        sql.execute(insert, row("r-1"))
         for order in ("r-1", "r-9"):  # again, and not in the batch
             with pytest.raises(psycopg.errors.InsufficientPrivilege, match="not claimed"):
-                sql.execute(insert, (order, sid))
-        sql.execute(insert, ("r-2", sid))
+                sql.execute(insert, row(order))
+        sql.execute(insert, row("r-2"))
         assert sql.execute("SELECT gateway.end_claim(%s, '')", (sid,)).fetchone()[0] == "sent"
     with TeamJournal(team_db.dsn("carol")) as carol:
         assert Approvals(carol).submission(sid).rows_sent == 2

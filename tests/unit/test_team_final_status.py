@@ -15,7 +15,7 @@ from console.core.callbacks import CallbackListener, CallbackRecorder, control_c
 from console.core.client import prepare
 from console.core.history import History
 from console.core.pipeline import Decision
-from console.core.team import TeamJournal
+from console.core.team import Approvals, TeamJournal
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import FORM, accepted, pipeline, prepared_payout
@@ -53,6 +53,8 @@ def _sent_by_alice(alice: TeamJournal, url: str, key: rsa.RSAPrivateKey) -> int:
 def test_a_callback_to_one_console_sets_the_final_status_for_every_console(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
+    with TeamJournal(team_db.dsn("root_admin")) as admin:  # the database checks callbacks
+        Approvals(admin).set_callback_secret("gw", SECRET)
     with (
         serve(lambda r: Reply(200, accepted("p-1", "9001"), FORM)) as server,
         TeamJournal(team_db.dsn("alice")) as alice,

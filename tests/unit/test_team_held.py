@@ -177,9 +177,10 @@ def test_a_claim_whose_console_is_gone_ends_refused(
     with TeamJournal(team_db.dsn("bob")) as bob:
         Approvals(bob).approve(sid)
     with connect(team_db.dsn("carol")) as carol:  # claims, then its console dies
+        key = carol.execute("SELECT key FROM gateway.team_key").fetchone()[0]
         assert (
             carol.execute(
-                "SELECT gateway.claim(%s, %s)", (sid, content_hash("prod", prepared))
+                "SELECT gateway.claim(%s, %s)", (sid, content_hash("prod", prepared, key))
             ).fetchone()[0]
             == "ok"
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
@@ -52,6 +52,8 @@ class CallbackEvent:
         duplicate_of: the id of the earlier identical callback, or None.
         request_id: the history row it belongs to, or None when none matched.
         updated: history rows whose final status this callback set.
+        control: the ``control`` code as received (not stored), for a journal that checks it
+            itself before it sets a final status (the team's).
     """
 
     id: int
@@ -68,6 +70,7 @@ class CallbackEvent:
     duplicate_of: int | None
     request_id: int | None
     updated: tuple[int, ...] = ()
+    control: str | None = field(default=None, repr=False)
 
 
 OrderRow = tuple[int, str | None, str | None]  # id, client_orderid, gateway_order_id
@@ -87,6 +90,7 @@ class Orders(Protocol):
         *,
         orderid: str | None = None,
         source: str,
+        control: str | None = None,
     ) -> list[int]: ...
 
 
@@ -169,6 +173,7 @@ def record_callback(
             event.status,
             orderid=event.orderid,
             source="callback",
+            control=event.control,
         )
     history.notify("callback", callback_id)
     return replace(

@@ -272,6 +272,7 @@ class History(HistoryQueries):
         *,
         orderid: str | None = None,
         source: str,
+        control: str | None = None,
     ) -> list[int]:
         """Record an order's latest status on the requests that made it; return the ids of
         the rows it changed.
@@ -281,7 +282,8 @@ class History(HistoryQueries):
         status of an order not decided yet ("processing", "unknown":
         :data:`~console.core.spec.status.IN_PROGRESS_STATUSES`) never replaces a settled one
         (final, or a later update such as a chargeback): a status answer overtaken by the
-        callback says "processing" too late.
+        callback says "processing" too late. ``control`` (a callback's code) is for a
+        journal that checks callbacks itself (the team's); this one trusts its own listener.
         """
         waiting = json.dumps(sorted(IN_PROGRESS_STATUSES))
         with self.writing() as db:

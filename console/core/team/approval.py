@@ -10,17 +10,18 @@ is sent once through the :class:`~console.core.pipeline.Pipeline` with the
 a row lock first, so two people pressing Send at the same moment make one send.
 
 Card data never reaches the shared database: a submission carrying a card number or CVV2
-stores the fields masked and no params, and its hash is salted with a random value that only
-the maker's console holds in memory (:class:`Submitted`): nobody can recover the card number
-from the hash, and only that console, which still has the card data, can send it when the
-approval arrives. A submission without card data stores its fields, so either side can send.
+stores the fields masked and no params, so only the maker's console, which still has the card
+data, can send it when the approval arrives. The hash is keyed with the team's key
+(``gateway.team_key``, which every maker and checker can read), so anyone of the team holding
+the request can check it; for card data it is scrypt, slow on purpose, so that trying the
+10^5 x 10^3 card numbers and CVV2s a masked number leaves open takes days, not seconds.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
-import secrets
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,9 +29,11 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from console.core.errors import ConsoleError
+from console.core.history.rows import request_columns
 from console.core.masking import is_sensitive, mask_params
 from console.core.pipeline.guard import client_orderid
-from console.core.pipeline.summary import amount, receiver
+from console.core.pipeline.summary import amount
+from console.core.team import inputs
 from console.core.team.errors import ApprovalRefusedError, TeamPermissionError, TeamSetupError
 
 if TYPE_CHECKING:
@@ -58,24 +61,37 @@ def carries_card_data(prepared: PreparedRequest) -> bool:
     return any(is_sensitive(n) and v for n, v in prepared.params)
 
 
-def content_hash(environment: str, prepared: PreparedRequest, salt: bytes = b"") -> str:
-    """SHA-256 of the exact request content (the salt: see the module's card data rule)."""
-    canonical = json.dumps(
-        [environment, prepared.command, prepared.url, sorted(prepared.params)],
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
-    return hashlib.sha256(salt + canonical.encode()).hexdigest()
+def _keyed(key: str, content: object, card: bool) -> str:
+    """The team's keyed hash of ``content`` (see the module's card data rule)."""
+    canonical = json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode()
+    if card:
+        return hashlib.scrypt(canonical, salt=key.encode(), n=2**14, r=8, p=1).hex()
+    return hmac.new(key.encode(), canonical, hashlib.sha256).hexdigest()
 
 
-def batch_hash(environment: str, requests: Sequence[PreparedRequest], salt: bytes = b"") -> str:
-    """SHA-256 over every row's request of a batch, in order (the salt as above)."""
-    canonical = json.dumps(
-        [environment, "batch", [[p.command, p.url, sorted(p.params)] for p in requests]],
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
-    return hashlib.sha256(salt + canonical.encode()).hexdigest()
+def content_hash(environment: str, prepared: PreparedRequest, key: str) -> str:
+    """The keyed hash of the exact request content: environment, command, URL, every field."""
+    content = [environment, prepared.command, prepared.url, sorted(prepared.params)]
+    return _keyed(key, content, carries_card_data(prepared))
+
+
+def batch_hash(environment: str, requests: Sequence[PreparedRequest], key: str) -> str:
+    """The keyed hash over every row's request of a batch, in order."""
+    content = [environment, "batch", [[p.command, p.url, sorted(p.params)] for p in requests]]
+    return _keyed(key, content, any(carries_card_data(p) for p in requests))
+
+
+def approved_row(environment: str, prepared: PreparedRequest, key: str) -> dict[str, Any]:
+    """What the database compares a sent row with: its amount, currency, receiver (masked,
+    as the journal keeps them) and request hash."""
+    columns = request_columns(environment, prepared)
+    return {
+        "client_orderid": columns["client_orderid"],
+        "amount": columns["amount"],
+        "currency": columns["currency"],
+        "receiver": columns["receiver"],
+        "content_hash": content_hash(environment, prepared, key),
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,13 +168,44 @@ def _submission(r: tuple[Any, ...]) -> Submission:
 
 
 @dataclass(frozen=True, slots=True)
+class RoleChange:
+    """What ``add_user`` did: the person's team roles before (None: a new login) and after."""
+
+    name: str
+    role: str
+    before: tuple[str, ...] | None
+    after: tuple[str, ...]
+
+    def describe(self) -> str:
+        now = " and ".join(self.after) or "nothing"
+        if self.before is None:
+            said = f"{self.name} is a new login, now {_a(now)}."
+        elif set(self.before) == set(self.after):
+            said = f"{self.name} was already {_a(now)}: nothing changed."
+        else:
+            was = " and ".join(self.before) or "no team role"
+            said = f"{self.name} was {_a(was)}; now {_a(now)}."
+        if {"maker", "checker"} <= set(self.after):
+            said += (
+                f" {self.name} now both submits and approves: the database still refuses "
+                "anyone deciding their own submission, but two such people can approve each "
+                f"other's. If that is not wanted, take a role back in psql (REVOKE "
+                f"gateway_maker FROM {self.name})."
+            )
+        return said
+
+
+def _a(roles: str) -> str:
+    return roles if roles in ("nothing", "no team role") else f"a {roles}"
+
+
+@dataclass(frozen=True, slots=True)
 class Submitted:
-    """The maker's side of a submission: the salt that binds card data stays in memory."""
+    """The maker's side of a submission: the request, card data included, in memory."""
 
     id: int
     environment: str
     prepared: PreparedRequest = field(repr=False)
-    salt: bytes = field(default=b"", repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,24 +248,39 @@ class Approvals:
     ) -> Policy:
         if mode not in MODES:
             raise TeamSetupError(f"policy: mode must be one of {', '.join(MODES)}, not {mode!r}")
-        limits = {c.strip().upper(): a.strip() for c, a in (thresholds or {}).items()}
-        for currency, limit in limits.items():
-            try:
-                float(limit)
-            except ValueError:
-                raise TeamSetupError(
-                    f"policy: {currency} threshold {limit!r} is not an amount"
-                ) from None
+        limits = {
+            c.strip().upper(): inputs.threshold(c.strip().upper(), a.strip())
+            for c, a in (thresholds or {}).items()
+        }
+        inputs.expiry(expiry / timedelta(hours=1))
         self._call(
             "SELECT gateway.set_policy(%s, %s, %s::jsonb, %s)",
             (environment, mode, json.dumps(limits), expiry),
         )
         return self.policy(environment)
 
-    def add_user(self, name: str, role: str) -> None:
+    def add_user(self, name: str, role: str) -> RoleChange:
+        """Give login ``name`` (made when missing) the team ``role``; say what changed."""
         if role not in ROLES:
             raise TeamSetupError(f"--role must be one of {', '.join(ROLES)}, not {role!r}")
+        before = self._roles(name)
         self._call("SELECT gateway.add_user(%s, %s)", (name, role))
+        return RoleChange(name, role, before, self._roles(name) or ())
+
+    def _roles(self, name: str) -> tuple[str, ...] | None:
+        """The team roles of login ``name`` (None: no such login)."""
+        with self.journal.reading() as db:
+            found = db.execute(
+                "SELECT gateway.team_role(rolname) FROM pg_roles WHERE rolname = %s", (name,)
+            ).fetchone()
+        if found is None:
+            return None
+        return tuple(r for r in str(found[0]).split(",") if r != "none")
+
+    def set_callback_secret(self, environment: str, secret: str) -> None:
+        """Let the database verify ``environment``'s callbacks (admin): with the merchant
+        control secret it checks a callback's code before it settles other people's rows."""
+        self._call("SELECT gateway.set_callback_secret(%s, %s)", (environment, secret))
 
     def _call(self, sql: str, args: tuple[Any, ...]) -> None:
         """An admin step; the database answers "ok" or "refused: ..." (audited)."""
@@ -267,21 +329,25 @@ class Approvals:
         command: str,
         digest: str,
         summary: dict[str, Any],
-        order_ids: Sequence[str],
+        requests: Sequence[PreparedRequest],
         *,
         card_data: bool,
         source: str,
     ) -> int:
-        """Record a whole batch (its hash, summary and order ids) for one decision."""
+        """Record a whole batch (its hash, its summary, and each row's order id, amount,
+        currency, receiver and hash, which the database holds its rows to) for one
+        decision."""
+        key = self.journal.hash_key
+        rows = [approved_row(environment, prepared, key) for prepared in requests]
         with self.journal.writing() as db:
             sid = db.execute(
-                "SELECT gateway.submit_batch(%s, %s, %s, %s, %s, %s, %s)",
+                "SELECT gateway.submit_batch(%s, %s, %s, %s, %s::jsonb, %s, %s)",
                 (
                     environment,
                     command,
                     digest,
                     json.dumps(summary, ensure_ascii=False),
-                    list(order_ids),
+                    json.dumps(rows, ensure_ascii=False),
                     card_data,
                     source,
                 ),
@@ -309,19 +375,18 @@ class Approvals:
         if prepared.signed is None:
             raise ApprovalRefusedError("Not submitted: the request has errors. Fix them first.")
         card = carries_card_data(prepared)
-        salt = secrets.token_bytes(32) if card else b""
-        shown, _last4 = receiver(prepared.params)
+        row = approved_row(environment, prepared, self.journal.hash_key)
         with self.journal.writing() as db:
             sid = db.execute(
                 "SELECT gateway.submit(%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s)",
                 (
                     environment,
                     prepared.command,
-                    client_orderid(prepared.params) or None,
-                    amount(prepared.params),
-                    prepared.value("currency"),
-                    shown,
-                    content_hash(environment, prepared, salt),
+                    row["client_orderid"],
+                    row["amount"],
+                    row["currency"],
+                    row["receiver"],
+                    row["content_hash"],
                     json.dumps(mask_params(prepared.params)),
                     None if card else json.dumps([list(p) for p in prepared.params]),
                     card,
@@ -331,7 +396,7 @@ class Approvals:
             raise TeamPermissionError(
                 f"Not submitted: {self.journal.user} is not a maker in the team database."
             )
-        return Submitted(int(sid), environment, prepared, salt)
+        return Submitted(int(sid), environment, prepared)
 
     # -- deciding -------------------------------------------------------------------------
 
@@ -339,9 +404,7 @@ class Approvals:
         return self._decide(sid, True, "")
 
     def reject(self, sid: int, reason: str) -> Submission:
-        if not reason.strip():
-            raise TeamSetupError("--reason: say why it is rejected (the maker reads it)")
-        return self._decide(sid, False, reason)
+        return self._decide(sid, False, inputs.reason(reason))
 
     def _decide(self, sid: int, approve: bool, reason: str) -> Submission:
         with self.journal.writing() as db:
@@ -389,7 +452,6 @@ class Approvals:
         pipeline: Pipeline,
         sid: int,
         prepared: PreparedRequest,
-        salt: bytes = b"",
         decision: Decision | None = None,
     ) -> Sent:
         """Claim approved submission ``sid`` for exactly ``prepared`` and send it once.
@@ -411,7 +473,7 @@ class Approvals:
             )
         # before claiming: a refused send must not use up the approval
         pipeline.check(prepared).refuse_if_blocked()
-        self.claim(sid, content_hash(pipeline.environment, prepared, salt))
+        self.claim(sid, content_hash(pipeline.environment, prepared, self.journal.hash_key))
         order_id = client_orderid(prepared.params)
         self.journal.bind_submission(pipeline.environment, prepared.command, order_id, sid)
         try:

@@ -158,7 +158,7 @@ class Awaiting:
         require_approved(self.current())
         submitted = self.submitted
         return self.approvals.send_approved(
-            self.pipeline, submitted.id, submitted.prepared, submitted.salt, self.decision
+            self.pipeline, submitted.id, submitted.prepared, self.decision
         )
 
 

@@ -21,7 +21,6 @@ from any console of the team.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -113,14 +112,14 @@ class HeldBatch:
         """What the checker reads: rows, totals per currency, largest payouts."""
         return self.plan.summary.lines()
 
-    def digest(self, salt: bytes = b"") -> str:
+    def digest(self) -> str:
         from console.core.team.approval import batch_hash
 
-        return batch_hash(self.environment, self.requests, salt)
+        return batch_hash(self.environment, self.requests, self.approvals.journal.hash_key)
 
     def existing(self) -> Submission | None:
         """A submission of exactly this batch still pending or approved and unsent (never
-        for card rows: their hash is salted by the console that submitted them)."""
+        for card rows: only the console that submitted them holds them)."""
         if self.card_data:
             return None
         return self.approvals.latest_batch(self.environment, self.digest())
@@ -135,7 +134,7 @@ class HeldBatch:
         """
         found = self.existing()
         if found is not None:
-            return AwaitingBatch(self, found.id, b"", new=False)
+            return AwaitingBatch(self, found.id, new=False)
         if self.card_data and not waiting:
             raise CardDataNeedsWaitingError(
                 f"The approval policy of {self.environment} needs a checker's approval of this "
@@ -143,18 +142,17 @@ class HeldBatch:
                 "only the console holding them can run it, so that console must wait for the "
                 "approval. Nothing was submitted."
             )
-        salt = secrets.token_bytes(32) if self.card_data else b""
         summary = self.plan.summary
         sid = self.approvals.submit_batch(
             self.environment,
             COMMAND,
-            self.digest(salt),
+            self.digest(),
             {"source": summary.source, "rows": summary.rows, "lines": summary.lines()},
-            [checked.row.values.get("client_orderid", "").strip() for checked in self.plan.to_send],
+            self.requests,
             card_data=self.card_data,
             source=summary.source,
         )
-        return AwaitingBatch(self, sid, salt)
+        return AwaitingBatch(self, sid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +161,6 @@ class AwaitingBatch:
 
     held: HeldBatch
     id: int
-    salt: bytes = field(default=b"", repr=False)
     new: bool = True  # False: submitted before (the same file, unchanged)
 
     def current(self) -> Submission:
@@ -212,7 +209,7 @@ class AwaitingBatch:
         )
         journal = held.approvals.journal
         order_ids = [c.row.values.get("client_orderid", "").strip() for c in plan.to_send]
-        held.approvals.claim(self.id, held.digest(self.salt))
+        held.approvals.claim(self.id, held.digest())
         journal.bind_batch(held.environment, COMMAND, order_ids, self.id)
         stopped = "the console stopped the batch"
         try:

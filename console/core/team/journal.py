@@ -69,6 +69,7 @@ class TeamJournal:
         self._listeners: list[Listener] = []
         self._live: TeamListener | None = None
         self._claims: dict[tuple[str, str, str], int] = {}
+        self._hash_key: str | None = None
         self.recovered = self.recover_interrupted()
 
     def close(self) -> None:
@@ -143,6 +144,14 @@ class TeamJournal:
         """Forget a binding its send did not use (the send was refused before its row)."""
         self._claims.pop((environment, command, order_id), None)
 
+    @property
+    def hash_key(self) -> str:
+        """The team's key of request hashes (makers and checkers may read it)."""
+        if self._hash_key is None:
+            with self.reading() as db:
+                self._hash_key = str(db.execute("SELECT key FROM team_key").fetchone()[0])
+        return self._hash_key
+
     def begin(
         self,
         environment: str,
@@ -163,6 +172,10 @@ class TeamJournal:
         columns = request_columns(environment, prepared)
         key = (environment, prepared.command, columns["client_orderid"] or "")
         columns.update(outcome=PENDING, submission_id=self._claims.pop(key, None))
+        if columns["submission_id"] is not None:  # the database compares it with the approval
+            from console.core.team.approval import content_hash
+
+            columns["content_hash"] = content_hash(environment, prepared, self.hash_key)
         lost: list[int] = []
         with self.writing() as db:
             order_id = columns["client_orderid"] or ""
@@ -255,16 +268,22 @@ class TeamJournal:
         *,
         orderid: str | None = None,
         source: str,
+        control: str | None = None,
     ) -> list[int]:
-        """Record an order's latest status on the requests that made it (anyone's); return
-        the ids of the rows it changed. "processing" or "unknown" never replaces a settled status
-        (see :meth:`console.core.history.History.set_final_status`)."""
+        """Record an order's latest status on the requests that made it; return the ids of
+        the rows it changed. "processing" or "unknown" never replaces a settled status
+        (see :meth:`console.core.history.History.set_final_status`).
+
+        The database settles this person's own rows, and other people's only with evidence
+        it checks: a callback's ``control`` code (verified with the environment's merchant
+        control secret, ``team callback-secret``), or this person's status answer for the
+        order in the journal. Every change, and every refusal, is audited."""
         with self.writing() as db:
             ids = [
                 int(r[0])
                 for r in db.execute(
-                    "SELECT * FROM set_final_status(%s, %s, %s, %s, %s)",
-                    (environment, client_orderid, status, orderid, source),
+                    "SELECT * FROM set_final_status(%s, %s, %s, %s, %s, %s)",
+                    (environment, client_orderid, status, orderid, source, control),
                 ).fetchall()
             ]
         for row_id in ids:

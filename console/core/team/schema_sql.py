@@ -12,6 +12,8 @@ from the submission claimed for it, and an audit table that no role may change o
 
 from __future__ import annotations
 
+from console.core.team.schema_v4 import V4
+
 GROUP_ROLES = ("gateway_maker", "gateway_checker", "gateway_admin")
 CHANNEL = "gateway_team"
 
@@ -641,5 +643,5 @@ LANGUAGE sql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 $$;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, V4)
 SCHEMA_VERSION = len(MIGRATIONS)

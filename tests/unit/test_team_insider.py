@@ -1,0 +1,204 @@
+"""A maker with their own database login (psql, not the console) against a real PostgreSQL
+server: a journal row that is not what was approved, a final status set on someone else's
+order, an audit entry rewritten by the superuser. Each is refused by the database or found by
+``team audit --verify``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.cli import main
+from console.cli.failures import EXIT_AUDIT_BROKEN
+from console.core.callbacks import control_code
+from console.core.pipeline import Decision
+from console.core.team import Approvals, TeamJournal, connect, content_hash
+from tests.helpers.http_server import Reply, serve
+from tests.helpers.postgres import TeamDatabase
+from tests.helpers.team import FORM, accepted, pipeline, prepared_payout
+
+psycopg = pytest.importorskip("psycopg")
+
+INSERT = (
+    "INSERT INTO gateway.requests (created, environment, command, url, client_orderid, amount,"
+    " currency, receiver, content_hash, outcome, submission_id) VALUES (1, 'prod',"
+    " 'payout-check', %(url)s, 'p-1', %(amount)s, %(currency)s, %(receiver)s, %(hash)s,"
+    " 'pending', %(sid)s) RETURNING id, approved_by"
+)
+
+
+def _audit(db: TeamDatabase) -> list[tuple[str, str, str]]:
+    with TeamJournal(db.dsn()) as owner:
+        return [(a.actor, a.action, a.detail) for a in Approvals(owner).audit()]
+
+
+def _approved_25_usd(db: TeamDatabase, key: rsa.RSAPrivateKey) -> tuple[int, str]:
+    """Alice's payout of 25.00 USD, approved by bob; its id and request URL."""
+    with TeamJournal(db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy("prod", "all")
+    prepared = prepared_payout("https://gw.example", key, amount="25.00", currency="USD")
+    with TeamJournal(db.dsn("alice")) as alice:
+        sid = Approvals(alice).submit("prod", prepared).id
+    with TeamJournal(db.dsn("bob")) as bob:
+        Approvals(bob).approve(sid)
+    return sid, prepared.url
+
+
+def test_a_row_that_is_not_the_approved_payout_is_refused_by_the_database(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    sid, url = _approved_25_usd(team_db, rsa_key)
+    with connect(team_db.dsn("alice")) as sql:  # the maker, in psql
+        approved = sql.execute(
+            "SELECT amount, currency, receiver, content_hash FROM gateway.submissions"
+            " WHERE id = %s",
+            (sid,),
+        ).fetchone()
+        assert approved[:2] == ("25.00", "USD")
+        assert sql.execute("SELECT gateway.claim(%s, %s)", (sid, approved[3])).fetchone()[0] == (
+            "ok"
+        )
+        honest = {
+            "url": url,
+            "amount": approved[0],
+            "currency": approved[1],
+            "receiver": approved[2],
+            "hash": approved[3],
+            "sid": sid,
+        }
+        for changed, what in (
+            ({"amount": "9999.00"}, "amount"),
+            ({"currency": "EUR"}, "currency"),
+            ({"receiver": "555555******4444"}, "receiver"),
+            ({"hash": "0" * 64}, "request hash"),
+            ({"amount": "9999.00", "receiver": "555555******4444"}, "amount, receiver"),
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match=f"its {what} differ"):
+                sql.execute(INSERT, honest | changed)
+        row_id, approved_by = sql.execute(INSERT, honest).fetchone()  # what was approved
+    assert approved_by == "bob"
+    with TeamJournal(team_db.dsn("carol")) as carol:
+        assert [(r.id, r.amount) for r in carol.fetch()] == [(row_id, "25.00")]
+
+
+def test_a_checker_can_check_a_card_payouts_hash(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """The card payout's hash is the team's keyed hash, not a secret of the maker's console:
+    the checker, shown the request, gets the same hash (and the card number is not in it)."""
+    prepared = prepared_payout("https://gw.example", rsa_key, card=True)
+    with TeamJournal(team_db.dsn("alice")) as alice:
+        sid = Approvals(alice).submit("prod", prepared).id
+    with TeamJournal(team_db.dsn("bob")) as bob, bob.reading() as db:
+        stored = db.execute(
+            "SELECT content_hash FROM gateway.submissions WHERE id = %s", (sid,)
+        ).fetchone()[0]
+        assert stored == content_hash("prod", prepared, bob.hash_key)
+
+
+def _bobs_payout(db: TeamDatabase, key: rsa.RSAPrivateKey) -> int:
+    with (
+        serve(lambda r: Reply(200, accepted("p-1", "9001"), FORM)) as server,
+        TeamJournal(db.dsn("bob")) as bob,
+    ):
+        sent = pipeline(bob, "gw", production=False).send(
+            prepared_payout(server.url, key), Decision()
+        )
+        assert sent.result == "accepted"
+        return bob.fetch()[0].id
+
+
+def _final(db: TeamDatabase, row_id: int) -> tuple[Any, ...]:
+    with TeamJournal(db.dsn("carol")) as carol:
+        row = carol.get(row_id)
+        return (row.final_status, row.final_status_source)
+
+
+def test_a_maker_cannot_settle_another_persons_payout(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    row_id = _bobs_payout(team_db, rsa_key)
+    with connect(team_db.dsn("alice")) as sql:
+        for source in ("callback", "status", "manual"):
+            changed = sql.execute(
+                "SELECT * FROM gateway.set_final_status('gw', 'p-1', 'approved', NULL, %s)",
+                (source,),
+            ).fetchall()
+            assert changed == []
+        forged = control_code("approved", "9001", "p-1", "a guess")
+        assert (
+            sql.execute(
+                "SELECT * FROM gateway.set_final_status('gw', 'p-1', 'approved', '9001',"
+                " 'callback', %s)",
+                (forged,),
+            ).fetchall()
+            == []
+        )
+        updated = sql.execute(
+            "UPDATE gateway.requests SET final_status = 'approved' WHERE id = %s", (row_id,)
+        )
+        assert updated.rowcount == 0  # row-level security: not hers
+    assert _final(team_db, row_id) == (None, None)
+    refusals = [d for who, what, d in _audit(team_db) if (who, what) == ("alice", "refused")]
+    assert len(refusals) == 4
+    assert "no callback or status answer the database could verify" in refusals[0]
+
+
+def test_verified_callbacks_and_the_senders_own_status_settle_and_are_audited(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    row_id = _bobs_payout(team_db, rsa_key)
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        Approvals(admin).set_callback_secret("gw", "merchant-secret")
+    control = control_code("approved", "9001", "p-1", "merchant-secret")
+    with TeamJournal(team_db.dsn("alice")) as alice:  # her console received the callback
+        assert alice.set_final_status(
+            "gw", "p-1", "approved", orderid="9001", source="callback", control=control
+        ) == [row_id]
+    assert _final(team_db, row_id) == ("approved", "callback")
+    with TeamJournal(team_db.dsn("bob")) as bob:  # the sender's own console
+        assert bob.set_final_status("gw", "p-1", "chargeback", source="status") == [row_id]
+    assert _final(team_db, row_id) == ("chargeback", "status")
+    changes = [(who, d) for who, what, d in _audit(team_db) if what == "final status"]
+    assert changes == [
+        ("alice", "p-1: none -> approved (callback; callback verified by the database)"),
+        ("bob", "p-1: approved -> chargeback (status; set by its sender)"),
+    ]
+
+
+def test_an_audit_entry_rewritten_by_the_superuser_is_found(
+    team_db: TeamDatabase,
+    rsa_key: rsa.RSAPrivateKey,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _approved_25_usd(team_db, rsa_key)
+    with TeamJournal(team_db.dsn("root_admin")) as admin:  # and more after it
+        Approvals(admin).set_policy("prod", "none")
+    monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", team_db.dsn("carol"))
+    assert main(["team", "audit", "--verify"]) == 0
+    intact = capsys.readouterr().out
+    assert "The audit trail is intact" in intact
+    head = ":".join(intact.split("Its head is ")[1].split(":")[:2])
+    assert main(["team", "audit", "--verify", "--expect", head]) == 0
+    with connect(team_db.dsn()) as owner:  # the superuser, who owns the table
+        approval, following = owner.execute(
+            "SELECT id, (SELECT min(b.id) FROM gateway.audit b WHERE b.seq > a.seq)"
+            " FROM gateway.audit a WHERE action = 'approve'"
+        ).fetchone()
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+            owner.execute("UPDATE gateway.audit SET detail = 'x' WHERE id = %s", (approval,))
+        owner.execute("SET session_replication_role = replica")  # the triggers are off
+        owner.execute("UPDATE gateway.audit SET actor = 'carol' WHERE id = %s", (approval,))
+    capsys.readouterr()
+    assert main(["team", "audit", "--verify"]) == EXIT_AUDIT_BROKEN
+    err = capsys.readouterr().err
+    assert f"entry {approval} is broken: its content does not match its hash" in err
+    with connect(team_db.dsn()) as owner:  # put back, and removed instead
+        owner.execute("SET session_replication_role = replica")
+        owner.execute("UPDATE gateway.audit SET actor = 'bob' WHERE id = %s", (approval,))
+        owner.execute("DELETE FROM gateway.audit WHERE id = %s", (approval,))
+    assert main(["team", "audit", "--verify"]) == EXIT_AUDIT_BROKEN
+    assert f"entry {following} is broken: entries" in capsys.readouterr().err
