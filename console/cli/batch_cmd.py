@@ -13,11 +13,11 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from console.cli import arg_types
 from console.cli.batch_output import print_plan, print_report, print_validation, progress_line
 from console.cli.failures import (
     EXIT_APPROVAL_REFUSED,
@@ -105,7 +105,7 @@ def register(sub: Any) -> None:
     )
     r.add_argument(
         "--concurrency",
-        type=int,
+        type=arg_types.whole(1, core.MAX_CONCURRENCY),
         default=1,
         help=f"rows in flight at once, 1 to {core.MAX_CONCURRENCY} (default 1)",
     )
@@ -121,7 +121,7 @@ def register(sub: Any) -> None:
     )
     r.add_argument(
         "--wait",
-        type=float,
+        type=arg_types.delay,
         default=0.0,
         metavar="SECONDS",
         help="team mode, where the approval policy holds the batch back: wait this long for a "
@@ -147,8 +147,14 @@ def register(sub: Any) -> None:
 
     lim = bsub.add_parser("limits", help="show or set an environment's batch limits")
     lim.add_argument("--env", metavar="NAME", required=True)
-    lim.add_argument("--max-rows", type=int, help="the most rows one batch may send")
-    lim.add_argument("--max-total", help="the most money per currency one batch may send")
+    lim.add_argument(
+        "--max-rows",
+        type=arg_types.whole(1, arg_types.LONG_MAX),
+        help="the most rows one batch may send",
+    )
+    lim.add_argument(
+        "--max-total", type=arg_types.amount, help="the most money per currency one batch may send"
+    )
     lim.add_argument("--clear", action="store_true", help="back to the defaults")
     lim.set_defaults(func=run_limits)
 
@@ -160,8 +166,10 @@ def _file_command(sub: Any, name: str, text: str) -> argparse.ArgumentParser:
     )
     p.add_argument("file", type=Path, metavar="FILE", help="CSV (; or , separated) or .jsonl")
     add_connection_options(p)
-    p.add_argument("--timeout", type=float, help="read timeout in seconds (default 60)")
-    p.add_argument("--connect-timeout", type=float, help="seconds (default 10)")
+    p.add_argument(
+        "--timeout", type=arg_types.read_timeout, help="read timeout in seconds (default 60)"
+    )
+    p.add_argument("--connect-timeout", type=arg_types.connect_timeout, help="seconds (default 10)")
     p.add_argument("--ca-bundle", help="CA bundle file for TLS verification")
     return p
 
@@ -269,8 +277,6 @@ def _connection(args: argparse.Namespace, command: str) -> dict[str, Any]:
 
 
 def run_batch(args: argparse.Namespace) -> int:
-    if not 1 <= args.concurrency <= core.MAX_CONCURRENCY:
-        raise UsageError(f"--concurrency must be 1 to {core.MAX_CONCURRENCY}")
     if args.dry_run == "sandbox":
         return _sandbox_dry_run(args)
     name, production = _environment(args)
@@ -423,15 +429,8 @@ def run_limits(args: argparse.Namespace) -> int:
         core.set_limits(name, None)
     elif args.max_rows is not None or args.max_total is not None:
         current = core.limits_for(name, production=production)
-        try:
-            total = Decimal(args.max_total) if args.max_total else current.max_total
-        except InvalidOperation:
-            raise UsageError(
-                f"--max-total {args.max_total!r}: write an amount like 20000.00"
-            ) from None
+        total = args.max_total if args.max_total is not None else current.max_total
         rows = args.max_rows if args.max_rows is not None else current.max_rows
-        if rows < 1 or (total is not None and total <= 0):
-            raise UsageError("limits must be above zero")
         core.set_limits(name, core.BatchLimits(rows, total))
     limits = core.limits_for(name, production=production)
     total_text = f"{limits.max_total} per currency" if limits.max_total is not None else "no limit"

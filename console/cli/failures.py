@@ -67,9 +67,11 @@ _log = logging.getLogger("console.cli")
 
 def exit_code(exc: ConsoleError) -> int:
     """The exit status for an error a person can meet."""
-    from console.core.batch import BatchRefusedError, Refused
+    from console.core.batch import BatchFileError, BatchRefusedError, Refused
     from console.core.pipeline import Refusal, RefusedError
 
+    if isinstance(exc, BatchFileError):  # the file named cannot be read as a batch at all
+        return EXIT_USAGE
     if isinstance(exc, BatchRefusedError):
         return {
             Refused.INVALID: EXIT_INVALID,

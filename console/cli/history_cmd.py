@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from console.cli.arg_types import HISTORY_ROWS_MAX, history_rows
 from console.core.errors import JournalUnavailableError
 from console.core.history import (
     EXPORT_FORMATS,
@@ -50,7 +51,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("history", help="list, search or export the request history")
     _filter_options(p, argparse.SUPPRESS)
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--limit", type=int, default=50, help="rows to show (default 50)")
+    p.add_argument(
+        "--limit",
+        type=history_rows,
+        default=50,
+        help=f"rows to show, 0 to {HISTORY_ROWS_MAX} (default 50)",
+    )
     p.set_defaults(func=run_list)
     actions = p.add_subparsers(dest="history_action", metavar="ACTION")
     e = actions.add_parser("export", help="export matching rows to CSV or JSON")
@@ -137,7 +143,7 @@ def run_list(args: argparse.Namespace) -> int:
         return EXIT_JOURNAL
     with history:
         total = history.count(f)
-        rows = history.fetch(f, 0, max(0, args.limit))
+        rows = history.fetch(f, 0, args.limit)
     if args.json:
         print(json.dumps([r.to_json() for r in rows], indent=2, ensure_ascii=False))
         return 0

@@ -5,7 +5,6 @@ explicit ones), the key file and the fields. Problems raise :class:`UsageError` 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -13,8 +12,12 @@ from typing import Any
 
 from console.core.errors import InputError
 from console.core.gateway_identity import gateway_for
+from console.core.input_files import parse_json, read_capped
 from console.core.keys import KeyProblem, load_private_key
 from console.core.masking import mask_text
+
+# A fields file is one request's fields: merchant_data (64k) and the rest fit many times over.
+MAX_FIELDS_FILE = 1024 * 1024
 
 
 class UsageError(InputError):
@@ -53,13 +56,19 @@ def read_fields(args: argparse.Namespace) -> dict[str, str]:
     """Fields from --fields-file, then --field (later wins)."""
     values: dict[str, str] = {}
     if args.fields_file is not None:
+        where = f"--fields-file {args.fields_file}"
         try:
-            data = json.loads(args.fields_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise UsageError(f"--fields-file {args.fields_file}: cannot read it ({exc})") from exc
+            data = parse_json(read_capped(args.fields_file, MAX_FIELDS_FILE).decode("utf-8"))
+        except OSError as exc:
+            raise UsageError(f"{where}: cannot read it ({exc.strerror or exc})") from exc
+        except ValueError as exc:  # not UTF-8, not JSON, too large, nested too deeply
+            raise UsageError(f"{where}: cannot read it ({exc})") from exc
         if not isinstance(data, dict):
-            raise UsageError("--fields-file must hold a JSON object of field name: value")
-        values.update({str(k): "" if v is None else str(v) for k, v in data.items()})
+            raise UsageError(f"{where} must hold a JSON object of field name: value")
+        for name, value in data.items():
+            if isinstance(value, list | dict):
+                raise UsageError(f"{where}: {name} must be a string or a number")
+            values[str(name)] = "" if value is None else str(value)
     for item in args.field:
         name, sep, value = item.partition("=")
         if not sep or not name:

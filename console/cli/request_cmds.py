@@ -17,6 +17,7 @@ import sys
 from typing import Any
 from urllib.parse import urlsplit
 
+from console.cli import arg_types
 from console.cli.failures import (
     EXIT_ACCESS_DENIED,
     EXIT_GATEWAY_FAILED,
@@ -72,7 +73,11 @@ def register(sub: Any) -> None:
     add_connection_options(p_sign)
     add_field_options(p_sign)
     p_sign.add_argument("--nonce", help="fixed oauth_nonce (for reproducible signatures)")
-    p_sign.add_argument("--timestamp", type=int, help="fixed oauth_timestamp (Unix seconds)")
+    p_sign.add_argument(
+        "--timestamp",
+        type=arg_types.whole(0, arg_types.LONG_MAX),
+        help="fixed oauth_timestamp (Unix seconds)",
+    )
     p_sign.add_argument("--no-validate", action="store_true", help="sign even with errors")
     p_sign.set_defaults(func=run_sign)
 
@@ -91,10 +96,14 @@ def register(sub: Any) -> None:
     add_connection_options(p_send)
     add_field_options(p_send)
     p_send.add_argument(
-        "--timeout", type=float, help="read timeout in seconds (default: environment's, or 60)"
+        "--timeout",
+        type=arg_types.read_timeout,
+        help="read timeout in seconds (default: environment's, or 60)",
     )
     p_send.add_argument(
-        "--connect-timeout", type=float, help="seconds (default: environment's, or 10)"
+        "--connect-timeout",
+        type=arg_types.connect_timeout,
+        help="seconds (default: environment's, or 10)",
     )
     p_send.add_argument("--ca-bundle", help="CA bundle file for TLS verification")
     p_send.add_argument("--no-validate", action="store_true", help="send even with errors")
@@ -114,7 +123,7 @@ def register(sub: Any) -> None:
     )
     p_send.add_argument(
         "--wait",
-        type=float,
+        type=arg_types.delay,
         default=0.0,
         metavar="SECONDS",
         help="team mode, where the approval policy holds the send back: wait this long for a "
@@ -182,6 +191,8 @@ def report_sent(args: argparse.Namespace, sent: Sent) -> int:
     """Print a send's answer (whatever breaks while printing) and return its exit status."""
     try:
         _print_sent(args, sent)
+    except BrokenPipeError:
+        raise  # the reader left (``| head -1``): the entry point ends quietly
     except Exception:  # the money may have moved: the outcome is said whatever broke
         _log.exception("printing the answer of %s failed", sent.outcome.prepared.command)
         print(

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from console.cli import arg_types
 from console.cli.sandbox_demo import example_send as example_send
 from console.cli.sandbox_demo import print_banner, reusable_key, write_private
 from console.core import paths
@@ -41,7 +42,7 @@ def register(sub: Any) -> None:
     p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     p.add_argument(
         "--port",
-        type=int,
+        type=arg_types.port,
         default=DEFAULT_PORT,
         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)",
     )
@@ -61,7 +62,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--callback-delay",
-        type=float,
+        type=arg_types.delay,
         default=2.0,
         metavar="S",
         help="seconds a payout stays processing (default 2; 0 allowed)",
@@ -91,7 +92,12 @@ def register(sub: Any) -> None:
         "--state", dest="seed_state", type=Path, metavar="FILE", help="a sandbox state file"
     )
     s.add_argument("--client-orderid", required=True)
-    s.add_argument("--orderid", type=int, default=0, help="default: the next free order id")
+    s.add_argument(
+        "--orderid",
+        type=arg_types.whole(0, arg_types.LONG_MAX),
+        default=0,
+        help="default: the next free order id",
+    )
     s.add_argument(
         "--status", default="approved", help="approved (default), declined, processing ..."
     )

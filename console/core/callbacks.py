@@ -12,6 +12,9 @@ the next under the same ``control``. Hence the rules, all before anything is app
   same values;
 * a parameter given twice (in the query, the body or both) makes the callback
   ``malformed``, as does an ``orderid`` that is not digits;
+* a callback without one of the fields ``control`` covers (or with it blank) is
+  ``incomplete``, and one whose ``status`` is not a transaction status value
+  (:mod:`console.core.spec.callbacks`) is ``bad-status``: neither changes anything;
 * without a merchant control secret nothing can be checked: the callback is recorded as
   ``unverified`` and changes nothing; a listener that is reachable from other computers
   will not start without a secret;
@@ -19,7 +22,8 @@ the next under the same ``control``. Hence the rules, all before anything is app
   is recorded as ``unmatched`` and never applied (:mod:`console.core.history.callback_log`).
 
 Every callback is recorded in the journal, also those that fail a check or repeat an earlier
-one (``duplicate_of``); a new callback that passed every check sets its row's final status.
+one (``duplicate_of``: the same ``status``, ``orderid`` and ``client_orderid``, whatever its
+``type``); a new callback that passed every check sets its row's final status.
 In team mode the row is looked up, and its final status set, in the team's shared journal
 (the recorder's ``journal``), so every console sees it within a second; the callback itself
 stays in the receiving console's own journal.
@@ -45,10 +49,10 @@ from console.core.environments import Environment
 from console.core.history import CallbackEvent, CheckResult, History, timestamp_now
 from console.core.history.callback_log import Orders
 from console.core.masking import mask_params
+from console.core.spec.callbacks import CONTROL_FIELDS, is_status_value, missing_control_fields
 
 MAX_BODY = 256 * 1024  # merchant_data may be 64k; more than this is not a callback
 MAX_CONNECTIONS = 16  # callbacks come one at a time; more at once is not the gateway
-_SIGNED = ("status", "orderid", "client_orderid")
 
 
 def control_code(status: str, orderid: str, client_orderid: str, secret: str) -> str:
@@ -64,13 +68,16 @@ class ParsedCallback:
     Attributes:
         params: every parameter as received.
         values: each parameter's single value (the first, when one was repeated).
-        problem: why the callback is malformed (a repeated parameter, an orderid that is not
-            digits), or "" when it is not.
+        problem: why the callback cannot be trusted whatever its control (a repeated
+            parameter, a covered field missing, a status outside the contract's values, an
+            orderid that is not digits), or "" when nothing is wrong.
+        flaw: the check result that problem gives, or None when there is none.
     """
 
     params: tuple[tuple[str, str], ...]
     values: dict[str, str]
     problem: str
+    flaw: CheckResult | None = None
 
     def get(self, name: str) -> str | None:
         """A parameter's value, or None when absent or blank."""
@@ -87,25 +94,35 @@ def parse_callback(params: Sequence[tuple[str, str]]) -> ParsedCallback:
             repeated.append(name)
         else:
             values[name] = value
-    orderid = values.get("orderid", "")
-    problem = ""
+    flaw, problem = _flaw(values, repeated)
+    return ParsedCallback(tuple(params), values, problem, flaw)
+
+
+def _flaw(values: dict[str, str], repeated: list[str]) -> tuple[CheckResult | None, str]:
+    """What makes a callback untrustworthy before its control is looked at, and why."""
     if repeated:
-        problem = f"repeated parameter {', '.join(sorted(set(repeated)))}"
-    elif orderid and not (orderid.isascii() and orderid.isdigit()):
-        problem = "orderid is not digits"
-    return ParsedCallback(tuple(params), values, problem)
+        return CheckResult.MALFORMED, f"repeated parameter {', '.join(sorted(set(repeated)))}"
+    orderid = values.get("orderid", "")
+    if orderid and not (orderid.isascii() and orderid.isdigit()):
+        return CheckResult.MALFORMED, "orderid is not digits"
+    missing = missing_control_fields(values)
+    if missing:
+        return CheckResult.INCOMPLETE, f"no {', '.join(missing)}"
+    if not is_status_value(values["status"]):
+        return CheckResult.BAD_STATUS, "status is not a transaction status value"
+    return None, ""
 
 
 def check_control(parsed: ParsedCallback, secret: str | None) -> CheckResult:
     """Check a parsed callback and its ``control`` against the merchant control secret."""
-    if parsed.problem:
-        return CheckResult.MALFORMED
+    if parsed.flaw is not None:
+        return parsed.flaw
     if not secret:
         return CheckResult.UNVERIFIED
     given = parsed.values.get("control", "").strip().lower()
     if not given:
         return CheckResult.MISSING
-    status, orderid, client_orderid = (parsed.values.get(name, "") for name in _SIGNED)
+    status, orderid, client_orderid = (parsed.values.get(name, "") for name in CONTROL_FIELDS)
     expected = control_code(status, orderid, client_orderid, secret)
     return CheckResult.OK if hmac.compare_digest(given, expected) else CheckResult.MISMATCH
 

@@ -42,6 +42,7 @@ VALIDATION_CODES: dict[str, int] = {
     "not-body": 127,
     "surrounding-space": 128,  # a warning: never answered, numbered for completeness
     "callback-unheard": 129,  # a warning about this computer: never answered
+    "control-character": 130,
     # the sandbox's own checks
     "repeated": 150,  # a parameter sent more than once
     "encoding": 151,  # a value that is not UTF-8 text

@@ -44,6 +44,11 @@ CHECK_WORDS = {
     CheckResult.MISMATCH: ("error", "control MISMATCH: not trusted"),
     CheckResult.MISSING: ("error", "control missing: not trusted"),
     CheckResult.MALFORMED: ("error", "malformed (repeated parameter or orderid not digits)"),
+    CheckResult.INCOMPLETE: (
+        "error",
+        "incomplete: status, orderid or client_orderid missing; not applied",
+    ),
+    CheckResult.BAD_STATUS: ("error", "status is not a transaction status value: not applied"),
     CheckResult.UNMATCHED: ("error", "orderid and client_orderid name different requests"),
 }
 SHOWN = 1000  # newest callbacks kept in the list

@@ -100,12 +100,12 @@ def test_repeats_are_marked_duplicates_and_later_updates_apply(journal: History)
     again = recorder.record("GET", _params())
     assert again.duplicate_of == first.id
     assert again.updated == ()
-    forged_first = recorder.record("GET", _params("chargeback", secret="x"))
-    later = recorder.record("GET", _params("chargeback"))  # notify_url: a later update
+    forged_first = recorder.record("GET", _params("declined", secret="x"))
+    later = recorder.record("GET", _params("declined"))  # notify_url: a later update
     assert later.duplicate_of is None  # the forged one does not count as the first
     assert forged_first.check is CheckResult.MISMATCH
     assert later.updated == (1,)
-    assert journal.get(1).final_status == "chargeback"
+    assert journal.get(1).final_status == "declined"
 
 
 def test_callbacks_are_per_environment(journal: History) -> None:
@@ -115,15 +115,17 @@ def test_callbacks_are_per_environment(journal: History) -> None:
     assert journal.get(1).final_status is None
 
 
-def test_links_by_gateway_order_id_alone(journal: History) -> None:
+def test_without_client_orderid_it_is_shown_beside_its_row_but_not_applied(
+    journal: History,
+) -> None:
     params = [
         (n, v) for n, v in _params(secret=None) if n not in ("client_orderid", "merchant_order")
     ]
     params.append(("control", control_code("approved", "777", "", SECRET)))
     event = CallbackRecorder(journal, "sb", SECRET).record("GET", params)
-    assert event.check is CheckResult.OK
+    assert event.check is CheckResult.INCOMPLETE
     assert event.request_id == 1
-    assert journal.get(1).final_status == "approved"
+    assert journal.get(1).final_status is None
 
 
 def test_listener_takes_get_and_post_and_tells_subscribers(journal: History) -> None:
@@ -132,16 +134,16 @@ def test_listener_takes_get_and_post_and_tells_subscribers(journal: History) -> 
     recorder.subscribe(heard.append)
     with CallbackListener(recorder, "127.0.0.1", 0) as listener:
         got = requests.get(listener.url, params=_params(), timeout=5)
-        posted = requests.post(listener.url, data=_params("chargeback"), timeout=5)
+        posted = requests.post(listener.url, data=_params("declined"), timeout=5)
         big = requests.post(listener.url, data=b"x" * (300 * 1024), timeout=5)
     assert (got.status_code, got.text) == (200, "OK\n")
     assert posted.status_code == 200
     assert big.status_code == 413
     assert [(e.method, e.status, e.check) for e in heard] == [
         ("GET", "approved", CheckResult.OK),
-        ("POST", "chargeback", CheckResult.OK),
+        ("POST", "declined", CheckResult.OK),
     ]
-    assert journal.get(1).final_status == "chargeback"
+    assert journal.get(1).final_status == "declined"
     assert not listener.running
 
 

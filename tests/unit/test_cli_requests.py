@@ -204,6 +204,9 @@ def test_sign_signs_and_sends_values_exactly_as_given_and_warns_about_spaces(
     fields = tmp_path / "fields.json"
     fields.write_text(json.dumps({"order_desc": "gift\u0000"}))
     extra = ("-f", "card_printed_name= JOHN SMITH ", "--fields-file", str(fields))
+    assert main(_sign_args(key_file, *extra, "--json", "--reveal")) == 1  # a NUL: an error
+    assert "order_desc holds a NUL" in capsys.readouterr().out
+    extra += ("--no-validate",)  # signed anyway when asked: exactly as given
     assert main(_sign_args(key_file, *extra, "--json", "--reveal")) == 0
     out = json.loads(capsys.readouterr().out)
     assert ["card_printed_name", " JOHN SMITH "] in out["params"]

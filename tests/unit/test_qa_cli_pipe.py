@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from console.core.spec import example_values
+from tests.helpers.http_server import Reply, serve
 
 RUN = "import sys; from console.cli import main; sys.exit(main())"
 ARGS = ["validate", "payout-check", "-f", "amount=10,50"]  # an error: exit status 1
@@ -45,3 +50,29 @@ def test_a_pipe_closed_while_writing_ends_quietly_like_sigpipe() -> None:
     assert "Traceback" not in done.stderr
     assert "BrokenPipeError" not in done.stderr
     assert done.returncode == 141
+
+
+def test_send_piped_into_head_never_prints_a_traceback(key_file: Path) -> None:
+    """``send ... | head -1``: head leaves after the first line while the answer is still
+    being printed, at a different moment each run."""
+    ok = b"type=async-response\n&merchant-order-id=p-1\n&gateway-order-id=9001\n"
+    env = {**os.environ, "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring"}
+    failures: list[str] = []
+    with serve(lambda r: Reply(200, ok, {"Content-Type": "text/html;charset=utf-8"})) as server:
+        for run in range(30):
+            args = [sys.executable, "-m", "console", "send", "payout-check"]
+            args += ["--base-url", server.url, "--login", "m", "--endpoint-id", "1"]
+            args += ["--key-file", str(key_file)]
+            values = {**example_values("payout-check"), "client_orderid": f"pipe-{run}"}
+            for name, value in values.items():
+                args += ["-f", f"{name}={value}"]
+            line = f"set -o pipefail; {shlex.join(args)} | head -1"
+            done = subprocess.run(
+                ["bash", "-c", line], capture_output=True, text=True, timeout=60, env=env
+            )
+            assert done.stdout.startswith("payout-check -> ACCEPTED")
+            if "Traceback" in done.stderr or "BrokenPipeError" in done.stderr:
+                failures.append(done.stderr)
+            assert done.returncode in (0, 141)  # the answer all printed, or the reader left
+        assert len(server.received) == 30
+    assert failures == []

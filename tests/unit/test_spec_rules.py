@@ -275,6 +275,22 @@ FAILING = [
     pytest.param(P, {"oauth_nonce": "x"}, "not-body", W, ["oauth_nonce"], id="oauth-param"),
     pytest.param(P, {"amount": "1.00 "}, "surrounding-space", W, ["amount"], id="spaces"),
     pytest.param(
+        P, {"client_orderid": "po\x001"}, "control-character", E, ["client_orderid"], id="nul"
+    ),
+    pytest.param(
+        P,
+        {"card_printed_name": "JOHN\nSMITH"},
+        "control-character",
+        E,
+        ["card_printed_name"],
+        id="line-feed",
+    ),
+    pytest.param(
+        R, {"client-orderid": "rp-1\r"}, "control-character", E, ["client-orderid"], id="cr"
+    ),
+    pytest.param(P, {"order_desc": "a\x1bb"}, "control-character", E, ["order_desc"], id="esc"),
+    pytest.param(P, {"extra": "\x7f"}, "control-character", E, ["extra"], id="del-unknown"),
+    pytest.param(
         R,
         {"rp_card_type": "DST"},
         "not-supported",

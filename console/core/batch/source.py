@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from console.core.errors import InputError
+from console.core.input_files import InputFileError, parse_json, read_capped
 from console.core.spec import get_command
 
 COMMAND = "payout-check"
@@ -85,12 +85,9 @@ def read_batch(path: Path) -> BatchFile:
         BatchFileError: the file cannot be read, is not UTF-8, or has no header.
     """
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise BatchFileError(
-                f"{path}: the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
-                "split it into smaller batches."
-            )
-        data = path.read_bytes()
+        data = read_capped(path, MAX_FILE_BYTES)
+    except InputFileError as exc:
+        raise BatchFileError(f"{path}: {exc}; split it into smaller batches.") from exc
     except OSError as exc:
         raise BatchFileError(f"{path}: cannot read it ({exc.strerror or exc}).") from exc
     try:
@@ -198,7 +195,7 @@ def _read_jsonl(path: Path, text: str) -> BatchFile:
     known = field_names()
     for number, line in _jsonl_lines(text):
         try:
-            data: Any = json.loads(line)
+            data: Any = parse_json(line)
         except ValueError as exc:
             batch.problems.append(
                 FileProblem(number, "(row)", f"The line is not JSON ({exc.args[0]}).")

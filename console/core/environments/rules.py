@@ -15,6 +15,8 @@ from console.core.spec import COMMANDS
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _PLACEHOLDER = {"endpoint": "{endpoint_id}", "group": "{endpoint_group_id}"}
+CONNECT_TIMEOUT_MAX = 300.0  # seconds; a connection that takes longer is not coming
+READ_TIMEOUT_MAX = 600.0  # seconds; the gateway answers long before
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +94,10 @@ def problems(env: Environment) -> list[FieldProblem]:
                 )
             )
     found += _template_problems(env.path_templates)
-    for fname, limit in (("connect_timeout", 300.0), ("read_timeout", 600.0)):
+    for fname, limit in (
+        ("connect_timeout", CONNECT_TIMEOUT_MAX),
+        ("read_timeout", READ_TIMEOUT_MAX),
+    ):
         value = getattr(env, fname)
         if not 0 < value <= limit:
             found.append(

@@ -5,6 +5,11 @@ here. Only a callback whose ``control`` checked out (:attr:`CheckResult.OK`) may
 final status, and only when it is new and its ``orderid`` and ``client_orderid`` name the
 same request row; a callback naming two different rows is recorded as
 :attr:`CheckResult.UNMATCHED` and never applied.
+
+A callback is new unless an earlier trusted one had the same ``status``, ``orderid`` and
+``client_orderid``: the fields ``control`` covers. ``type`` is not covered, so anyone who saw
+a callback could replay it with another ``type`` (or none); such a replay is a duplicate and
+changes nothing, however late it comes.
 """
 
 from __future__ import annotations
@@ -19,7 +24,6 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from console.core.history.journal import History
 
-_KEY = ("status", "type", "orderid", "client_orderid")
 _ROW_SQL = (
     "SELECT id, client_orderid, gateway_order_id FROM requests WHERE environment = ?"
     " AND command != 'status' AND {column} = ? ORDER BY created DESC, id DESC LIMIT 1"
@@ -34,6 +38,8 @@ class CheckResult(StrEnum):
     MISSING = "missing"  # a secret is set but the callback has no control
     UNVERIFIED = "unverified"  # no merchant control secret: nothing can be checked
     MALFORMED = "malformed"  # a repeated parameter, or an orderid that is not digits
+    INCOMPLETE = "incomplete"  # a field control covers is missing or blank
+    BAD_STATUS = "bad-status"  # a status that is not one of the transaction status values
     UNMATCHED = "unmatched"  # orderid and client_orderid name different requests
 
     @property
@@ -131,7 +137,7 @@ def record_callback(
     ``orders``: the journal holding the sends (default ``history``); in team mode the
     shared journal, so the callback's order is found among the whole team's sends and its
     final status is set there, for every console (the callback itself stays here)."""
-    key = (event.status, event.type, event.orderid, event.client_orderid)
+    key = (event.status, event.orderid, event.client_orderid)
     ledger: Orders = orders if orders is not None else history
     request, agree = _link(ledger, event.environment, event.orderid, event.client_orderid)
     with history.writing() as db:
@@ -142,8 +148,7 @@ def record_callback(
         if check.trusted:
             found = db.execute(
                 "SELECT min(id) FROM callbacks WHERE environment = ? AND status IS ?"
-                " AND type IS ? AND orderid IS ? AND client_orderid IS ?"
-                " AND check_result = 'ok'",
+                " AND orderid IS ? AND client_orderid IS ? AND check_result = 'ok'",
                 (event.environment, *key),
             ).fetchone()
             duplicate_of = found[0]
@@ -157,7 +162,10 @@ def record_callback(
                 event.method,
                 event.remote,
                 json.dumps(event.params),
-                *key,
+                event.status,
+                event.type,
+                event.orderid,
+                event.client_orderid,
                 str(check),
                 duplicate_of,
                 # the row, when it is in this journal (in team mode it is the shared one's)

@@ -7,6 +7,7 @@ each row. Both hold only what the journal holds, so card data stays masked.
 from __future__ import annotations
 
 import csv
+import errno
 import json
 import os
 import tempfile
@@ -75,15 +76,24 @@ def export(
     """Write the rows with ``ids`` (else all rows matching ``filter``) to ``path``.
 
     The format comes from ``fmt`` or the file's suffix (``.csv``/``.json``). The file is
-    written whole or not at all. Returns the number of rows written.
+    written whole or not at all, into a folder that exists (a mistyped folder is not made).
+    Returns the number of rows written.
+
+    Raises:
+        ValueError: no known format.
+        OSError: the file cannot be written; FileNotFoundError when its folder is missing.
     """
     fmt = (fmt or path.suffix.lstrip(".")).lower()
     if fmt not in FORMATS:
         raise ValueError(
             f"Cannot export to {path.name!r}: name it .csv or .json, or give a format."
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+    folder = path.parent
+    if not folder.is_dir():
+        raise FileNotFoundError(
+            errno.ENOENT, f"there is no folder {str(folder)!r}: create it or choose another", folder
+        )
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=folder)
     count = 0
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:

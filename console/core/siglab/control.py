@@ -3,7 +3,9 @@
 The field notes give ``control`` = lower-case hex SHA-1 of ``status + orderid +
 client_orderid + merchant_control``. Receivers get it wrong in a few known ways; each
 alternative is tried so the answer can say which one the sender (or the receiver's own
-check) used.
+check) used. A callback the console's listener would not trust whatever its control (a
+covered field missing or blank, a status that is not a transaction status value) is said to
+be so first (:mod:`console.core.spec.callbacks`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from dataclasses import dataclass
 from itertools import permutations
 from urllib.parse import parse_qsl
 
-_FIELDS = ("status", "orderid", "client_orderid")
+from console.core.spec.callbacks import CONTROL_FIELDS, is_status_value, missing_control_fields
+from console.core.spec.status import STATUS_VALUES
+
+_FIELDS = CONTROL_FIELDS
 
 
 @dataclass(frozen=True)
@@ -32,19 +37,30 @@ def check_control(query: str, merchant_control: str) -> ControlVerdict:
     """Check the ``control`` of a callback's query string (with or without the leading ``?``).
 
     Raises:
-        ValueError: the query lacks ``control`` or a field it is made of.
+        ValueError: the query lacks ``control`` or a field it is made of (or leaves it blank).
     """
     query = query.strip().split("?", 1)[-1]
     raw = dict(_raw_pairs(query))
     values = dict(parse_qsl(query, keep_blank_values=True))
-    missing = [n for n in ("control", *_FIELDS) if n not in values]
+    missing = [] if values.get("control", "").strip() else ["control"]
+    missing += missing_control_fields(values)
     if missing:
         raise ValueError(
-            f"The callback query lacks {', '.join(missing)}: paste the whole query string "
-            "the gateway called with."
+            f"The callback query lacks {', '.join(missing)} (or leaves it empty): paste the "
+            "whole query string the gateway called with. The console trusts no callback "
+            "without every field the control covers."
         )
     control = values["control"].strip()
     expected = _sha1(values, _FIELDS, merchant_control)
+    if not is_status_value(values["status"]):
+        return ControlVerdict(
+            False,
+            "status-not-a-value",
+            f"The status {values['status']!r} is not a transaction status value "
+            f"({', '.join(STATUS_VALUES)}): the console records such a callback and changes "
+            "no status with it, whatever its control.",
+            expected,
+        )
     if hmac.compare_digest(control, expected):
         return ControlVerdict(True, "", "The control value is valid.", expected)
     for code, message in _explanations(control, values, raw, merchant_control):

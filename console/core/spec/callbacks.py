@@ -1,4 +1,10 @@
-"""A callback address on this computer that nobody listens at.
+"""Callbacks: the fields their ``control`` covers, and callback addresses nobody listens at.
+
+``control`` is the SHA-1 of ``status + orderid + client_orderid + merchant_control`` (field
+notes), joined without separators: a callback that lacks one of those fields, or leaves it
+blank, can carry another field's characters under a genuine control (``approved`` +
+``10000043`` + ``po-1`` reads the same as ``approved10000043`` + ``""`` + ``po-1``). So every
+covered field is required, and ``status`` must be one of the field notes' values.
 
 A draft kept from an earlier run, or an address typed by hand, can point the gateway at
 ``127.0.0.1:PORT`` where this console's listener no longer runs: the callbacks are refused
@@ -15,8 +21,23 @@ from console.core.addresses import is_local_address
 from .checks import WARNING
 from .codes import Code
 from .model import Problem
+from .status import STATUS_VALUES
 
 CALLBACK_FIELDS = ("server_callback_url", "notify_url")
+# The callback fields ``control`` covers, in the order they are joined.
+CONTROL_FIELDS = ("status", "orderid", "client_orderid")
+
+
+def missing_control_fields(values: Mapping[str, str]) -> list[str]:
+    """The fields ``control`` covers that a callback lacks or leaves blank."""
+    return [name for name in CONTROL_FIELDS if not values.get(name, "").strip()]
+
+
+def is_status_value(status: str) -> bool:
+    """Whether ``status`` is one of the transaction status values, spelled as the gateway
+    sends them (``approved``, ``declined``, ``filtered``, ``processing``, ``error``,
+    ``unknown``)."""
+    return status in STATUS_VALUES
 
 
 def _host_port(url: str) -> tuple[str, int | None] | None:

@@ -136,7 +136,9 @@ def validate(
         command: the command's wire name.
         values: wire name (or alias) -> text as typed. Empty or only white space means "not
             given". White space around a value is checked without it, but it is signed and
-            sent as given, so it earns a warning (``Code.SURROUNDING_SPACE``).
+            sent as given, so it earns a warning (``Code.SURROUNDING_SPACE``). A control
+            character anywhere in a value is an error (``Code.CONTROL_CHARACTER``), and that
+            field's other checks are skipped.
         today: the date expiry and other date checks compare with (default: today).
 
     Returns:
@@ -150,6 +152,7 @@ def validate(
     out: list[Problem] = []
     given: dict[str, str] = {}
     shown: dict[str, str] = {}
+    unchecked: set[str] = set()  # fields with a control character: nothing else to say
     for name, raw in values.items():
         value = raw.strip()
         if value != raw:
@@ -157,6 +160,10 @@ def validate(
         if not value:
             continue
         f = plan.by_name.get(name)
+        control = fm.control_character((f.name if f else name,), name, raw)
+        if control is not None:
+            out.append(control)
+            unchecked.add(f.name if f else name)
         if f is None:
             _unknown(name, out)
         elif f.name in given:
@@ -179,7 +186,7 @@ def validate(
                 out.append(_required(f))
             continue
         who = shown[f.name]
-        for check in checks:
+        for check in () if f.name in unchecked else checks:
             if not check(f, who, entry, out):
                 break
     when = today if today is not None else date.today()

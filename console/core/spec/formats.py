@@ -16,9 +16,32 @@ from .codes import Code
 from .model import Field, Problem
 
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # C0 control characters and DEL
+_CONTROL_NAMES = {"\x00": "a NUL", "\t": "a tab", "\n": "a line feed", "\r": "a carriage return"}
 
 # Ports deployed gateways call back on (field notes, "Callbacks"); others get a warning only.
 CALLBACK_PORTS = frozenset({80, 8080, 443, 8443})
+
+
+def control_character(fields: tuple[str, ...], shown: str, raw: str) -> Problem | None:
+    """An error when ``raw`` holds a control character (NUL, CR, LF, tab, other C0, DEL).
+
+    The gateway's answers end each value with a line feed, journals and exported files keep
+    one value a line, and a NUL ends a value early in C code: a value is one line of text.
+    The message says which character and where, never the value (it may be card data).
+    """
+    found = _CONTROL.search(raw)
+    if found is None:
+        return None
+    char = found.group()
+    name = _CONTROL_NAMES.get(char, f"the control character U+{ord(char):04X}")
+    return Problem(
+        fields,
+        ERROR,
+        f"{shown} holds {name} (character {found.start() + 1}): a value is one line of "
+        "text without control characters. Remove it: values are sent exactly as given.",
+        Code.CONTROL_CHARACTER.value,
+    )
 
 
 def check_currency(f: Field, shown: str, value: str, out: list[Problem]) -> bool:

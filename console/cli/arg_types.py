@@ -1,0 +1,77 @@
+"""Typed converters for the command line's numbers, used as argparse ``type=`` by every command.
+
+A number that is not finite, out of range or too large for what it feeds (a socket timeout,
+a port, an SQLite integer) is refused here, as a usage error (exit status 2) that names the
+option and the range, before a command opens a journal or sends anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+
+from console.core.environments.rules import CONNECT_TIMEOUT_MAX, READ_TIMEOUT_MAX
+
+LONG_MAX = 2**63 - 1  # the largest integer SQLite and PostgreSQL store
+HISTORY_ROWS_MAX = 1_000_000  # rows one listing prints; `history export` writes any number
+DELAY_MAX = 86_400.0  # seconds: a day
+
+
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """A whole number from ``low`` to ``high``."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text.strip(), 10)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"give a whole number from {low} to {high}, not {text!r}"
+            )
+        return value
+
+    convert.__name__ = "whole number"
+    return convert
+
+
+def seconds(high: float, *, zero: bool = False) -> Callable[[str], float]:
+    """A finite number of seconds above 0 (from 0 with ``zero``) and at most ``high``."""
+
+    def convert(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        low_ok = value >= 0 if zero else value > 0
+        if not (math.isfinite(value) and low_ok and value <= high):
+            low = "from 0" if zero else "above 0"
+            raise argparse.ArgumentTypeError(
+                f"give a number of seconds {low} and at most {high:g}, not {text!r}"
+            )
+        return value
+
+    convert.__name__ = "seconds"
+    return convert
+
+
+def amount(text: str) -> Decimal:
+    """An amount above zero, written like 20000.00."""
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if not value.is_finite() or value <= 0:
+        raise argparse.ArgumentTypeError(
+            f"give an amount above 0 written like 20000.00, not {text!r}"
+        )
+    return value
+
+
+port = whole(0, 65535)  # 0: any free port
+connect_timeout = seconds(CONNECT_TIMEOUT_MAX)
+read_timeout = seconds(READ_TIMEOUT_MAX)
+delay = seconds(DELAY_MAX, zero=True)
+history_rows = whole(0, HISTORY_ROWS_MAX)

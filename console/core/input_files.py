@@ -1,0 +1,50 @@
+"""Reading files a person names (fields files, batch files): a size cap and JSON of any depth.
+
+``Path.read_bytes`` on ``/dev/zero`` or a runaway file never returns, and ``json.loads``
+raises ``RecursionError`` on deeply nested input; both are the input's fault and are said so
+here, as :class:`InputFileError` with a message that says what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+
+class InputFileError(ValueError):
+    """The file is too large, or its JSON nests too deeply; the message says which."""
+
+
+def read_capped(path: Path, limit: int) -> bytes:
+    """The bytes of ``path``, reading at most ``limit`` of them.
+
+    Raises:
+        OSError: the file cannot be opened or read.
+        InputFileError: it holds more than ``limit`` bytes (or never ends, like /dev/zero).
+    """
+    with path.open("rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise InputFileError(f"it is larger than {_size(limit)}")
+    return data
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads``, with nesting too deep for the parser said as a problem of the text.
+
+    Raises:
+        ValueError: not JSON (``json.JSONDecodeError``), or nested too deeply.
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise InputFileError(
+            "it nests lists or objects too deeply to read: field values are plain strings "
+            "or numbers"
+        ) from None
+
+
+def _size(limit: int) -> str:
+    mib = limit / (1024 * 1024)
+    return f"{mib:g} MiB" if mib >= 1 else f"{limit // 1024} KiB"
