@@ -36,6 +36,7 @@ from console.core.pipeline import Pipeline
 from console.core.transport import Transport
 from console.sandbox import SandboxHandle
 from tests.helpers.batch_files import PAN, card_file, card_row, write_csv
+from tests.helpers.http_server import Reply, serve
 from tests.helpers.sandbox_client import pem_of, start
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -246,3 +247,20 @@ def test_pause_holds_back_rows_until_resumed(
         runner.resume()
         worker.join(10)
     assert payouts(sandbox) == Counter({f"z-{i}": 1 for i in range(4)})
+
+
+def test_card_rows_to_this_computer_never_go_through_the_proxies_of_the_environment(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path
+) -> None:
+    path = card_file(tmp_path / "p.csv", 2, "px")
+    with serve(lambda _r: Reply(502, b"proxy")) as proxy:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env.pop("NO_PROXY", None)
+        env.pop("no_proxy", None)
+        for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "HTTPS_PROXY"):
+            env[name] = proxy.url
+        cmd = [sys.executable, "-m", "console", "batch", "run", str(path), *conn]
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert proxy.received == []  # the card numbers and CVV2s went to the sandbox only
+    assert payouts(sandbox) == Counter({"px-0": 1, "px-1": 1})
