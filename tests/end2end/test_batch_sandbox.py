@@ -35,7 +35,7 @@ from console.core.paths import resolve
 from console.core.pipeline import Pipeline
 from console.core.transport import Transport
 from console.sandbox import SandboxHandle
-from tests.helpers.batch_files import PAN, card_file, card_row, write_csv
+from tests.helpers.batch_files import HEADER, PAN, card_file, card_row, write_csv
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.sandbox_client import pem_of, start
 
@@ -264,3 +264,18 @@ def test_card_rows_to_this_computer_never_go_through_the_proxies_of_the_environm
     assert done.returncode == 0, done.stdout + done.stderr
     assert proxy.received == []  # the card numbers and CVV2s went to the sandbox only
     assert payouts(sandbox) == Counter({"px-0": 1, "px-1": 1})
+
+
+def test_the_results_file_never_holds_a_formula_a_spreadsheet_would_run(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path
+) -> None:
+    ids = ["=1+2", "@SUM(A1)", "+cmd|' /C calc'!A0", "-2+3", '=HYPERLINK("http://x/")']
+    path = tmp_path / "f.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(HEADER)
+        writer.writerows(card_row(order, f"{10 + i}.00") for i, order in enumerate(ids))
+    main(["batch", "run", str(path), *conn, "--skip-invalid"])
+    with (tmp_path / "f.results.csv").open(encoding="utf-8", newline="") as fh:
+        written = [row["client_orderid"] for row in csv.DictReader(fh)]
+    assert written == ["'" + order for order in ids]  # shown as text, never run

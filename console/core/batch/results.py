@@ -19,6 +19,7 @@ from console.core.atomic import write_atomic
 from console.core.batch.checking import RowState, Validation, receiver_text
 from console.core.batch.runner import SIGNED, SKIPPED, RowResult
 from console.core.batch.source import COMMAND
+from console.core.csv_cells import csv_row
 from console.core.errors import InputError
 from console.core.masking import mask_text
 from console.core.pipeline import Pipeline
@@ -160,7 +161,7 @@ def write_results(path: Path, lines: dict[int, ResultLine]) -> None:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(COLUMNS)
         for number in sorted(lines):
-            writer.writerow(lines[number].cells())
+            writer.writerow(csv_row(lines[number].cells()))
 
     write_atomic(path, write)
 
