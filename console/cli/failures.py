@@ -35,6 +35,7 @@ EXIT_NOT_CONFIRMED = 11  # a production send was not confirmed: nothing was sent
 EXIT_SUBMITTED = 12  # team mode: submitted for approval, not sent
 EXIT_APPROVAL_REFUSED = 13  # team mode: rejected by a checker, or refused by the database
 EXIT_OVER_LIMIT = 14  # a batch over its environment's limits: nothing was sent
+EXIT_ROWS_SKIPPED = 15  # a batch ran, but rows were refused when their turn came: not sent
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
 
 EXIT_TABLE = f"""exit status:

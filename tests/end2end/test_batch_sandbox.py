@@ -26,6 +26,7 @@ from console.cli.failures import (
     EXIT_ASK_UNKNOWN,
     EXIT_INVALID,
     EXIT_OVER_LIMIT,
+    EXIT_ROWS_SKIPPED,
     EXIT_UNKNOWN,
     EXIT_USAGE,
 )
@@ -279,3 +280,21 @@ def test_the_results_file_never_holds_a_formula_a_spreadsheet_would_run(
     with (tmp_path / "f.results.csv").open(encoding="utf-8", newline="") as fh:
         written = [row["client_orderid"] for row in csv.DictReader(fh)]
     assert written == ["'" + order for order in ids]  # shown as text, never run
+
+
+def test_a_row_skipped_for_its_check_digit_makes_the_run_exit_15(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mistyped = card_row("s-1", "11.00")
+    mistyped[HEADER.index("credit_card_number")] = PAN[:-1] + "9"  # fails the Luhn check
+    path = write_csv(tmp_path / "s.csv", [card_row("s-0"), mistyped])
+    assert main(["batch", "run", str(path), *conn]) == EXIT_ROWS_SKIPPED
+    assert "row 3 s-1: skipped: The card number 444444******4449 fails" in capsys.readouterr().out
+    assert payouts(sandbox) == Counter({"s-0": 1})
+    out = results(tmp_path / "s.results.csv")
+    assert out["s-0"]["outcome"] == "accepted"
+    assert out["s-1"]["outcome"] == "skipped"  # not sent: never "accepted-before"
+    assert "check digit" in out["s-1"]["error"]
+    with pytest.raises(SystemExit):
+        main(["batch", "run", "--help"])
+    assert "15 the batch ran; rows were refused when their turn came" in capsys.readouterr().out
