@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from console.core.addresses import is_loopback_host
 from console.core.environments import Environment
 from console.core.history import CallbackEvent, CheckResult, History, timestamp_now
 from console.core.history.callback_log import Orders
@@ -169,16 +169,6 @@ class CallbackRecorder:
         return event
 
 
-def is_loopback(host: str) -> bool:
-    """Whether only this computer can reach ``host`` ("localhost" or a loopback address)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 class CallbackListenerError(Exception):
     """The listener could not start; the message says what to change."""
 
@@ -226,7 +216,7 @@ class CallbackListener:
     def start(self) -> CallbackListener:
         """Start listening. Raises CallbackListenerError (port in use, not allowed, or
         reachable from other computers without a merchant control secret)."""
-        if not self.recorder.merchant_control and not is_loopback(self.host):
+        if not self.recorder.merchant_control and not is_loopback_host(self.host):
             raise CallbackListenerError(
                 f"Will not listen for callbacks on {self.host or 'every address'} without the "
                 "merchant control secret: anyone who reaches this computer could change order "
