@@ -95,7 +95,8 @@ class Transport:
     Proxies (``HTTPS_PROXY``, ``NO_PROXY`` ...) and ``REQUESTS_CA_BUNDLE`` from the
     environment are honoured, as requests does by default, except for addresses on this
     computer (:mod:`console.core.addresses`), which never go through a proxy: plain http is
-    allowed for them only, and a proxy would read the card data in clear. Redirects are not
+    allowed for them only, and a proxy would read the card data in clear. A ``~/.netrc``
+    login is never used: the Authorization header is the signature. Redirects are not
     followed: the signature covers the URL, and a re-sent POST could move money twice.
 
     Args:
@@ -145,6 +146,7 @@ class Transport:
                 # requests documents a None value as "leave this key out", and types the
                 # values as str only
                 proxies=_no_proxy_for_this_computer(url),  # type: ignore[arg-type]
+                auth=_signed_already,  # never credentials from ~/.netrc instead
             )
             content = response.content  # read it all here, so a broken body is caught here
         except (
@@ -176,6 +178,13 @@ class Transport:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _signed_already(request: requests.PreparedRequest) -> requests.PreparedRequest:
+    """The request as it is: its Authorization header is the OAuth signature. Without an
+    ``auth`` requests would put a ``~/.netrc`` login there instead, and send that password
+    to whoever the URL names."""
+    return request
 
 
 def _no_proxy_for_this_computer(url: str) -> dict[str, str | None] | None:

@@ -323,3 +323,16 @@ def test_https_to_a_gateway_still_goes_through_the_https_proxy(
         with pytest.raises(NotSentError) as caught:
             transport.post("https://gateway.invalid/paynet/x", headers=FORM, body=BODY)
     assert "proxy" in caught.value.message  # not "host name not found": the proxy was asked
+
+
+def test_a_netrc_login_never_replaces_the_signature(
+    transport: Transport, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    netrc = tmp_path / "netrc"
+    netrc.write_text("default login alice password s3cret\n", encoding="utf-8")
+    netrc.chmod(0o600)
+    monkeypatch.setenv("NETRC", str(netrc))
+    with serve(answer(Reply(200, ANSWER))) as gateway:
+        transport.post(gateway.url + "/paynet/x", headers=FORM, body=BODY)
+    [got] = gateway.received
+    assert got.headers["Authorization"] == FORM["Authorization"]  # not Basic alice:s3cret
