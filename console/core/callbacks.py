@@ -44,7 +44,7 @@ from console.core.addresses import is_loopback_host
 from console.core.environments import Environment
 from console.core.history import CallbackEvent, CheckResult, History, timestamp_now
 from console.core.history.callback_log import Orders
-from console.core.masking import mask_params
+from console.core.masking import mask_answer
 
 MAX_BODY = 256 * 1024  # merchant_data may be 64k; more than this is not a callback
 MAX_CONNECTIONS = 16  # callbacks come one at a time; more at once is not the gateway
@@ -145,7 +145,8 @@ class CallbackRecorder:
     ) -> CallbackEvent:
         """Parse, check, store, de-duplicate, link and apply one callback."""
         parsed = parse_callback(params)
-        shown = tuple((n, "***" if n == "control" else v) for n, v in mask_params(params))
+        # a callback is an answer from the gateway: card data masked in every free-text value
+        shown = tuple((n, "***" if n == "control" else v) for n, v in mask_answer(params))
         event = self.history.record_callback(
             CallbackEvent(
                 id=0,
