@@ -14,6 +14,8 @@ What is card data:
   dashes, ``+`` or their percent-encoded forms (``%20``, ``%2D``, ``%2B``, also encoded
   twice), in any script's decimal digits (full-width ``５``, Arabic-Indic ...), raw or
   percent-encoded as UTF-8;
+- in every other parameter's value (a description, a callback's message) such a digit run,
+  as in free text, except in id fields;
 - the values the request itself carried in sensitive parameters, wherever and however
   encoded they are echoed (a CVV2 only where it stands as a parameter's value: a short code
   also occurs inside unrelated ids).
@@ -118,13 +120,14 @@ def mask_pan(value: str) -> str:
 
 
 def mask_value(name: str, value: str) -> str:
-    """Mask one parameter value according to its wire name."""
+    """Mask one parameter value according to its wire name: card data fields whole, ids
+    kept, any other value scanned as free text (a card number typed into a description)."""
     kind = _sensitive_fields().get(name)
     if kind == "cvv":
         return CVV_MASK if value else ""
     if kind == "pan":
         return mask_pan(value)
-    return value
+    return value if is_id_field(name) else mask_text(value)
 
 
 def mask_params(params: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:

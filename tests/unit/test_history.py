@@ -235,6 +235,26 @@ def test_a_card_number_echoed_dotted_or_in_full_width_digits_is_kept_masked(
         assert spelling.strip(b'"') not in raw
 
 
+def test_a_card_number_typed_into_a_description_is_kept_masked(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    full_width = "５５５５ ５５５５ ５５５５ ４４４４"
+    history = History()
+    hooks = history.journal("sb")
+    for text in ("card 5555.5555.5555.4444 please", full_width):
+        req = prepared(rsa_key, order_desc=text, client_orderid="d-1")
+        hooks.after_answer(hooks.before_send(req), lost(req))
+    details = history.details(2)
+    assert ["order_desc", "555555******4444"] in details.request["params"]
+    assert ["client_orderid", "d-1"] in details.request["params"]
+    raw = (
+        history.path.read_bytes() + history.path.with_name(history.path.name + "-wal").read_bytes()
+    )
+    for spelling in ("5555.5555.5555.4444", full_width, json.dumps(full_width).strip('"')):
+        assert spelling.encode() not in raw
+        assert quote(spelling).encode() not in raw  # nor in the stored body
+
+
 def test_the_signature_is_kept_when_no_card_data_was_sent(rsa_key: rsa.RSAPrivateKey) -> None:
     history = History()
     req = prepared(rsa_key, "create-card-ref", client_orderid="first-1", orderid="900")
