@@ -27,6 +27,7 @@ from console.cli.failures import (
     EXIT_OK,
     EXIT_OVER_LIMIT,
     EXIT_REJECTED,
+    EXIT_ROWS_SKIPPED,
     EXIT_SUBMITTED,
     EXIT_UNKNOWN,
     EXIT_USAGE,
@@ -57,13 +58,15 @@ EXIT_TABLE = f"""exit status:
      was sent; once approved, run the same file again (card rows: --wait)
   {EXIT_APPROVAL_REFUSED} team mode: the batch was rejected, expired, or changed after its approval
   {EXIT_OVER_LIMIT} over the environment's batch limits (rows or total): nothing was sent
+  {EXIT_ROWS_SKIPPED} the batch ran; rows were refused when their turn came and not sent (a card
+     number failing its check digit, an id accepted meanwhile...): see the results file
   70 internal error: a bug, the details are in the log file
 """
 
 
 def batch_exit(report: core.BatchReport) -> int:
     """The exit status of a batch that ran: the stopping row's, else 3 when a row was
-    rejected, else 0."""
+    rejected, else 15 when a row was refused at its turn (skipped, not sent), else 0."""
     if report.stopped and report.results:
         stopping = [
             r
@@ -74,6 +77,8 @@ def batch_exit(report: core.BatchReport) -> int:
             return EXIT_BY_RESULT[stopping[0].result]  # type: ignore[index]
     if any(r.result == "rejected" for r in report.results):
         return EXIT_REJECTED
+    if any(r.result == core.SKIPPED for r in report.results):
+        return EXIT_ROWS_SKIPPED
     return EXIT_OK
 
 

@@ -36,6 +36,7 @@ EXIT_SUBMITTED = 12  # team mode: submitted for approval, not sent
 EXIT_APPROVAL_REFUSED = 13  # team mode: rejected by a checker, or refused by the database
 EXIT_OVER_LIMIT = 14  # a batch over its environment's limits: nothing was sent
 EXIT_IN_FLIGHT = 15  # double-payout guard: a send of this client_orderid is on its way now
+EXIT_ROWS_SKIPPED = 16  # a batch ran, but rows were refused when their turn came: not sent
 EXIT_AUDIT_BROKEN = 17  # team audit --verify: the audit trail's hash chain is broken
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
 

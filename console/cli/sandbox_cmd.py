@@ -23,8 +23,9 @@ from console.cli import arg_types
 from console.cli.sandbox_demo import example_send as example_send
 from console.cli.sandbox_demo import print_banner, reusable_key, write_private
 from console.core import paths
+from console.core.addresses import is_loopback_host
 from console.core.logs import RedactingFilter
-from console.sandbox import SandboxHandle, is_loopback, start_sandbox
+from console.sandbox import SandboxHandle, start_sandbox
 from console.sandbox.faults import parse_faults
 from console.sandbox.seeds import Seed, seed_first_payment
 from console.sandbox.state import StateError
@@ -116,7 +117,7 @@ def _fail(message: str) -> int:
 def run(args: argparse.Namespace) -> int:
     """Start the sandbox, print how to use it, serve until Ctrl+C (or SIGTERM)."""
     host = args.host or "127.0.0.1"
-    if args.host and not is_loopback(args.host):
+    if args.host and not is_loopback_host(args.host):
         print(
             f"warning: listening on {args.host}, not on a loopback address: other machines "
             "can reach this sandbox and its unauthenticated control paths.",

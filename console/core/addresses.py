@@ -1,5 +1,10 @@
-"""Addresses on this computer: the one place that says what "local" means (localhost,
-127.0.0.0/8, ::1), for the environment rules, the send pipeline and the confirmation."""
+"""Addresses on this computer: the one place that says what "local" means, for the environment
+rules, the send pipeline, the confirmation and the transport.
+
+Only names that cannot leave this computer count: ``localhost`` itself and literal loopback
+addresses (127.0.0.0/8, ``::1``). ``*.localhost`` names do not: RFC 6761 asks resolvers to
+keep them local, but many hand them to DNS, where anyone may answer.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,9 @@ from urllib.parse import urlsplit
 
 
 def is_loopback_host(host: str) -> bool:
-    """True for ``localhost`` (and ``*.localhost``), 127.0.0.0/8 and ``::1``."""
+    """True for ``localhost``, 127.0.0.0/8 and ``::1`` (written as addresses)."""
     host = host.strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
+    if host == "localhost":
         return True
     try:
         return ipaddress.ip_address(host).is_loopback

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,10 +44,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from console.core.addresses import is_loopback_host
 from console.core.environments import Environment
 from console.core.history import CallbackEvent, CheckResult, History, timestamp_now
 from console.core.history.callback_log import Orders
-from console.core.masking import mask_params
+from console.core.masking import mask_answer
 from console.core.spec.callbacks import CONTROL_FIELDS, is_status_value, missing_control_fields
 
 MAX_BODY = 256 * 1024  # merchant_data may be 64k; more than this is not a callback
@@ -162,7 +162,8 @@ class CallbackRecorder:
     ) -> CallbackEvent:
         """Parse, check, store, de-duplicate, link and apply one callback."""
         parsed = parse_callback(params)
-        shown = tuple((n, "***" if n == "control" else v) for n, v in mask_params(params))
+        # a callback is an answer from the gateway: card data masked in every free-text value
+        shown = tuple((n, "***" if n == "control" else v) for n, v in mask_answer(params))
         event = self.history.record_callback(
             CallbackEvent(
                 id=0,
@@ -185,16 +186,6 @@ class CallbackRecorder:
         for listener in list(self._listeners):
             listener(event)
         return event
-
-
-def is_loopback(host: str) -> bool:
-    """Whether only this computer can reach ``host`` ("localhost" or a loopback address)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 class CallbackListenerError(Exception):
@@ -244,7 +235,7 @@ class CallbackListener:
     def start(self) -> CallbackListener:
         """Start listening. Raises CallbackListenerError (port in use, not allowed, or
         reachable from other computers without a merchant control secret)."""
-        if not self.recorder.merchant_control and not is_loopback(self.host):
+        if not self.recorder.merchant_control and not is_loopback_host(self.host):
             raise CallbackListenerError(
                 f"Will not listen for callbacks on {self.host or 'every address'} without the "
                 "merchant control secret: anyone who reaches this computer could change order "

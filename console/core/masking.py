@@ -10,8 +10,12 @@ What is card data:
   ``"cvv"`` for verification codes), by its wire name;
 - in free text (answers, error messages, raw bodies, logs), the value written after such a
   name (``credit_card_number=...``, ``"cvv2": "..."``), and a card-number-shaped digit run:
-  13 to 19 digits that pass the Luhn check, written together or grouped by spaces, dashes,
-  ``+`` or their percent-encoded forms (``%20``, ``%2D``, ``%2B``, also encoded twice);
+  13 to 19 digits that pass the Luhn check, written together or grouped by spaces, dots,
+  dashes, ``+`` or their percent-encoded forms (``%20``, ``%2D``, ``%2B``, also encoded
+  twice), in any script's decimal digits (full-width ``５``, Arabic-Indic ...), raw or
+  percent-encoded as UTF-8;
+- in every other parameter's value (a description, a callback's message) such a digit run,
+  as in free text, except in id fields;
 - the values the request itself carried in sensitive parameters, wherever and however
   encoded they are echoed (a CVV2 only where it stands as a parameter's value: a short code
   also occurs inside unrelated ids).
@@ -31,11 +35,18 @@ from urllib.parse import quote, quote_plus, unquote
 
 CVV_MASK = "***"
 
+# Any script's decimal digit (str patterns match Unicode digits: "５" as well as "5").
 _DIGIT = re.compile(r"\d")
-# A separator between digit groups: space, dash or plus, raw or percent-encoded once or twice.
-_SEP = r"(?:[ +\-]|%(?:25)?(?:20|2[dD]|2[bB]))"
+# One digit in text: raw, or a non-ASCII one percent-encoded as UTF-8 (``%EF%BC%95``).
+_DIGIT_IN_TEXT = r"(?:\d|%[c-fC-F][0-9a-fA-F](?:%[89abAB][0-9a-fA-F]){1,3})"
+# A separator between digit groups: any one space (also no-break and ideographic), a dot, a
+# dash or plus (also their Unicode and full-width forms), or a space, dash, plus or dot
+# percent-encoded once or twice.
+_SEP = r"(?:[\s.+\-\u2010-\u2015\u2212\u30fb\uff0b\uff0d\uff0e]|%(?:25)?(?:20|2[dDbBeE]))"
 # Not inside a number nor a percent escape; right after an encoded space is a start.
-_PAN_IN_TEXT = re.compile(rf"(?:(?<![\d%])|(?<=%20))(?:\d{_SEP}?){{12,18}}\d(?!\d)")
+_PAN_IN_TEXT = re.compile(
+    rf"(?:(?<![\d%])|(?<=%20))(?:{_DIGIT_IN_TEXT}{_SEP}?){{12,18}}{_DIGIT_IN_TEXT}(?!\d)"
+)
 # A parameter written in free text: its name, an optional closing quote, a separator (=, :,
 # a tuple's comma, or = percent-encoded once or twice), then the value: quoted up to its
 # closing quote, or bare up to the next delimiter (also a percent-encoded &).
@@ -75,11 +86,16 @@ def is_sensitive(name: str) -> bool:
     return name in _sensitive_fields()
 
 
+def digits_of(text: str) -> str:
+    """The decimal digits in ``text``, in any script, as ASCII digits (``５`` -> ``5``)."""
+    return "".join(str(int(ch)) for ch in _DIGIT.findall(text))
+
+
 def luhn_valid(digits: str) -> bool:
-    """The Luhn check over a string of digits."""
+    """The Luhn check over a string of digits (any script's)."""
     total = 0
     for i, ch in enumerate(reversed(digits)):
-        d = ord(ch) - 48
+        d = int(ch)
         if i % 2:
             d = d * 2 - 9 if d > 4 else d * 2
         total += d
@@ -89,10 +105,11 @@ def luhn_valid(digits: str) -> bool:
 def mask_pan(value: str) -> str:
     """Mask a card number to first six + last four digits, e.g. ``444444******4448``.
 
-    Non-digits are dropped first. Numbers too short to keep ten digits safely keep only
-    the last four; four digits or fewer are masked entirely.
+    Non-digits are dropped first, and digits of other scripts become ASCII digits. Numbers
+    too short to keep ten digits safely keep only the last four; four digits or fewer are
+    masked entirely.
     """
-    digits = "".join(_DIGIT.findall(value))
+    digits = digits_of(value)
     if not digits:
         return "*" * len(value) if value else ""
     if len(digits) <= 4:
@@ -103,13 +120,14 @@ def mask_pan(value: str) -> str:
 
 
 def mask_value(name: str, value: str) -> str:
-    """Mask one parameter value according to its wire name."""
+    """Mask one parameter value according to its wire name: card data fields whole, ids
+    kept, any other value scanned as free text (a card number typed into a description)."""
     kind = _sensitive_fields().get(name)
     if kind == "cvv":
         return CVV_MASK if value else ""
     if kind == "pan":
         return mask_pan(value)
-    return value
+    return value if is_id_field(name) else mask_text(value)
 
 
 def mask_params(params: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -173,11 +191,11 @@ def mask_text(
         text = _mask_secret(text, name, value)
     text = _CVV_PARAM.sub(lambda m: replace_value(m, lambda _: CVV_MASK), text)
     text = _PAN_PARAM.sub(lambda m: replace_value(m, _mask_encoded_pan), text)
-    kept = {d for d in ("".join(_DIGIT.findall(k)) for k in keep) if d}
+    kept = {d for d in (digits_of(k) for k in keep) if d}
 
     def card(match: re.Match[str]) -> str:
         run = match.group(0)
-        digits = "".join(_DIGIT.findall(_decoded_separators(run)))
+        digits = digits_of(unquote(unquote(run), errors="replace"))
         if not 13 <= len(digits) <= 19 or digits in kept or not luhn_valid(digits):
             return run
         return mask_pan(digits)
@@ -206,10 +224,6 @@ def mask_answer(
 def answer_ids(fields: Iterable[tuple[str, str]]) -> frozenset[str]:
     """The values of an answer's id fields, to keep readable in its free text."""
     return frozenset(v for n, v in fields if v and is_id_field(n))
-
-
-def _decoded_separators(run: str) -> str:
-    return re.sub(r"%(?:25)?(?:20|2[dDbB])", " ", run)
 
 
 def _mask_secret(text: str, name: str, value: str) -> str:

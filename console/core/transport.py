@@ -32,6 +32,7 @@ import urllib3.exceptions as u3
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
+from console.core.addresses import is_local_address
 from console.core.errors import NetworkError
 
 SAFE_TO_RESEND = "Nothing was sent; it is safe to send again."
@@ -92,8 +93,11 @@ class Transport:
     """Posts bodies with a :class:`requests.Session`: timeouts always, TLS verified, no retries.
 
     Proxies (``HTTPS_PROXY``, ``NO_PROXY`` ...) and ``REQUESTS_CA_BUNDLE`` from the
-    environment are honoured, as requests does by default. Redirects are not followed: the
-    signature covers the URL, and a re-sent POST could move money twice.
+    environment are honoured, as requests does by default, except for addresses on this
+    computer (:mod:`console.core.addresses`), which never go through a proxy: plain http is
+    allowed for them only, and a proxy would read the card data in clear. A ``~/.netrc``
+    login is never used: the Authorization header is the signature. Redirects are not
+    followed: the signature covers the URL, and a re-sent POST could move money twice.
 
     Args:
         timeouts: connect and read timeouts in seconds.
@@ -139,6 +143,10 @@ class Transport:
                 timeout=(self.timeouts.connect, self.timeouts.read),
                 verify=self.verify,
                 allow_redirects=False,
+                # requests documents a None value as "leave this key out", and types the
+                # values as str only
+                proxies=_no_proxy_for_this_computer(url),  # type: ignore[arg-type]
+                auth=_signed_already,  # never credentials from ~/.netrc instead
             )
             content = response.content  # read it all here, so a broken body is caught here
         except (
@@ -170,6 +178,25 @@ class Transport:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _signed_already(request: requests.PreparedRequest) -> requests.PreparedRequest:
+    """The request as it is: its Authorization header is the OAuth signature. Without an
+    ``auth`` requests would put a ``~/.netrc`` login there instead, and send that password
+    to whoever the URL names."""
+    return request
+
+
+def _no_proxy_for_this_computer(url: str) -> dict[str, str | None] | None:
+    """Proxy settings that switch off every proxy for an address on this computer (a None
+    value removes what the environment or the session would add); None for other addresses:
+    the environment's and the session's proxies apply."""
+    if not is_local_address(url):
+        return None
+    parts = urlsplit(url.strip())
+    scheme, host = parts.scheme.lower(), parts.hostname or ""
+    # every key requests looks a proxy up by (requests.utils.select_proxy)
+    return dict.fromkeys((scheme, "all", f"{scheme}://{host}", f"all://{host}"), None)
 
 
 def _causes(exc: BaseException) -> Iterator[BaseException]:

@@ -26,17 +26,17 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from console.core.addresses import is_loopback_host
 from console.sandbox import logsafe
 from console.sandbox.app import Sandbox
 from console.sandbox.auth import DEFAULT_WINDOW
-from console.sandbox.callbacks import is_loopback
 from console.sandbox.control import PREFIX
 from console.sandbox.faults import Faults
 from console.sandbox.merchants import MerchantInfo
 from console.sandbox.seeds import Seed, seed_first_payment
 from console.sandbox.server import SandboxServer
 
-__all__ = ["DemoMerchant", "SandboxHandle", "is_loopback", "start_sandbox"]
+__all__ = ["DemoMerchant", "SandboxHandle", "start_sandbox"]
 
 log = logging.getLogger("console.sandbox")
 logsafe.install(log)  # what clients send is logged escaped and cut
@@ -186,7 +186,7 @@ def start_sandbox(
         ValueError: a bad fault spec or demo key. ``console.sandbox.state.StateError``: an
             unusable state file. OSError: the address cannot be bound.
     """
-    if not is_loopback(host):
+    if not is_loopback_host(host):
         log.warning(
             "the sandbox listens on %s, which is not a loopback address: other "
             "machines can reach it and its unauthenticated control paths",

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import http.client
-import ipaddress
 import json
 import logging
 import time
@@ -29,22 +28,13 @@ import urllib.request
 from functools import partial
 from urllib.parse import urlencode, urlsplit
 
+from console.core.addresses import is_loopback_host
 from console.sandbox.records import Callback, Order
 from console.sandbox.scheduler import Scheduler
 from console.sandbox.state import Database
 
 log = logging.getLogger("console.sandbox")
 USER_AGENT = "gateway-console-sandbox"
-
-
-def is_loopback(host: str) -> bool:
-    """True for ``localhost``, 127.0.0.0/8 and ``::1``."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def control_code(status: str, orderid: str, client_orderid: str, secret: str) -> str:
@@ -176,7 +166,7 @@ class CallbackSender:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https"):
             return None, "not an http(s) address"
-        if not self.remote and not is_loopback(parts.hostname or ""):
+        if not self.remote and not is_loopback_host(parts.hostname or ""):
             return None, (
                 "not an address on this machine; start the sandbox with remote callbacks "
                 "allowed (--remote-callbacks) to call other hosts"

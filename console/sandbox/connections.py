@@ -168,9 +168,13 @@ class ConnectionLoop:
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
+            if conn.buffer:
+                log.info("a client at %s hung up in the middle of its request", conn.address[0])
             self._forget(conn)
             return
         if not data:
+            if conn.buffer:  # an idle connection closing is normal; a half request is news
+                log.info("a client at %s hung up in the middle of its request", conn.address[0])
             self._forget(conn)
             return
         now = time.monotonic()
@@ -234,6 +238,12 @@ class ConnectionLoop:
         try:
             conn.sock.settimeout(WRITE_TIMEOUT)  # blocking, bounded, while the answer goes out
             keep = self._handle(conn, raw) and not self.stopping.is_set()
+        except (ConnectionError, TimeoutError) as exc:  # the client's doing, not a bug here
+            log.info(
+                "a client at %s hung up (or stopped reading) before the answer was written (%s)",
+                conn.address[0],
+                type(exc).__name__,
+            )
         except Exception:
             log.exception("the answer to %s could not be written", conn.address[0])
         if not keep:

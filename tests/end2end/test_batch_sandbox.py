@@ -26,6 +26,7 @@ from console.cli.failures import (
     EXIT_ASK_UNKNOWN,
     EXIT_INVALID,
     EXIT_OVER_LIMIT,
+    EXIT_ROWS_SKIPPED,
     EXIT_UNKNOWN,
     EXIT_USAGE,
 )
@@ -36,7 +37,8 @@ from console.core.paths import resolve
 from console.core.pipeline import Pipeline
 from console.core.transport import Transport
 from console.sandbox import SandboxHandle
-from tests.helpers.batch_files import PAN, card_file, card_row, write_csv
+from tests.helpers.batch_files import HEADER, PAN, card_file, card_row, write_csv
+from tests.helpers.http_server import Reply, serve
 from tests.helpers.sandbox_client import pem_of, start
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -276,3 +278,53 @@ def test_pause_holds_back_rows_until_resumed(
         runner.resume()
         worker.join(10)
     assert payouts(sandbox) == Counter({f"z-{i}": 1 for i in range(4)})
+
+
+def test_card_rows_to_this_computer_never_go_through_the_proxies_of_the_environment(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path
+) -> None:
+    path = card_file(tmp_path / "p.csv", 2, "px")
+    with serve(lambda _r: Reply(502, b"proxy")) as proxy:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env.pop("NO_PROXY", None)
+        env.pop("no_proxy", None)
+        for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "HTTPS_PROXY"):
+            env[name] = proxy.url
+        cmd = [sys.executable, "-m", "console", "batch", "run", str(path), *conn]
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert proxy.received == []  # the card numbers and CVV2s went to the sandbox only
+    assert payouts(sandbox) == Counter({"px-0": 1, "px-1": 1})
+
+
+def test_the_results_file_never_holds_a_formula_a_spreadsheet_would_run(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path
+) -> None:
+    ids = ["=1+2", "@SUM(A1)", "+cmd|' /C calc'!A0", "-2+3", '=HYPERLINK("http://x/")']
+    path = tmp_path / "f.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(HEADER)
+        writer.writerows(card_row(order, f"{10 + i}.00") for i, order in enumerate(ids))
+    main(["batch", "run", str(path), *conn, "--skip-invalid"])
+    with (tmp_path / "f.results.csv").open(encoding="utf-8", newline="") as fh:
+        written = [row["client_orderid"] for row in csv.DictReader(fh)]
+    assert written == ["'" + order for order in ids]  # shown as text, never run
+
+
+def test_a_row_skipped_for_its_check_digit_makes_the_run_exit_16(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mistyped = card_row("s-1", "11.00")
+    mistyped[HEADER.index("credit_card_number")] = PAN[:-1] + "9"  # fails the Luhn check
+    path = write_csv(tmp_path / "s.csv", [card_row("s-0"), mistyped])
+    assert main(["batch", "run", str(path), *conn]) == EXIT_ROWS_SKIPPED
+    assert "row 3 s-1: skipped: The card number 444444******4449 fails" in capsys.readouterr().out
+    assert payouts(sandbox) == Counter({"s-0": 1})
+    out = results(tmp_path / "s.results.csv")
+    assert out["s-0"]["outcome"] == "accepted"
+    assert out["s-1"]["outcome"] == "skipped"  # not sent: never "accepted-before"
+    assert "check digit" in out["s-1"]["error"]
+    with pytest.raises(SystemExit):
+        main(["batch", "run", "--help"])
+    assert "15 the batch ran; rows were refused when their turn came" in capsys.readouterr().out

@@ -9,6 +9,7 @@ import logging
 import os
 import socket
 import stat
+import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -310,3 +311,35 @@ def test_past_the_connection_cap_a_client_gets_503(
             conn.close()
     time.sleep(0.3)
     _still_serving(sandbox)
+
+
+def _hang_up(conn: socket.socket) -> None:
+    """Close at once with a reset (linger 0), as a killed client does."""
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    conn.close()
+
+
+def test_a_client_that_hangs_up_is_one_quiet_log_line_without_a_traceback(
+    sandbox: SandboxHandle, rsa_key: rsa.RSAPrivateKey, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="console.sandbox")
+    sandbox.set_faults("latency=0.3")  # the answer is written after the client has gone
+    host, port = _address(sandbox)
+    conn = socket.create_connection((host, port), timeout=5)
+    conn.sendall(_signed_payout_bytes(sandbox, rsa_key, b"gone-1"))
+    time.sleep(0.1)
+    _hang_up(conn)
+    conn = socket.create_connection((host, port), timeout=5)  # and one mid-request
+    conn.sendall(b"POST /paynet/api/v4/payout-check/1001 HTTP/1.1\r\nContent-Length: 99\r\n\r\na=")
+    time.sleep(0.1)
+    _hang_up(conn)
+    time.sleep(0.8)
+    sandbox.set_faults(None)
+    _still_serving(sandbox)
+
+    records = [r for r in caplog.records if r.name == "console.sandbox"]
+    assert [r for r in records if r.exc_info or r.levelno >= logging.WARNING] == []
+    gone = sorted(r.getMessage() for r in records if "hung up" in r.getMessage())
+    assert len(gone) == 2, [r.getMessage() for r in records]
+    assert "before the answer was written" in gone[0]
+    assert "in the middle of its request" in gone[1]

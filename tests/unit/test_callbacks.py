@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 
@@ -352,3 +353,27 @@ def test_connections_beyond_the_cap_are_closed(journal: History) -> None:
                 continue
             break
         assert answer.status_code == 200
+
+
+def test_a_card_number_in_a_callbacks_free_text_is_kept_masked(journal: History) -> None:
+    pan = "5555555555554444"
+    full_width = pan.translate(str.maketrans("0123456789", "０１２３４５６７８９"))
+    spellings = {
+        "descriptor": "5555.5555.5555.4444",
+        "comment": full_width,
+        "error_message": "card 5555 5555 5555 4444 expired",
+    }
+    recorder = CallbackRecorder(journal, "sb", SECRET)
+    with CallbackListener(recorder, "127.0.0.1", 0) as listener:
+        got = requests.post(listener.url, data=_params(**spellings), timeout=5)
+    assert got.status_code == 200
+    [event] = journal.recent_callbacks()
+    shown = dict(event.params)
+    assert shown["descriptor"] == shown["comment"] == "555555******4444"
+    assert shown["client_orderid"] == "po-1"  # ids stay readable
+    raw = b"".join(
+        p.read_bytes() for p in (journal.path, journal.path.with_name(journal.path.name + "-wal"))
+        if p.exists()
+    )  # fmt: skip
+    for spelling in (pan, *spellings.values(), json.dumps(full_width).strip('"')):
+        assert spelling.encode() not in raw

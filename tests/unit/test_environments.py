@@ -86,6 +86,7 @@ def test_credentials_in_the_address_are_refused() -> None:
         ("http://127.0.0.1:8080/paynet", True),
         ("http://127.3.4.5/paynet", True),
         ("http://localhost:9000/paynet", True),
+        ("http://gw.localhost:9000/paynet", False),  # a resolver may ask DNS for it
         ("http://[::1]:9000/paynet", True),
         ("ftp://gw.example/paynet", False),
         ("gw.example/paynet", False),

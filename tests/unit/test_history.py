@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from urllib.parse import parse_qs, quote
 
 from cryptography.hazmat.primitives.asymmetric import rsa
 
@@ -192,6 +193,66 @@ def test_journal_keeps_no_card_number_and_no_cvv2(rsa_key: rsa.RSAPrivateKey) ->
     assert CVV.encode() not in raw
     assert not re.search(rb"cvv2\W{0,6}" + CVV.encode(), raw)
     assert b"411111******1111" in raw  # the masked form is there: the grep looks at real data
+
+
+def test_a_card_number_echoed_dotted_or_in_full_width_digits_is_kept_masked(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    pan = "5555555555554444"
+    full_width = pan.translate(str.maketrans("0123456789", "０１２３４５６７８９"))
+    dotted = ".".join(pan[i : i + 4] for i in range(0, 16, 4))
+    echoes = {
+        "dotted": dotted.encode(),
+        "full-width": full_width.encode(),  # raw UTF-8 in the form body
+        "encoded": quote(f"card {full_width}").encode(),  # percent-encoded, as forms are
+    }
+
+    def gateway(request: Received) -> Reply:
+        order = parse_qs(request.body.decode())["client_orderid"][0]
+        body = b"type=validation-error\n&error-message=Card " + echoes[order] + b" refused\n"
+        return Reply(200, body + b"&error-code=2\n", FORM)
+
+    history = History()
+    with serve(gateway) as server:
+        for order in echoes:
+            fields = dict(prepared(rsa_key).params)
+            fields.update(client_orderid=order, credit_card_number=pan, cvv2=CVV)
+            req = prepare(
+                "payout-check", fields, base_url=server.url + "/paynet", login="acme",
+                private_key=rsa_key, endpoint_id="1234", nonce="n0nce", timestamp=1700000000,
+            )  # fmt: skip
+            journalled_send(history, "sb", req)
+    assert [r.summary.count("555555******4444") for r in history.fetch()] == [1, 1, 1]
+    db = paths.resolve().history_db
+    raw = b"".join(p.read_bytes() for p in (db, db.with_name(db.name + "-wal")) if p.exists())
+    for spelling in (
+        pan.encode(),
+        dotted.encode(),
+        full_width.encode(),
+        json.dumps(full_width).encode(),  # JSON's \uff15 escapes
+        quote(full_width).encode(),
+    ):
+        assert spelling.strip(b'"') not in raw
+
+
+def test_a_card_number_typed_into_a_description_is_kept_masked(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    full_width = "５５５５ ５５５５ ５５５５ ４４４４"
+    history = History()
+    hooks = history.journal("sb")
+    for text in ("card 5555.5555.5555.4444 please", full_width):
+        req = prepared(rsa_key, order_desc=text, client_orderid="d-1")
+        hooks.after_answer(hooks.before_send(req), lost(req))
+    details = history.details(2)
+    assert ["order_desc", "555555******4444"] in details.request["params"]
+    assert ["client_orderid", "d-1"] in details.request["params"]
+    raw = (
+        history.path.read_bytes() + history.path.with_name(history.path.name + "-wal").read_bytes()
+    )
+    for spelling in ("5555.5555.5555.4444", full_width, json.dumps(full_width).strip('"')):
+        assert spelling.encode() not in raw
+        assert quote(spelling).encode() not in raw  # nor in the stored body
 
 
 def test_the_signature_is_kept_when_no_card_data_was_sent(rsa_key: rsa.RSAPrivateKey) -> None:

@@ -177,3 +177,36 @@ def test_ids_named_in_the_answer_stay_readable_in_its_free_text() -> None:
     text = f"profile {luhn_valid_id} created"
     assert mask_text(text) == "profile 411111******1111 created"
     assert mask_text(text, keep=[luhn_valid_id]) == text
+
+
+FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "5555.5555.5555.4444",  # dotted, as some receipts print it
+        "5555 5555 5555 4444",
+        "5555-5555-5555-4444",
+        "5555\u00a05555\u00a05555\u00a04444",  # no-break spaces (copied from a web page)
+        "５５５５５５５５５５５５４４４４",  # full-width digits (a Japanese input method)
+        "５５５５．５５５５．５５５５．４４４４",  # full-width digits and dots
+        "５５５５ ５５５５ ５５５５ ４４４４",
+        "٥٥٥٥٥٥٥٥٥٥٥٥٤٤٤٤",  # Arabic-Indic digits
+        quote("５５５５５５５５５５５５４４４４"),  # percent-encoded in a form body
+        quote("5555.5555.5555.4444", safe=""),
+    ],
+)
+def test_card_numbers_in_other_spellings_are_masked_in_free_text(written: str) -> None:
+    shown = mask_text(f"Card {written} refused")
+    assert shown == "Card 555555******4444 refused"
+
+
+def test_a_full_width_card_number_is_masked_to_ascii_digits() -> None:
+    assert mask_pan("４４４４４４４４４４４４４４４８") == "444444******4448"
+    assert mask_value("credit_card_number", PAN.translate(FULL_WIDTH)) == "444444******4448"
+
+
+def test_dotted_numbers_that_are_no_card_stay_readable() -> None:
+    text = "amount 1234.56, version 4.2.1, from 203.0.113.10, id 9123.4000.0000.0001"
+    assert mask_text(text) == text  # too few digits, or the Luhn check fails

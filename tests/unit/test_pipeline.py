@@ -217,6 +217,20 @@ def test_plain_http_beyond_this_computer_is_never_used(rsa_key: rsa.RSAPrivateKe
     assert history.fetch() == []
 
 
+@pytest.mark.parametrize("host", ["gateway.localhost", "127.0.0.1.nip.io", "localhost.example"])
+def test_names_that_only_look_local_are_plain_http_and_refused(
+    rsa_key: rsa.RSAPrivateKey, host: str
+) -> None:
+    history = History()
+    with serve(lambda r: Reply(200, ASYNC_OK, FORM)) as server:
+        prepared = _prepared(f"http://{host}:{server.port}/paynet", rsa_key)
+        with pytest.raises(RefusedError) as refused:
+            _pipeline(history).send(prepared, Decision(True, True))
+    assert refused.value.code == Refusal.PLAIN_HTTP  # a resolver may send the name to DNS
+    assert server.received == []
+    assert history.fetch() == []
+
+
 def test_a_declined_status_answer_is_a_final_status_too(rsa_key: rsa.RSAPrivateKey) -> None:
     from console.core.pipeline.pipeline import reported_status
 

@@ -279,3 +279,60 @@ def test_every_failure_is_a_transport_error_with_a_message() -> None:
     assert issubclass(OutcomeUnknownError, NetworkError)
     error = NotSentError("words", "http://x")
     assert str(error) == "words"
+
+
+PROXY_VARIABLES = ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "HTTPS_PROXY")
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_a_request_to_this_computer_never_goes_through_a_proxy(
+    transport: Transport, monkeypatch: pytest.MonkeyPatch, host: str
+) -> None:
+    card = b"credit_card_number=4444444444444448&cvv2=123"
+    with (
+        serve(answer(Reply(502, b"proxy"))) as proxy,
+        serve(answer(Reply(200, ANSWER))) as gateway,
+    ):
+        for name in PROXY_VARIABLES:
+            monkeypatch.setenv(name, proxy.url)
+        url = f"http://{host}:{gateway.port}/paynet/x"
+        raw = transport.post(url, headers=FORM, body=card)
+    assert raw.body == ANSWER  # the local server answered, directly
+    assert proxy.received == []  # the proxy saw nothing, card data least of all
+    assert [r.body for r in gateway.received] == [card]
+
+
+def test_a_proxy_set_on_the_session_is_not_used_for_this_computer_either() -> None:
+    session = requests.Session()
+    with (
+        serve(answer(Reply(502, b"proxy"))) as proxy,
+        serve(answer(Reply(200, ANSWER))) as gateway,
+    ):
+        session.proxies = {"http": proxy.url, "all": proxy.url}
+        with Transport(timeouts=FAST, session=session) as transport:
+            raw = transport.post(gateway.url + "/paynet/x", headers=FORM, body=BODY)
+    assert raw.body == ANSWER
+    assert proxy.received == []
+
+
+def test_https_to_a_gateway_still_goes_through_the_https_proxy(
+    transport: Transport, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with serve(answer(Reply(200, ANSWER))) as proxy:  # answers CONNECT with 501: no tunnel
+        monkeypatch.setenv("HTTPS_PROXY", proxy.url)
+        with pytest.raises(NotSentError) as caught:
+            transport.post("https://gateway.invalid/paynet/x", headers=FORM, body=BODY)
+    assert "proxy" in caught.value.message  # not "host name not found": the proxy was asked
+
+
+def test_a_netrc_login_never_replaces_the_signature(
+    transport: Transport, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    netrc = tmp_path / "netrc"
+    netrc.write_text("default login alice password s3cret\n", encoding="utf-8")
+    netrc.chmod(0o600)
+    monkeypatch.setenv("NETRC", str(netrc))
+    with serve(answer(Reply(200, ANSWER))) as gateway:
+        transport.post(gateway.url + "/paynet/x", headers=FORM, body=BODY)
+    [got] = gateway.received
+    assert got.headers["Authorization"] == FORM["Authorization"]  # not Basic alice:s3cret

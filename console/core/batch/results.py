@@ -19,9 +19,10 @@ from console.core.atomic import write_atomic
 from console.core.batch.checking import RowState, Validation, receiver_text
 from console.core.batch.runner import SIGNED, SKIPPED, RowResult
 from console.core.batch.source import COMMAND
+from console.core.csv_cells import csv_row
 from console.core.errors import InputError
 from console.core.masking import mask_text
-from console.core.pipeline import Pipeline
+from console.core.pipeline import Pipeline, Refusal
 from console.core.spec.model import Severity
 
 COLUMNS = (
@@ -136,8 +137,10 @@ def apply_result(lines: dict[int, ResultLine], result: RowResult) -> None:
     line = lines.get(result.number)
     if line is None or result.result == SIGNED:
         return
-    if result.result == SKIPPED:
-        lines[result.number] = replace(line, outcome="accepted-before", error=result.message)
+    if result.result == SKIPPED:  # not sent; "accepted-before" only when that is why
+        before = result.refusal == Refusal.ACCEPTED_BEFORE
+        outcome = "accepted-before" if before else SKIPPED
+        lines[result.number] = replace(line, outcome=outcome, error=mask_text(result.message))
         return
     status = ""
     response = result.outcome.response if result.outcome is not None else None
@@ -160,7 +163,7 @@ def write_results(path: Path, lines: dict[int, ResultLine]) -> None:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(COLUMNS)
         for number in sorted(lines):
-            writer.writerow(lines[number].cells())
+            writer.writerow(csv_row(lines[number].cells()))
 
     write_atomic(path, write)
 

@@ -27,7 +27,7 @@ from console.core.pipeline import Decision, Pipeline, Refusal, RefusedError
 from console.core.transport import Transport
 
 MAX_CONCURRENCY = 4
-SKIPPED = "skipped"  # the guard refused it: accepted meanwhile (by another console)
+SKIPPED = "skipped"  # the pipeline refused it when its turn came (``refusal`` says why)
 SIGNED = "signed"  # dry run: signed, not sent
 # Results after which no further row is sent, with the reason in plain words.
 _STOPS = {
@@ -45,12 +45,16 @@ _STOPS = {
 class RowResult:
     """What became of one row: a pipeline result (accepted, rejected...), or skipped/signed.
 
-    ``outcome`` is the masked outcome (card data cut to first six and last four)."""
+    ``outcome`` is the masked outcome (card data cut to first six and last four);
+    ``refusal`` is the pipeline's :class:`~console.core.pipeline.Refusal` code of a skipped
+    row (accepted meanwhile by another console, a card number failing its check digit ...).
+    """
 
     checked: CheckedRow
     result: str
     message: str
     outcome: Outcome | None = None
+    refusal: str = ""
 
     @property
     def number(self) -> int:
@@ -235,7 +239,7 @@ class BatchRunner:
         except RefusedError as exc:  # the guard: accepted meanwhile, or unknown now
             if exc.code == Refusal.UNKNOWN_OUTCOME:
                 return RowResult(checked, Result.UNKNOWN, exc.message)
-            return RowResult(checked, SKIPPED, exc.message)
+            return RowResult(checked, SKIPPED, exc.message, refusal=exc.code)
         except JournalUnavailableError as exc:
             return RowResult(checked, Result.NOT_SENT, exc.message)
         return RowResult(checked, sent.result, sent.outcome.summary, sent.outcome)

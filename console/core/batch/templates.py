@@ -8,6 +8,8 @@ from __future__ import annotations
 import csv
 import io
 
+from console.core.csv_cells import csv_row
+
 _ORDER = {
     "client_orderid": "batch-0001",
     "amount": "10.00",
@@ -78,6 +80,6 @@ def template_csv(kind: str, delimiter: str = ",") -> str:
     values = template_values(kind)
     out = io.StringIO(newline="")
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(values)
-    writer.writerow(values.values())
+    writer.writerow(csv_row(values))
+    writer.writerow(csv_row(values.values()))
     return out.getvalue()

@@ -14,8 +14,9 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from console.core.csv_cells import csv_row
 from console.core.history.query import HistoryFilter, HistoryRow
 
 if TYPE_CHECKING:
@@ -43,17 +44,6 @@ CSV_COLUMNS = (
     "summary",
 )
 FORMATS = ("csv", "json")
-
-
-def _cell(value: Any) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (answers come from outside)."""
-    text = "" if value is None else str(value)
-    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        try:
-            float(text)
-        except ValueError:
-            return "'" + text
-    return text
 
 
 def _rows(
@@ -102,7 +92,7 @@ def export(
                 writer.writerow(CSV_COLUMNS)
                 for row in _rows(history, ids, filter):
                     data = row.to_json()
-                    writer.writerow([_cell(data.get(c)) for c in CSV_COLUMNS])
+                    writer.writerow(csv_row(data.get(c) for c in CSV_COLUMNS))
                     count += 1
             else:
                 stamp = json.dumps(datetime.now(UTC).isoformat())
