@@ -17,7 +17,8 @@ run: $(BIN)/.installed
 	$(BIN)/gateway-console
 
 test: $(BIN)/.installed
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m coverage run -m pytest -q
+	$(BIN)/python scripts/check_coverage.py
 
 check: $(BIN)/.installed
 	$(BIN)/ruff check console tests

@@ -327,4 +327,4 @@ def test_a_row_skipped_for_its_check_digit_makes_the_run_exit_16(
     assert "check digit" in out["s-1"]["error"]
     with pytest.raises(SystemExit):
         main(["batch", "run", "--help"])
-    assert "15 the batch ran; rows were refused when their turn came" in capsys.readouterr().out
+    assert "16 the batch ran; rows were refused when their turn came" in capsys.readouterr().out

@@ -162,3 +162,40 @@ def test_twenty_consoles_starting_at_once_on_a_new_profile_all_open_the_journal(
     ]
     said = [child.communicate(timeout=120)[0].strip() for child in children]
     assert said == ["opened"] * PROCESSES
+
+
+def test_four_batch_runs_of_one_file_at_once_pay_each_row_once(
+    key_file: Path, tmp_path: Path
+) -> None:
+    from tests.helpers.batch_files import card_file
+
+    arrived: collections.Counter[str] = collections.Counter()
+    lock = threading.Lock()
+
+    def gateway(request: Received) -> Reply:
+        order = dict(parse_qsl(request.body.decode())).get("client_orderid", "?")
+        with lock:
+            arrived[order] += 1
+        body = f"type=async-response\n&merchant-order-id={order}\n&gateway-order-id=1\n"
+        return Reply(200, body.encode(), FORM, delay=0.05)
+
+    rows = 20
+    path = card_file(tmp_path / "payouts.csv", rows, "row")
+    with serve(gateway) as server:
+        options = ["--base-url", server.url, "--login", "merchant", "--endpoint-id", "1001"]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        run = [sys.executable, "-m", "console", "batch", "run", str(path), *options]
+        children = [
+            subprocess.Popen(
+                [*run, "--key-file", str(key_file), "--results", str(tmp_path / f"r{n}.csv")],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                cwd=ROOT,
+                text=True,
+            )
+            for n in range(4)
+        ]
+        said = [child.communicate(timeout=300) for child in children]
+    assert all("Traceback" not in err for _, err in said), said
+    assert dict(arrived) == {f"row-{i}": 1 for i in range(rows)}

@@ -759,3 +759,40 @@ def test_an_answer_the_team_journal_cannot_store_is_reported_not_lost(
         assert "could not be stored" in str(hooks.last_error)
         assert ("journal-failed", row_id) in heard
         assert alice.get(row_id).outcome == "pending"
+
+
+# -- check and claim in one step --------------------------------------------------------------
+
+
+def test_consoles_sending_one_id_at_once_put_it_on_the_wire_once(
+    backend: Backend, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """Eight consoles, each with its own connection to the journal, press Send on the same
+    client_orderid at the same moment; the gateway is slow and accepts duplicates."""
+    ok = b"type=async-response\n&merchant-order-id=same-1\n&gateway-order-id=5\n"
+    people = ["alice", "dave"] * 4  # makers: each team console its own database session
+    start = threading.Barrier(len(people))
+    results: list[str] = []
+    with serve(lambda r: Reply(200, ok, FORM, delay=0.3)) as server:
+
+        def press_send(person: str) -> None:
+            with backend.open(person) as journal:
+                req = prepared(rsa_key, base_url=server.url, client_orderid="same-1")
+                start.wait()
+                try:
+                    sent = pipeline(journal, "gw", production=False).send(req, Decision())
+                    results.append(str(sent.result))
+                except RefusedError as exc:
+                    results.append(exc.code)
+
+        threads = [threading.Thread(target=press_send, args=(p,)) for p in people]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert len(server.received) == 1
+    assert sorted(results) == sorted(
+        ["accepted"] + [r for r in results if r in (Refusal.IN_FLIGHT, Refusal.ACCEPTED_BEFORE)]
+    )
+    assert len(results) == len(people)
+    assert results.count("accepted") == 1
