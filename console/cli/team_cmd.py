@@ -39,10 +39,11 @@ def register(sub: Any) -> None:
     q.add_argument("--no-save", action="store_true", help="do not remember the DSN here")
     q = action("add-user", "make a PostgreSQL login role a maker, checker or admin", run_add_user)
     q.add_argument("name")
-    q.add_argument("--role", required=True, choices=("maker", "checker", "admin"))
+    # the core checks the role and the mode (one rule), and says which values it takes
+    q.add_argument("--role", required=True, help="maker, checker or admin")
     q = action("policy", "show or set an environment's approval policy (admin)", run_policy)
     q.add_argument("environment")
-    q.add_argument("--mode", choices=("none", "all", "above"), help="none, all, or above")
+    q.add_argument("--mode", help="none, all, or above")
     q.add_argument("--above", action="append", default=[], metavar="CUR=AMOUNT", help="repeatable")
     q.add_argument("--expiry-hours", default="24", help="pending submissions expire (hours)")
     q = action("pending", "submissions waiting for a checker", run_pending)

@@ -37,6 +37,16 @@ def _entries(db: TeamDatabase) -> int:
         ("root_admin", ["policy", "prod", "--mode", "all", "--expiry-hours", "-1"], "above 0"),
         ("root_admin", ["policy", "prod", "--mode", "all", "--expiry-hours", "nan"], "above 0"),
         ("root_admin", ["policy", "prod", "--mode", "above", "--above", "EUR=1e9"], "EUR=1000"),
+        (
+            "root_admin",
+            ["policy", "prod", "--mode", "Above"],
+            "mode must be one of none, all, above, not 'Above'",
+        ),
+        (
+            "root_admin",
+            ["add-user", "erin", "--role", "Maker"],
+            "--role must be one of maker, checker, admin, not 'Maker'",
+        ),
     ],
 )
 def test_bad_input_is_a_usage_error_and_nothing_is_written(
