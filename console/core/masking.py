@@ -66,8 +66,6 @@ def _sensitive_fields() -> dict[str, str]:
         for field in command.fields:
             if field.sensitive:
                 found[field.name] = field.sensitive
-                if field.alias:
-                    found[field.alias] = field.sensitive
     return found
 
 

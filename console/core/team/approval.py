@@ -145,9 +145,9 @@ class Submission:
 
     @property
     def batch_lines(self) -> list[str]:
-        """A batch's summary for the checker: rows, totals per currency, largest payouts."""
-        if not self.is_batch:
-            return []
+        """A batch's summary for the checker: rows, totals per currency, largest payouts
+        (none for a single request, whose masked fields are a list, nor for a summary that
+        is not the console's)."""
         try:
             return [str(line) for line in json.loads(self.shown).get("lines", [])]
         except (ValueError, AttributeError):
@@ -371,9 +371,9 @@ class Approvals:
         return _submission(tuple(row)) if row is not None else None
 
     def submit(self, environment: str, prepared: PreparedRequest) -> Submitted:
-        """Record ``prepared`` for a checker's decision; card data stays in this process."""
-        if prepared.signed is None:
-            raise ApprovalRefusedError("Not submitted: the request has errors. Fix them first.")
+        """Record ``prepared`` (signed: a request with errors is never held, see
+        :func:`~console.core.team.held.hold`) for a checker's decision; card data stays in
+        this process."""
         card = carries_card_data(prepared)
         row = approved_row(environment, prepared, self.journal.hash_key)
         with self.journal.writing() as db:
@@ -466,11 +466,6 @@ class Approvals:
                 the request approved (then the approval is void).
             SendRefusedError: the pipeline refused it (the submission is then "refused").
         """
-        if self.submission(sid).is_batch:  # its own hash: a request's claim would void it
-            raise ApprovalRefusedError(
-                f"Not sent: #{sid} is a batch; it is sent by running its batch file (every "
-                "row once), not as one request."
-            )
         # before claiming: a refused send must not use up the approval
         pipeline.check(prepared).refuse_if_blocked()
         self.claim(sid, content_hash(pipeline.environment, prepared, self.journal.hash_key))
