@@ -247,3 +247,51 @@ def test_one_currency_over_its_threshold_holds_a_mixed_currency_batch(
         assert main(_run(path, server.url, key_file)) == EXIT_SUBMITTED
         assert "Submitted for approval as #1" in capsys.readouterr().err
         assert server.received == []
+
+
+def test_stopping_an_approved_batch_leaves_the_rest_unsent_and_says_so_in_the_audit(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey, tmp_path: Path
+) -> None:
+    """The window's Stop on a batch running on its approval (it gets the runner when the
+    run starts): the rows after the one in flight are not sent, and the audit trail says
+    how many rows went and why the rest did not."""
+    from console.core import batch as core
+    from console.core.team.held_batch import hold_batch
+    from tests.helpers.team import pipeline
+
+    path = write_csv(
+        tmp_path / "stop.csv", [_row(f"st-{i}", "10.00") for i in (1, 2, 3)], header=ACCOUNT
+    )
+    with serve(_accept) as server:
+        environment = f"command line ({server.url.split('//')[1]})"
+        _policy(team_db, server.url, "all")
+        conn = {"base_url": server.url, "login": "merchant", "endpoint_id": "1",
+                "private_key": rsa_key}  # fmt: skip
+        with TeamJournal(team_db.dsn("alice")) as alice:
+            sends = pipeline(alice, environment, production=False)
+            validation = core.check_batch(
+                core.read_batch(path), lambda oid: sends.verdict(core.COMMAND, oid)
+            )
+            plan = core.Plan(
+                validation, environment, False, core.limits_for(environment, production=False)
+            )
+            held = hold_batch(sends, conn, plan)
+            assert held is not None
+            awaiting = held.submit(waiting=False)
+            with TeamJournal(team_db.dsn("bob")) as bob:
+                Approvals(bob).approve(awaiting.id)
+            running: list[core.BatchRunner] = []
+            report = awaiting.run(
+                concurrency=1,
+                on_start=running.append,
+                on_row=lambda _result, _progress: running[0].stop(),  # Stop after row 1
+            )
+            assert report.stopped == "Stopped: the rest was not sent."
+            assert [r.checked.row.values["client_orderid"] for r in report.results] == ["st-1"]
+            assert len(server.received) == 1
+            approvals = Approvals(alice)
+            assert approvals.submission(awaiting.id).state == "sent"
+            assert (
+                "batch",
+                "1 of 3 rows sent; Stopped: the rest was not sent.",
+            ) in [(a.action, a.detail) for a in approvals.audit()]
