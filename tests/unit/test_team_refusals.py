@@ -69,10 +69,13 @@ def test_a_checker_who_is_not_a_maker_cannot_submit_and_nothing_is_sent(
         environment = f"command line ({server.url.split('//')[1]})"
         _as(monkeypatch, team_db.dsn("root_admin"))
         assert main(["team", "policy", environment, "--mode", "all"]) == 0
-        _as(monkeypatch, team_db.dsn("bob"))  # a checker only
         fields = [f"-f{n}={v}" for n, v in payout_values("n-0").items()]
         send = ["send", "payout-check", *_connection(server.url, key_file), *fields]
         capsys.readouterr()
+        assert main(send) == EXIT_APPROVAL_REFUSED  # an admin only, no maker either
+        err = capsys.readouterr().err
+        assert "Not submitted: root_admin is not a maker in the team database." in err
+        _as(monkeypatch, team_db.dsn("bob"))  # a checker only
         assert main(send) == EXIT_APPROVAL_REFUSED
         err = capsys.readouterr().err
         assert "Not submitted: bob is not a maker in the team database." in err
@@ -83,6 +86,7 @@ def test_a_checker_who_is_not_a_maker_cannot_submit_and_nothing_is_sent(
         assert "internal error" not in err
         assert server.received == []
     audit = _audit(team_db)
+    assert "root_admin refused submit: not a maker" in audit
     assert "bob refused submit: not a maker" in audit
     assert "bob refused submit batch: not a maker" in audit
     _as(monkeypatch, team_db.dsn("carol"))
@@ -138,7 +142,7 @@ def test_a_batch_summary_nobody_can_read_is_listed_without_it(
     rows = [{"client_orderid": "x-1", "amount": "5.00", "currency": "EUR",
              "receiver": "DE89...3000", "content_hash": "0" * 64}]  # fmt: skip
     with connect(team_db.dsn("alice")) as alice:
-        for shown in ("not json", '["a list"]'):
+        for shown in ("not json", '["a list"]', '{"lines": 5}'):
             alice.execute(
                 "SELECT gateway.submit_batch('prod', 'payout-check', %s, %s, %s::jsonb, false,"
                 " 'pay.csv')",
@@ -148,8 +152,8 @@ def test_a_batch_summary_nobody_can_read_is_listed_without_it(
     assert main(["team", "pending"]) == 0
     out, err = capsys.readouterr()
     listed = [line.split("  expires")[0] for line in out.splitlines()]
-    assert listed == ["#1  prod  batch  by alice", "#2  prod  batch  by alice"]
+    assert listed == [f"#{n}  prod  batch  by alice" for n in (1, 2, 3)]
     assert err == ""
     assert main(["team", "pending", "--json"]) == 0
     batches = [s["batch"] for s in json.loads(capsys.readouterr().out)]
-    assert batches == [{"rows": 1, "summary": []}, {"rows": 1, "summary": []}]
+    assert batches == [{"rows": 1, "summary": []}] * 3

@@ -150,7 +150,7 @@ class Submission:
         is not the console's)."""
         try:
             return [str(line) for line in json.loads(self.shown).get("lines", [])]
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, TypeError):
             return []
 
 

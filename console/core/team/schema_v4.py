@@ -324,7 +324,7 @@ CREATE TRIGGER audit_chain BEFORE INSERT ON gateway.audit
 
 REVOKE ALL ON gateway.team_key, gateway.submission_rows, gateway.callback_secrets,
     gateway.audit_head FROM PUBLIC;
-GRANT SELECT ON gateway.team_key TO gateway_maker, gateway_checker;
+GRANT SELECT ON gateway.team_key TO gateway_maker, gateway_checker, gateway_admin;
 GRANT SELECT ON gateway.submission_rows, gateway.audit_head
     TO gateway_maker, gateway_checker, gateway_admin;
 REVOKE ALL ON FUNCTION gateway.submit_batch(text, text, text, text, jsonb, boolean, text),
