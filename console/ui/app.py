@@ -11,10 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLineEdit
 
 from console import APP_ID, APP_NAME
+from console.core import logs
+from console.core.environments import EnvironmentStore, EnvironmentStoreError, connect
+from console.core.masking import mask_pan, pan_fields
 from console.core.paths import AppPaths, resolve
+from console.core.spec import COMMANDS
 from console.ui.drafts import DraftStore
 from console.ui.main_window import MainWindow
 from console.ui.qt_messages import install as install_message_filter
@@ -44,8 +48,6 @@ def start_session(paths: AppPaths) -> Start:
     is read from the keyring later, on a worker: the window shows first, Send waits."""
     if not paths.environments_file.exists():
         return Start(Session(), True)  # first run: nothing to read, no keyring needed
-    from console.core.environments import EnvironmentStore, EnvironmentStoreError, connect
-
     store = EnvironmentStore(paths)
     session = Session(store)
     try:
@@ -115,10 +117,6 @@ def build_window(
 
 def screenshot(window: MainWindow, target: Path) -> bool:
     """Render the window (already shown) to a PNG; card numbers show six and four digits."""
-    from PySide6.QtWidgets import QLineEdit
-
-    from console.core.masking import mask_pan, pan_fields
-
     for name in pan_fields():
         for edit in window.findChildren(QLineEdit, f"field:{name}"):
             edit.blockSignals(True)  # the picture only: nothing is validated or kept
@@ -133,8 +131,6 @@ def screenshot(window: MainWindow, target: Path) -> bool:
 
 def run_app(args: argparse.Namespace) -> int:
     """Entry point of ``gateway-console gui``; returns the exit status."""
-    from console.core import logs
-
     logs.configure(startup_line=False)  # the rotating, redacted log file
     shot = getattr(args, "screenshot", None)
     if shot and not os.environ.get("QT_QPA_PLATFORM"):
@@ -144,8 +140,6 @@ def run_app(args: argparse.Namespace) -> int:
         os.environ["GATEWAY_CONSOLE_THEME"] = theme
     app = make_app()
     command = getattr(args, "form_command", None)
-    from console.core.spec import COMMANDS
-
     if command and command not in COMMANDS:
         print(f"Unknown command {command!r}: use one of {', '.join(COMMANDS)}", file=sys.stderr)
         return 2

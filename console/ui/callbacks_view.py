@@ -9,7 +9,6 @@ repeat of an earlier callback is marked as such.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -71,23 +70,13 @@ class CallbacksView(QWidget):
     """The listener of the active environment, and the list of callbacks received.
 
     Args:
-        listeners: the window's listeners.
-        active: the active environment's name (None when there is none).
-        toggle: turns the active environment's listener on or off.
+        listeners: the window's listeners (the active environment's is shown and switched).
     """
 
-    def __init__(
-        self,
-        listeners: CallbackListeners,
-        active: Callable[[], str | None],
-        toggle: Callable[[bool], None],
-        parent: QWidget | None = None,
-    ) -> None:
+    def __init__(self, listeners: CallbackListeners, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("callbacks-view")
         self.listeners = listeners
-        self._active = active
-        self._toggle = toggle
         self.listener_label = QLabel()
         self.listener_label.setWordWrap(True)
         self.listener_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -95,7 +84,7 @@ class CallbacksView(QWidget):
         self.copy_url.setToolTip("Copy the callback address, for server_callback_url or notify_url")
         self.copy_url.clicked.connect(self._copy_url)
         self.switch = QPushButton()
-        self.switch.clicked.connect(lambda: self._toggle(self.url() is None))
+        self.switch.clicked.connect(lambda: listeners.switch(self.url() is None))
         self.table: QTableWidget = pairs_table(HEADINGS)
         self.table.setAccessibleName("Callbacks received")
         self.note = QLabel(
@@ -114,16 +103,17 @@ class CallbacksView(QWidget):
         lay.addWidget(self.note)
         self.events: list[CallbackEvent] = []
         listeners.changed.connect(self.refresh_listener)
+        listeners.address_changed.connect(lambda _url, _examples: self.refresh_listener())
         listeners.problem.connect(self._problem)
         self.refresh_listener()
 
     def url(self) -> str | None:
-        name = self._active()
+        name = self.listeners.active
         return self.listeners.url(name) if name else None
 
     def refresh_listener(self) -> None:
         """Show whether the active environment's listener runs, and where."""
-        name = self._active()
+        name = self.listeners.active
         url = self.url()
         if name is None:
             self.listener_label.setText("No environment is active.")

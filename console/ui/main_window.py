@@ -1,8 +1,9 @@
 """The main window: assembles the parts of ``console.ui.window`` (the forms, the send panel
-under them, the journal, the active environment), the banner, the request inspector and the
-menus, and runs all background work through one task manager. The parts own their widgets
-and state; this class connects them and offers what panes, dialogs and tests call (the
-:class:`~console.ui.window.host.ConsoleWindow` protocol)."""
+under them, the journal, the active environment), the banner, the request inspector, the
+menus and the Environment menu, and runs all background work through one task manager. The
+parts own their widgets and state and talk through signals; this class connects them. What
+needs the journal (its panes, the callback listeners, status checks) is built once it is
+open, after the first paint."""
 
 from __future__ import annotations
 
@@ -11,28 +12,26 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
-from PySide6.QtWidgets import (
-    QApplication,
-    QDockWidget,
-    QMainWindow,
-    QMenu,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QCloseEvent, QKeySequence, QResizeEvent
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QVBoxLayout, QWidget
 
 from console import APP_NAME
+from console.core.paths import resolve
+from console.core.spec import example_values
 from console.ui.banner import EnvironmentBanner
 from console.ui.drafts import DraftStore
+from console.ui.environment_menu import EnvironmentMenu
 from console.ui.icons import app_icon
 from console.ui.inspector.dock import InspectorDock
-from console.ui.menus import build_menus
+from console.ui.menus import MenuCommands, build_menus
+from console.ui.secrets_access import SecretsAccess
 from console.ui.sending import SendController
 from console.ui.session import Session
 from console.ui.startup import AfterFirstPaint
 from console.ui.tasks import TaskManager
 from console.ui.theme import apply_theme
 from console.ui.window import layout
+from console.ui.window.dialogs import Dialogs
 from console.ui.window.environment_part import EnvironmentPart
 from console.ui.window.forms_part import FormsPart, LazyForms
 from console.ui.window.journal_part import JournalPart, Journals
@@ -40,8 +39,11 @@ from console.ui.window.send_panel import SendPanel
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
+    from console.ui.callback_listeners import CallbackListeners
     from console.ui.forms.generator import CommandForm
-    from console.ui.history.wiring import JournalWiring
+    from console.ui.history.bridge import JournalBridge
+    from console.ui.window.journal_panes import JournalPanes
+    from console.ui.window.status_part import StatusPart
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +53,6 @@ CLOSE_WAIT_MS = 10_000  # closing waits at most this long for background work, i
 class MainWindow(QMainWindow):
     """One window for every command. Other panes dock in through :meth:`add_pane`."""
 
-    view_menu: QMenu  # set by build_menus; add_pane lists panes here
-    environment_menu: QMenu  # environment manager and key dialogs go here
-
     def __init__(self, session: Session, drafts: DraftStore, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(APP_NAME)
@@ -62,29 +61,33 @@ class MainWindow(QMainWindow):
         self.session = session
         self.drafts = drafts
         self.persist_drafts = True  # off for --screenshot: an example must not become a draft
-        self.actions_by_name: dict[str, QAction] = {}
         self.tasks = TaskManager(self)
-        self._wiring: JournalWiring | None = None  # the journal's panes, once attached
         self.tasks.failed.connect(self._background_failed)
         self.sender_ = SendController(session, self.tasks, self)
+        self.secrets = SecretsAccess(resolve())
+        # built once the journal is open (see _journal_attached)
+        self._panes: JournalPanes | None = None
+        self._listeners: CallbackListeners | None = None
+        self._status: StatusPart | None = None
 
         self.banner = EnvironmentBanner()
         self.inspector = InspectorDock(self)
         self.forms_part = FormsPart(session, drafts)
         self.forms_part.drafts_due.connect(self.save_drafts)
-        # The journal, history and callbacks panes, status checks, environment dialogs: none
-        # of it is in the first picture. The journal is opened on a worker right after the
-        # first paint and attached when open; sending waits for it.
-        self.journal_part = JournalPart(self.tasks, self._attach_journal, self._insert_notice, self)
+        # The journal is opened on a worker right after the first paint and attached when
+        # open; sending waits for it.
+        self.journal_part = JournalPart(
+            self.tasks, self._journal_attached, self._insert_notice, self
+        )
         self.panel = SendPanel(
             session, self.forms_part, self.sender_, self.inspector, self.journal_part, self.tasks
         )
-        self.panel.use_in_payout.connect(self.use_in_payout)
+        self.panel.use_in_payout.connect(self.forms_part.use_in_payout)
         self.panel.guard.new_id_requested.connect(self.forms_part.new_order_id)
-        self.panel.guard.check_status.connect(self._check_status)
         self.environment = EnvironmentPart(
-            session, self.banner, self.forms_part, self.panel, self.journal_part, self.tasks, self
-        )
+            session, self.banner, self.forms_part, self.panel, self.journal_part, self.tasks,
+            self.secrets.local_control, self,
+        )  # fmt: skip
         self.environment.title_changed.connect(self.setWindowTitle)
         self.environment.problem.connect(lambda text: self.show_result("warning", text))
 
@@ -96,21 +99,28 @@ class MainWindow(QMainWindow):
         self._top.addWidget(self.panel)
         self.setCentralWidget(central)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.inspector)
-        build_menus(self)
+        do = MenuCommands(
+            save_drafts=self.save_drafts, send=self.send, fill_example=self.fill_example,
+            clear_form=self.clear_form, new_order_id=self.forms_part.new_order_id,
+            first_problem=self.panel.go_to_first_problem,
+            open_command=self.forms_part.open_command, apply_theme=self.apply_theme,
+        )  # fmt: skip
+        dialogs = Dialogs(session, self.sender_, self.tasks, self.forms_part, self.add_pane, self)
+        names = self.forms_part.forms.names
+        self.menus = build_menus(self, do, dialogs, self.inspector, names, drafts.theme)
+        self.actions_by_name = self.menus.actions
+        self.environment_menu = EnvironmentMenu(
+            self.menus, self.secrets, session, self.environment, self.tasks, self
+        )
         self.panel.can_send_changed.connect(self.actions_by_name["send"].setEnabled)
 
         self.environment.session_changed()
-        names = self.forms_part.forms.names
         self.show_command(drafts.last_command if drafts.last_command in names else names[0])
         AfterFirstPaint(self, self.journal_part.open_in_background)
         layout.fit_to_screen(self, self.inspector)
         self.restore_layout()
 
-    # -- the parts, for panes, dialogs and tests ---------------------------------------------
-    @property
-    def widget(self) -> QMainWindow:
-        return self
-
+    # -- the parts, for dialogs and tests ----------------------------------------------------
     @property
     def forms(self) -> LazyForms:
         return self.forms_part.forms
@@ -127,27 +137,71 @@ class MainWindow(QMainWindow):
     def last_outcome(self) -> Outcome | None:
         return self.panel.last_outcome
 
-    @property
-    def journal(self) -> JournalWiring:
-        """The journal wiring (see ``console.ui.history.wiring``), attached on first use.
-        Raises JournalUnavailableError when the journal cannot be opened."""
-        wiring = self.attach_journal()
-        if wiring is None:
+    # -- the journal and the parts that need it ----------------------------------------------
+    def attach_journal(self) -> Journals | None:
+        """The journals once attached (waits for an opening under way); None when they are
+        unavailable."""
+        return self.journal_part.attach()
+
+    def _attached(self) -> None:
+        """Attach the journal now; raises JournalUnavailableError when it cannot be opened."""
+        if self.journal_part.attach() is None:
             assert self.journal_part.problem is not None
             raise self.journal_part.problem
-        return wiring
 
-    def attach_journal(self) -> JournalWiring | None:
-        """The journal wiring once attached (waits for an opening under way); None when the
-        journal is unavailable."""
-        self.journal_part.attach()
-        return self._wiring
+    @property
+    def journal(self) -> JournalPanes:
+        """The History and Callbacks panes, attached on first use."""
+        self._attached()
+        assert self._panes is not None
+        return self._panes
 
-    def _attach_journal(self, journals: Journals) -> JournalWiring:
-        from console.ui.history.wiring import JournalWiring
+    @property
+    def listeners(self) -> CallbackListeners:
+        """The callback listeners, attached on first use."""
+        self._attached()
+        assert self._listeners is not None
+        return self._listeners
 
-        self._wiring = JournalWiring(self, journals.history, journals.sends)
-        return self._wiring
+    @property
+    def status_part(self) -> StatusPart:
+        """Status checks and the last payout's order, attached on first use."""
+        self._attached()
+        assert self._status is not None
+        return self._status
+
+    def _journal_attached(self, journals: Journals, bridge: JournalBridge) -> None:
+        # boundary: the journal's panes, the callback listeners and status checks load once
+        # the journal is open, after the first paint
+        from console.ui.callback_listeners import CallbackListeners
+        from console.ui.window.journal_panes import JournalPanes
+        from console.ui.window.status_part import StatusPart
+
+        self.sender_.journal, self.sender_.team = journals.sends, journals.team
+        args = (self.session, self.secrets, self.tasks, self)
+        listeners = CallbackListeners(journals.history, journals.sends, bridge, *args)
+        listeners.address_changed.connect(self.forms_part.use_listener)
+        status = StatusPart(
+            journals.sends, self.secrets.connection, self.session, self.forms_part,
+            self.panel, self.tasks, self,
+        )  # fmt: skip
+        self.sender_.finished.connect(status.sent)
+        self.sender_.started.connect(lambda _command: status.show_order_buttons())
+        self.sender_.failed.connect(lambda _text: status.result_replaced())
+        self.sender_.cancelled.connect(status.result_replaced)
+        bridge.row_changed.connect(status.final_status_arrived)
+        self.panel.guard.check_status.connect(status.check_id)
+        panes = JournalPanes(
+            journals, bridge, listeners, self.forms_part, self.tasks, self.add_pane, self
+        )
+        if not self.restore_layout(panes.docks):
+            layout.tuck_away(self, panes.docks)
+        panes.warning.connect(lambda text: self.show_result("warning", text))
+        panes.pane.check_status.connect(status.check_row)
+        panes.pane.follow.connect(status.follow_row)
+        status.controller.checked.connect(panes.status_checked)
+        self._panes, self._listeners, self._status = panes, listeners, status
+        listeners.follow_session()
 
     def _insert_notice(self, notice: QWidget) -> None:
         """A notice that stays, under the environment banner."""
@@ -163,12 +217,12 @@ class MainWindow(QMainWindow):
         if self.command != "status":
             self.forms_part.fill_example()
             return
-        from console.core.spec import example_values
+        # boundary: reading the journal's rows comes with the journal, after the first paint
         from console.ui.history.examples import SEND_A_PAYOUT_FIRST, last_payout, status_example
 
         env = self.session.environment
-        wiring = self.attach_journal()
-        row = None if env is None or wiring is None else last_payout(wiring.journal, env.name)
+        journals = self.attach_journal()
+        row = None if env is None or journals is None else last_payout(journals.sends, env.name)
         if row is None:
             self.form.load(example_values("status"), clear=True)
             self.show_result("warning", SEND_A_PAYOUT_FIRST, "status")
@@ -180,46 +234,14 @@ class MainWindow(QMainWindow):
     def focusNextPrevChild(self, next: bool) -> bool:
         """Tab goes from the Commands tabs into the form shown and from its last stop to
         Send; Shift+Tab the way back. Elsewhere Qt's chain (the form keeps it visual)."""
-        hop = self._tab_hop(QApplication.focusWidget(), next)
+        hop = layout.tab_hop(QApplication.focusWidget(), next, self.forms_part, self.panel)
         if hop is None:
             return super().focusNextPrevChild(next)
         hop.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
         return True
 
-    def _tab_hop(self, current: QWidget | None, forward: bool) -> QWidget | None:
-        if current is None:
-            return None
-        tabs, send = self.forms_part.tabs, self.panel.send_button
-        if current is not tabs and current is not send and not self.form.isAncestorOf(current):
-            return None
-        stops = [w for w in self.form.focus_ring() if w.isVisible() and w.isEnabled()]
-        if not stops:
-            return None
-        if forward and current is tabs:
-            return stops[0]
-        if not forward and current is stops[0]:
-            return tabs
-        if forward and current is stops[-1]:
-            problems = self.panel.summary.list
-            if send.isEnabled():
-                return send
-            return problems if problems.isVisible() and problems.count() else tabs
-        if not forward and current is send:
-            return stops[-1]
-        return None
-
     def clear_form(self) -> None:
         self.forms_part.clear()
-
-    def focus_field(self, name: str) -> None:
-        self.forms_part.focus_field(name)
-
-    def use_in_payout(self, recurring_payment_id: str) -> None:
-        """Open the payout form with a stored card reference as the receiver."""
-        form = self.forms["payout-check"]
-        form.load({"@receiver": "card-ref", "card_recurring_payment_id": recurring_payment_id})
-        self.show_command("payout-check")
-        form.focus_field("amount")
 
     # -- sending and the result line ---------------------------------------------------------
     def send(self) -> None:
@@ -228,15 +250,6 @@ class MainWindow(QMainWindow):
 
     def show_result(self, state: str, text: str, command: str | None = None) -> None:
         self.panel.show_result(state, text, command)
-
-    def _check_status(self, client_orderid: str, gateway_order_id: str | None) -> None:
-        from console.ui.status_follow import OrderRef
-
-        env = self.session.environment
-        if env is None:
-            return
-        self.show_result("busy", f"Checking the status of {client_orderid}…")
-        self.journal.status.check(OrderRef(env.name, client_orderid, gateway_order_id))
 
     def _background_failed(self, text: str, _tb: str) -> None:
         self.statusBar().showMessage(f"Something in the background failed: {text}", 15_000)
@@ -282,7 +295,7 @@ class MainWindow(QMainWindow):
         action = dock.toggleViewAction()
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
-        self.view_menu.addAction(action)
+        self.menus.view.addAction(action)
         return dock
 
     def restore_layout(self, panes: Sequence[QDockWidget] = ()) -> bool:
@@ -296,13 +309,13 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.environment.closed = True
         self.save_drafts()
-        wiring = self._wiring
-        if wiring is not None:
-            wiring.stop()
+        if self._status is not None:
+            self._status.stop()
+        if self._listeners is not None:
+            self._listeners.stop_all()
         if not self.tasks.shutdown(CLOSE_WAIT_MS):
             log.warning("closing: background work still running after %d ms", CLOSE_WAIT_MS)
         QCoreApplication.sendPostedEvents()  # deliver finished work (a started sandbox)
-        if wiring is not None:
-            wiring.close()
+        self.journal_part.close()
         self.session.stop_sandbox()
         super().closeEvent(event)

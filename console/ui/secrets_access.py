@@ -13,13 +13,20 @@ is what the GUI thread lists and chooses environments with.
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import TYPE_CHECKING
 
-from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
+from console.core.environments import (
+    Connection,
+    Environment,
+    EnvironmentNotReadyError,
+    EnvironmentStore,
+)
 
 if TYPE_CHECKING:
-    from console.core.environments import Connection, Environment, EnvironmentStore
+    from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
+
     from console.core.paths import AppPaths
     from console.core.vault import Vault
 
@@ -37,7 +44,9 @@ class SecretsAccess:
         self._store: EnvironmentStore | None = None
         self.local_environment: Environment | None = None
         self.local_key: RSAPrivateKey | None = None
-        self.local_control: str | None = None
+        # The local sandbox signs its callbacks with this; it lives as long as the window.
+        # (os.urandom is what the secrets module draws on, without its imports at start-up.)
+        self.local_control = os.urandom(16).hex()
         self._lock = threading.Lock()  # workers open the vault and the store; held briefly
 
     @property
@@ -53,7 +62,7 @@ class SecretsAccess:
         """
         if self._vault is not None:
             return self._vault
-        from console.core.vault import Vault
+        from console.core.vault import Vault  # boundary: the keyring loads on a worker
 
         opened = Vault()  # outside the lock: it may wait on the keyring
         with self._lock:
@@ -63,7 +72,7 @@ class SecretsAccess:
 
     def keep_in_memory(self) -> Vault:
         """The person chose: keys in memory, forgotten when the console closes."""
-        from console.core.vault import SessionVault
+        from console.core.vault import SessionVault  # boundary: the keyring module
 
         with self._lock:
             if not self.session_only:
@@ -76,8 +85,6 @@ class SecretsAccess:
 
         Adding, editing, renaming and removing go through :meth:`store` instead.
         """
-        from console.core.environments import EnvironmentStore
-
         with self._lock:
             if self._store is None:
                 self._store = EnvironmentStore(self.paths)
@@ -106,8 +113,6 @@ class SecretsAccess:
         Raises:
             EnvironmentStoreError / VaultError subclasses with plain messages.
         """
-        from console.core.environments import Connection, EnvironmentNotReadyError
-
         local = self.local_environment
         if local is not None and name == local.name:
             if self.local_key is None:

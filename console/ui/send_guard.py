@@ -55,10 +55,6 @@ class SendGuard(QObject):
         for signal in changed:
             signal.connect(self._journal_changed)
 
-    @property
-    def bound(self) -> bool:
-        return self._journal is not None
-
     def known(self, key: Key) -> Verdict | None:
         """The verdict for ``key`` as far as it is known now, without waiting: None while the
         journal is being asked (``on_change`` is called when it answers)."""

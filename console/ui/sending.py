@@ -102,7 +102,6 @@ class SendController(QObject):
         self.journal: JournalStore | None = None
         self.journal_error: JournalUnavailableError | None = None
         self.sending = False
-        self.last_sent: Sent | None = None
         self.confirm: Callable[[QWidget, str], bool] = ask_production
         self.confirm_card: Callable[[QWidget, str], bool] = ask_card_number
         self.confirm_submit: Callable[[QWidget, str], bool] = ask_approval
@@ -269,7 +268,6 @@ class SendController(QObject):
 
     def _done(self, sent: Sent) -> None:
         self.sending = False
-        self.last_sent = sent
         self.finished.emit(sent.outcome)
 
     def _error(self, exc: BaseException, _tb: str) -> None:

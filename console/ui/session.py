@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from console.core.environments import Environment, EnvKind, local_sandbox
+from console.core.environments import Environment, EnvKind, local_sandbox, prepare_kwargs
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
@@ -35,6 +35,7 @@ class LaunchedSandbox:
 
 def launch_sandbox(**options: Any) -> LaunchedSandbox:
     """Start the sandbox with a fresh demo key. Qt-free, so it runs on a worker thread."""
+    # boundary: key generation and the sandbox load on the worker, after the first paint
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import rsa
 
@@ -93,8 +94,6 @@ class Session(QObject):
 
     def prepare_kwargs(self, command: str) -> dict[str, Any]:
         """Connection keyword arguments for ``console.core.client.prepare``."""
-        from console.core.environments import prepare_kwargs
-
         env = self.environment
         if env is None or self.private_key is None:
             raise RuntimeError(self.problem or "No environment with a key is active.")
@@ -125,7 +124,7 @@ class Session(QObject):
 
     def transport(self) -> Any:
         """A fresh transport with the active environment's timeouts and CA bundle."""
-        from console.core.transport import Timeouts, Transport
+        from console.core.transport import Timeouts, Transport  # boundary: HTTP, first use
 
         env = self.environment
         if env is None:

@@ -44,7 +44,7 @@ from console.core.siglab.received import from_capture as received_from
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
-    from console.ui.window.host import ConsoleWindow
+    from console.ui.session import Session
 
 _MARK = "background-color: #ffd54f; color: #000000"
 
@@ -261,39 +261,34 @@ class SignatureLabDialog(QDialog):
         self.verdict_label.setText(f"<span style='color:{colour}'>{body}</span>")
 
 
-def open_signature_lab(window: ConsoleWindow) -> SignatureLabDialog:
-    """Request > Signature lab, with the active environment's key to start with."""
-    private = window.session.private_key
-    env = window.session.environment
+def open_signature_lab(
+    session: Session, fill: Callable[[CurlImport], None], parent: QWidget
+) -> SignatureLabDialog:
+    """Request > Signature lab, with the active environment's key to start with; ``fill``
+    puts an imported request into its form."""
+    private = session.private_key
+    env = session.environment
     dialog = SignatureLabDialog(
-        window.widget,
+        parent,
         key=private.public_key() if private is not None else None,
         key_label=f"environment {env.name}" if env is not None else "",
-        on_import=lambda result: fill_form(window, result),
+        on_import=fill,
     )
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     return dialog
 
 
-def fill_form(window: ConsoleWindow, result: CurlImport) -> None:
-    """Show the matching command's form and fill it with the curl line's fields."""
-    window.show_command(result.command)
-    window.form.load(dict(result.fields))
-    if result.notes:
-        window.statusBar().showMessage(" ".join(result.notes), 15000)
-
-
-def import_from_curl(window: ConsoleWindow) -> None:
+def import_from_curl(
+    fill: Callable[[CurlImport], None], say: Callable[[str], None], parent: QWidget
+) -> None:
     """Request > Import from curl: ask for a curl line and fill the command's form."""
-    text, ok = QInputDialog.getMultiLineText(
-        window.widget, "Import from curl", "Curl command line:"
-    )
+    text, ok = QInputDialog.getMultiLineText(parent, "Import from curl", "Curl command line:")
     if not ok or not text.strip():
         return
     try:
         result = from_capture(parse_request_text(text))
     except CaptureError as exc:
-        window.statusBar().showMessage(f"Import from curl: {exc}", 15000)
+        say(f"Import from curl: {exc}")
         return
-    fill_form(window, result)
+    fill(result)

@@ -25,6 +25,7 @@ from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
     from console.core.environments import Connection
+    from console.core.history import HistoryRow
     from console.core.journals import JournalStore
     from console.core.status import FollowState, OrderFollower, PollPlan, StatusChecker
 
@@ -36,6 +37,11 @@ class OrderRef:
     environment: str
     client_orderid: str
     orderid: str | None = None
+
+
+def order_of(row: HistoryRow) -> OrderRef:
+    """The order a history row is about."""
+    return OrderRef(row.environment, row.client_orderid or "", row.gateway_order_id)
 
 
 _PHASE_WORDS = {
@@ -202,7 +208,7 @@ class StatusController(QObject):
         self.follows: list[Follow] = []
 
     def _checker(self, order: OrderRef) -> StatusChecker:
-        from console.core.status import StatusChecker
+        from console.core.status import StatusChecker  # boundary: signing and HTTP, first use
 
         return StatusChecker(self.connection_for(order.environment), history=self.history)
 
@@ -227,7 +233,7 @@ class StatusController(QObject):
         )
 
     def _checked(self, order: OrderRef, result: object) -> None:
-        from console.core.status import StatusCheck
+        from console.core.status import StatusCheck  # boundary: as in _checker
 
         assert isinstance(result, StatusCheck)
         if result.status:
@@ -242,7 +248,7 @@ class StatusController(QObject):
 
     def follow(self, order: OrderRef) -> Follow | None:
         """Follow an order until it is done; None (and ``checked`` says why) when impossible."""
-        from console.core.status import PollPlan
+        from console.core.status import PollPlan  # boundary: as in _checker
 
         for existing in self.follows:
             if existing.order == order and not existing.done:

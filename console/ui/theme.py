@@ -119,11 +119,11 @@ def apply_theme(app: QApplication, name: str, *, set_style: bool = True) -> str:
     if colours is _DARK:
         # Fusion draws field edges a shade darker than the window: invisible in the dark.
         # Only for the dark theme: a style written in Python costs time in every widget.
-        from console.ui.edges import use_visible_edges
+        from console.ui.edges import use_visible_edges  # boundary: the dark theme only
 
         use_visible_edges(app, colours["edge"])
     elif "console.ui.edges" in sys.modules:
-        from console.ui.edges import drop_visible_edges
+        from console.ui.edges import drop_visible_edges  # boundary: loaded by the dark theme
 
         drop_visible_edges(app)  # Fusion's own edges read well on a light window
     return name

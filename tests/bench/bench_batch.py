@@ -181,7 +181,7 @@ def test_keystrokes_while_a_batch_sends(qtbot: Any, tmp_path: Path) -> None:
     try:
         assert window.wait_ready(30_000)
         window.fill_example()
-        dialog = open_batch_dialog(window)
+        dialog = open_batch_dialog(window.session, window.sender_, window.tasks, window)
         dialog.concurrency.setValue(THREADS)
         dialog.open_file(card_file(tmp_path / "ui.csv", SEND_ROWS, "ui"))
         qtbot.waitUntil(lambda: dialog.send_button.isEnabled(), timeout=30_000)

@@ -154,8 +154,8 @@ def test_window_history_pane_on_a_million_rows(qtbot: Any, profile_journal: Path
     window.show()
     try:
         assert window.wait_ready(30_000), "the local sandbox did not start"
-        wiring = window.journal
-        pane, dock, model = wiring.pane, wiring.history_dock, wiring.pane.model
+        panes = window.journal
+        pane, dock, model = panes.pane, panes.history_dock, panes.pane.model
         qtbot.waitUntil(lambda: model.rowCount() == ROWS and not model.loading, timeout=30_000)
         watch = PaintWatch(pane.table.viewport())
 

@@ -16,18 +16,18 @@ def test_local_sandbox_callbacks_arrive_checked_and_update_the_row(
     qtbot: Any, make_window: Callable[..., MainWindow]
 ) -> None:
     window = make_window(sandbox_options={"callback_delay": 0.3})
-    wiring = window.journal
-    url = wiring.listeners.url("local-sandbox")
+    panes = window.journal
+    url = window.listeners.url("local-sandbox")
     assert url is not None
     assert url.startswith("http://127.0.0.1:")
-    assert url in wiring.callbacks.listener_label.text()
+    assert url in panes.callbacks.listener_label.text()
     pane = pane_of(window)
     send_payout(qtbot, window, "cb-1")
     assert window.form.values()["server_callback_url"] == url  # the example points here
-    qtbot.waitUntil(lambda: len(wiring.callbacks.events) == 1, timeout=15_000)
-    event = wiring.callbacks.events[0]
+    qtbot.waitUntil(lambda: len(panes.callbacks.events) == 1, timeout=15_000)
+    event = panes.callbacks.events[0]
     assert (event.client_orderid, event.status, str(event.check)) == ("cb-1", "approved", "ok")
-    assert wiring.callbacks.table.item(0, 6).text() == "control ok"
+    assert panes.callbacks.table.item(0, 6).text() == "control ok"
     qtbot.waitUntil(
         lambda: shown_rows(qtbot, pane, 1)[0].final_status_source == "callback", timeout=5000
     )
@@ -38,11 +38,11 @@ def test_forged_callback_is_flagged_and_changes_nothing(
     qtbot: Any, make_window: Callable[..., MainWindow]
 ) -> None:
     window = make_window(sandbox_options={"callback_delay": 60.0})
-    wiring = window.journal
+    panes = window.journal
     pane = pane_of(window)
     outcome = send_payout(qtbot, window, "cb-2")
     orderid = outcome.response.get("gateway-order-id")
-    url = wiring.listeners.url("local-sandbox")
+    url = window.listeners.url("local-sandbox")
     assert url is not None
     forged = control_code("approved", orderid, "cb-2", "not-the-secret")
     query = urlencode(
@@ -50,8 +50,8 @@ def test_forged_callback_is_flagged_and_changes_nothing(
     )
     with urllib.request.urlopen(f"{url}?{query}", timeout=5) as answer:
         assert answer.status == 200
-    qtbot.waitUntil(lambda: len(wiring.callbacks.events) == 1, timeout=5000)
-    assert "MISMATCH" in wiring.callbacks.table.item(0, 6).text()
+    qtbot.waitUntil(lambda: len(panes.callbacks.events) == 1, timeout=5000)
+    assert "MISMATCH" in panes.callbacks.table.item(0, 6).text()
     qtbot.wait(300)
     assert shown_rows(qtbot, pane, 1)[0].final_status is None
 
@@ -60,11 +60,11 @@ def test_listener_can_be_stopped_and_started(qtbot: Any, window: MainWindow) -> 
     view = window.journal.callbacks
     assert view.switch.text() == "Stop listening"
     view.switch.click()
-    assert window.journal.listeners.url("local-sandbox") is None
+    assert window.listeners.url("local-sandbox") is None
     assert "Not listening" in view.listener_label.text()
     assert window.forms_part.example_overrides == {}
     view.switch.click()
-    assert window.journal.listeners.url("local-sandbox") is not None
+    assert window.listeners.url("local-sandbox") is not None
     assert view.copy_url.isEnabled()
 
 
@@ -96,7 +96,7 @@ def test_this_consoles_listener_is_a_callback_choice_resolved_when_sending(
     qtbot: Any, make_window: Callable[..., MainWindow]
 ) -> None:
     window = make_window()
-    url = window.journal.listeners.url("local-sandbox")
+    url = window.listeners.url("local-sandbox")
     assert url is not None
     window.fill_example()
     form = window.form

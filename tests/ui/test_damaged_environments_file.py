@@ -12,7 +12,6 @@ import pytest
 from console.core.environments import Environment, EnvironmentStore, EnvKind
 from console.core.paths import resolve
 from console.core.vault import Vault
-from console.ui.environment_actions import open_environments
 from console.ui.main_window import MainWindow
 
 DAMAGED = {
@@ -35,7 +34,7 @@ def test_the_window_opens_and_names_the_damaged_file(
     assert "could not be read" in shown
     assert str(file) in shown
     assert "move it away" in shown
-    dialog = open_environments(window.journal)
+    dialog = window.environment_menu.open_environments()
     qtbot.addWidget(dialog)
     assert str(file) in dialog.message.text()
     assert file.read_bytes() == content
@@ -65,20 +64,20 @@ def test_the_active_environments_key_is_read_off_the_gui_thread_at_start_up(
 ) -> None:
     import threading
 
-    import console.core.environments as environments
+    import console.ui.app as app
 
     store = EnvironmentStore(resolve())
     store.add(Environment("acme-sb", EnvKind.SANDBOX, "https://sb.gw.example/paynet", "m", "1"))
     store.set_active("acme-sb")
     Vault().store_key("acme-sb", rsa_key)
     threads: list[str] = []
-    real = environments.connect
+    real = app.connect
 
     def recording(*args: Any, **kwargs: Any) -> Any:
         threads.append(threading.current_thread().name)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(environments, "connect", recording)
+    monkeypatch.setattr(app, "connect", recording)
     window = make_window(ready=False)
     assert window.session.environment is not None
     assert window.session.environment.name == "acme-sb"  # shown at once

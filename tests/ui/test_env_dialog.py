@@ -8,7 +8,6 @@ from typing import Any
 from console.core.environments import EnvironmentStore, EnvKind
 from console.core.paths import resolve
 from console.core.vault import Vault
-from console.ui.environment_actions import open_environments
 from console.ui.environments_dialog import EnvironmentsDialog
 from console.ui.main_window import MainWindow
 from console.ui.secrets_access import SecretsAccess
@@ -40,7 +39,7 @@ def test_a_new_environment_form_is_calm_until_something_is_typed(
 ) -> None:
     from console.ui.theme import state_colour
 
-    dialog = open_environments(window.journal)
+    dialog = window.environment_menu.open_environments()
     qtbot.addWidget(dialog)
     dialog.new_environment()
     red = state_colour("error", dialog.palette()).name()
@@ -52,7 +51,7 @@ def test_a_new_environment_form_is_calm_until_something_is_typed(
 
 
 def test_add_with_the_https_rule_shown_while_typing(qtbot: Any, window: MainWindow) -> None:
-    dialog = open_environments(window.journal)
+    dialog = window.environment_menu.open_environments()
     qtbot.addWidget(dialog)
     assert dialog.list.item(0).text().startswith("local-sandbox")
     assert not dialog.form.isEnabled()  # built in
@@ -81,7 +80,7 @@ def test_add_with_the_https_rule_shown_while_typing(qtbot: Any, window: MainWind
 
 
 def test_production_address_change_asks_first(qtbot: Any, window: MainWindow) -> None:
-    dialog = open_environments(window.journal)
+    dialog = window.environment_menu.open_environments()
     qtbot.addWidget(dialog)
     _fill(dialog, "acme-live", "https://gateway.example/paynet", EnvKind.PRODUCTION)
     asked: list[str] = []
@@ -107,7 +106,7 @@ def test_production_address_change_asks_first(qtbot: Any, window: MainWindow) ->
 def test_use_an_environment_switches_the_window(
     qtbot: Any, window: MainWindow, rsa_key: Any
 ) -> None:
-    dialog = open_environments(window.journal)
+    dialog = window.environment_menu.open_environments()
     qtbot.addWidget(dialog)
     _fill(dialog, "acme-sb", "https://sandbox.gateway.example/paynet")
     _saved(qtbot, dialog, "Saved acme-sb.")
@@ -145,7 +144,7 @@ def test_the_built_in_sandbox_starts_when_chosen_after_starting_elsewhere(
     Vault().store_key("acme-sb", rsa_key)
     window = make_window(ready=False)
     assert window.session.environment.name == "acme-sb"
-    dialog = open_environments(window.attach_journal())
+    dialog = window.environment_menu.open_environments()
     qtbot.addWidget(dialog)
     from console.ui.theme import state_colour
 

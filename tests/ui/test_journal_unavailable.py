@@ -1,5 +1,6 @@
 """The window with a journal that cannot be opened: it opens at once, says why, where the
-file is and what to do, keeps Send off, and still starts the built-in sandbox."""
+file is and what to do, keeps Send off, and still starts the built-in sandbox; environments
+and keys can still be managed."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QLabel, QPushButton
+from PySide6.QtWidgets import QLabel, QMenu, QPushButton
 
 from console.core.paths import resolve
+from console.ui.environments_dialog import EnvironmentsDialog
 from console.ui.main_window import MainWindow
 from console.ui.window.journal_part import NOTICE
 
@@ -50,3 +52,23 @@ def test_the_window_says_the_journal_is_unavailable_and_does_not_send(
     assert "history journal is unavailable" in window.panel.result.text()
     assert not window.sender_.sending
     assert resolve().history_db.read_bytes() == damaged  # never replaced
+
+
+def test_environments_and_keys_can_be_managed_without_the_journal(
+    qtbot: Any, make_window: Callable[..., MainWindow], damaged: bytes
+) -> None:
+    """The way out of a journal that cannot be opened may be another profile's settings or
+    a key: the Environment menu does not wait for the journal."""
+    window = make_window()
+    qtbot.waitUntil(lambda: window.journal_part.problem is not None, timeout=5000)
+    menu = window.menuBar().findChildren(QMenu)
+    environment = next(m for m in menu if m.title() == "&Environment")
+    titles = [a.text() for a in environment.actions()]
+    assert titles == ["&Manage environments…", "&Keys…"]
+    window.actions_by_name["environments"].trigger()
+    dialog = window.findChild(EnvironmentsDialog)
+    assert dialog is not None
+    assert dialog.isVisible()
+    listed = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+    assert any(name.startswith("local-sandbox") for name in listed)
+    dialog.close()

@@ -135,9 +135,8 @@ def test_the_built_in_sandboxs_public_key_can_be_exported(
     qtbot: Any, window: Any, tmp_path: Path
 ) -> None:
     from console.core.keys import public_key_pem
-    from console.ui.environment_actions import open_keys
 
-    dialog = open_keys(window.attach_journal())
+    dialog = window.environment_menu.open_keys()
     qtbot.addWidget(dialog)
     _settle(qtbot, dialog)
     assert dialog.name == window.session.environment.name  # the local sandbox is listed

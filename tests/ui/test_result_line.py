@@ -60,8 +60,8 @@ def test_check_status_and_follow_only_beside_the_payouts_own_result(
     window.show_command("payout-check")
     window.fill_example()
     _send_and_wait(qtbot, window)
-    wiring = window.journal
-    buttons = (wiring.check_button, wiring.follow_button)
+    status = window.status_part
+    buttons = (status.check_button, status.follow_button)
     assert all(b.isVisible() for b in buttons)
     for other in ("create-card-ref", "create-recurring-payment", "status"):
         window.show_command(other)

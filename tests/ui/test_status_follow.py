@@ -32,13 +32,13 @@ def test_check_status_after_a_payout_updates_the_history_row(
     window = slow_window
     pane = pane_of(window)
     _no_callback(qtbot, window, "status-1")
-    wiring = window.journal
-    assert wiring.check_button.isVisible()
-    assert wiring.follow_button.isVisible()
+    status = window.status_part
+    assert status.check_button.isVisible()
+    assert status.follow_button.isVisible()
     row = shown_rows(qtbot, pane, 1)[0]
     assert row.final_status is None
     qtbot.wait(1500)  # the sandbox makes the order final meanwhile
-    wiring.check_button.click()
+    status.check_button.click()
     qtbot.waitUntil(
         lambda: "The order status is approved (final)" in window.panel.result.text(),
         timeout=10_000,
@@ -82,9 +82,9 @@ def test_follow_shows_progress_and_stops_by_itself_at_the_final_status(
     # The order stays "processing" until the test lets it finish, and the plan does not give
     # up within the test's waits: what is seen does not depend on how busy the machine is.
     window = make_window(sandbox_options={"callback_delay": 600.0})
-    window.journal.status.plan = PATIENT
+    window.status_part.controller.plan = PATIENT
     outcome = _no_callback(qtbot, window, "follow-1")
-    follow = window.journal.follow_last()
+    follow = window.status_part.follow_last()
     assert follow is not None
     assert follow.strip.isVisible()  # in the status bar
     qtbot.waitUntil(lambda: follow.state.checks >= 1, timeout=15_000)
@@ -102,14 +102,14 @@ def test_follow_shows_progress_and_stops_by_itself_at_the_final_status(
     qtbot.wait(600)  # three polling intervals
     assert follow.state.checks == checks  # nothing more is asked
     follow.strip.button.click()
-    assert follow not in window.journal.status.follows
+    assert follow not in window.status_part.controller.follows
 
 
 def test_follow_can_be_cancelled(qtbot: Any, make_window: Callable[..., MainWindow]) -> None:
     window = make_window(sandbox_options={"callback_delay": 60.0})
-    window.journal.status.plan = FAST
+    window.status_part.controller.plan = FAST
     _no_callback(qtbot, window, "follow-2")
-    follow = window.journal.follow_last()
+    follow = window.status_part.follow_last()
     assert follow is not None
     qtbot.waitUntil(lambda: follow.state.checks >= 1, timeout=10_000)
     assert describe(follow.state)[1].startswith("processing")
@@ -123,7 +123,7 @@ def test_follow_can_be_cancelled(qtbot: Any, make_window: Callable[..., MainWind
 
 def test_status_for_an_environment_without_a_key_says_why(qtbot: Any, window: MainWindow) -> None:
     seen: list[str] = []
-    window.journal.status.checked.connect(lambda _o, _s, words: seen.append(words))
-    window.journal.status.check(OrderRef("nowhere", "x-1"))
+    window.status_part.controller.checked.connect(lambda _o, _s, words: seen.append(words))
+    window.status_part.controller.check(OrderRef("nowhere", "x-1"))
     assert seen
     assert "nowhere" in seen[0]

@@ -130,12 +130,10 @@ def test_history_details_name_who_sent_and_who_approved(
 def test_the_environment_dialog_shows_the_team_policy(
     qtbot: Any, make_window: Any, team_db: TeamDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from console.ui.environment_actions import open_environments
-
     with TeamJournal(team_db.dsn("root_admin")) as admin:
         Approvals(admin).set_policy("local-sandbox", "above", {"EUR": "1000"})
     monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", team_db.dsn("bob"))
-    dialog = open_environments(make_window().journal)
+    dialog = make_window().environment_menu.open_environments()
     qtbot.addWidget(dialog)
     assert dialog.policy is not None
     qtbot.waitUntil(lambda: "approval above 1000 EUR" in dialog.policy.text(), timeout=5000)

@@ -12,7 +12,6 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from console.core.vault import Vault
-from console.ui.environment_actions import activate, open_environments
 from console.ui.main_window import MainWindow
 from console.ui.tasks import TaskManager
 from tests.helpers.history_data import answered, prepared_for
@@ -80,7 +79,7 @@ def test_the_duplicate_lookup_per_keystroke_is_off_the_gui_thread(
 def test_switching_environment_reads_the_key_off_the_gui_thread(
     qtbot: Any, window: MainWindow, monkeypatch: Any, rsa_key: Any
 ) -> None:
-    dialog = open_environments(window.journal)
+    dialog = window.environment_menu.open_environments()
     qtbot.addWidget(dialog)
     dialog.new_environment()
     dialog.form.name.setText("acme-sb")
@@ -90,7 +89,7 @@ def test_switching_environment_reads_the_key_off_the_gui_thread(
     assert dialog.save()
     qtbot.waitUntil(lambda: "Saved acme-sb." in dialog.message.text())
     Vault().store_key("acme-sb", rsa_key)
-    secrets = window.journal.secrets
+    secrets = window.secrets
     threads: list[str] = []
     real = secrets.connection
 
@@ -100,7 +99,7 @@ def test_switching_environment_reads_the_key_off_the_gui_thread(
 
     monkeypatch.setattr(secrets, "connection", recording)
     said: list[str] = []
-    activate(window.journal, "acme-sb", said.append)
+    window.environment_menu.activate("acme-sb", said.append)
     assert not window.session.ready  # the window answers at once; the key follows
     qtbot.waitUntil(lambda: window.session.ready)
     assert said == [""]

@@ -14,19 +14,31 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 from console.core import batch as core
 from console.core.errors import ConsoleError
+from console.core.team.held import require_approved
+from console.core.team.held_batch import HeldBatch, hold_batch
 from console.ui.confirm import ask
 
 if TYPE_CHECKING:
     from console.core.pipeline import Pipeline
-    from console.core.team.held_batch import HeldBatch
-    from console.ui.window.host import ConsoleWindow
+    from console.core.transport import Transport
+    from console.ui.session import Session
+    from console.ui.tasks import TaskManager
+
+
+class Sender(Protocol):
+    """What a batch needs of the window's sender: the active environment's pipeline, and
+    whether the journal is the team's (its approval policy applies)."""
+
+    team: bool
+
+    def pipeline(self, transport: Callable[[], Transport] | None = None) -> Pipeline: ...
 
 
 def batch_question(summary: core.BatchSummary) -> str:
@@ -71,9 +83,14 @@ class BatchController(QObject):
     said = Signal(str)  # how it goes (team mode: submitted, waiting for a checker)
     busy_changed = Signal(bool)
 
-    def __init__(self, window: ConsoleWindow) -> None:
-        super().__init__(window.widget)
-        self.window = window
+    def __init__(
+        self, session: Session, sender: Sender, tasks: TaskManager, parent: QWidget
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.sends = sender
+        self.tasks = tasks
+        self.parent_widget = parent
         self.plan: core.Plan | None = None
         self.runner: core.BatchRunner | None = None
         self.busy = False
@@ -90,15 +107,14 @@ class BatchController(QObject):
     # -- helpers -------------------------------------------------------------------------
 
     def _pipeline(self, pool: core.TransportPool | None = None) -> Pipeline:
-        return self.window.sender_.pipeline(pool)
+        return self.sends.pipeline(pool)
 
     def _connection(self, command: str) -> dict[str, Any]:
-        if not self.window.session.ready:
+        if not self.session.ready:
             raise ConsoleError(
-                self.window.session.problem
-                or "No environment with a key is active: choose one first."
+                self.session.problem or "No environment with a key is active: choose one first."
             )
-        return self.window.session.prepare_kwargs(command)
+        return self.session.prepare_kwargs(command)
 
     def _start(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
         self._set_busy(True)
@@ -107,7 +123,7 @@ class BatchController(QObject):
             self._set_busy(False)
             done(result)
 
-        self.window.tasks.run(work, ok, self._error)
+        self.tasks.run(work, ok, self._error)
 
     def _set_busy(self, busy: bool) -> None:
         self.busy = busy
@@ -129,7 +145,7 @@ class BatchController(QObject):
 
     def load(self, path: Path, *, skip_invalid: bool = False, resend_unknown: bool = False) -> None:
         """Read and check ``path`` against the contract and the journal (on a worker)."""
-        env = self.window.session.environment
+        env = self.session.environment
         if env is None:
             self.failed.emit("No environment is active: choose one first.")
             return
@@ -138,7 +154,7 @@ class BatchController(QObject):
         except ConsoleError as exc:
             self.failed.emit(exc.message)
             return
-        production = self.window.session.is_production
+        production = self.session.is_production
 
         def work() -> tuple[core.Plan, dict[int, core.ResultLine]]:
             validation = core.check_batch(
@@ -182,7 +198,7 @@ class BatchController(QObject):
         plan = self.plan
         if plan is None or self.busy:
             return False
-        pool = core.TransportPool(self.window.session.transport)
+        pool = core.TransportPool(self.session.transport)
         try:
             pipeline, conn = self._pipeline(pool), self._connection(core.COMMAND)
             decision = core.BatchDecision(resend_unknown=plan.resend_unknown)
@@ -193,7 +209,7 @@ class BatchController(QObject):
             if held is not None:
                 return self._submit(held, plan, pipeline, pool, concurrency)
             if plan.production:
-                if not self.confirm(self.window.widget, batch_question(plan.summary)):
+                if not self.confirm(self.parent_widget, batch_question(plan.summary)):
                     self.failed.emit("Not sent: the production batch was not confirmed.")
                     return False
                 decision = dataclasses.replace(decision, confirmed=plan.summary)
@@ -237,10 +253,8 @@ class BatchController(QObject):
 
     def _hold(self, pipeline: Pipeline, conn: dict[str, Any], plan: core.Plan) -> HeldBatch | None:
         """The team's approval policy on the whole batch (None for one person)."""
-        if not self.window.sender_.team:
+        if not self.sends.team:
             return None
-        from console.core.team.held_batch import hold_batch
-
         return hold_batch(pipeline, conn, plan)
 
     def _submit(
@@ -254,7 +268,7 @@ class BatchController(QObject):
         """Submit the whole batch for one checker's approval, wait for it off the GUI thread
         (the rows, card data included, stay in this window's memory), then run it once."""
         question = "<br>".join(html.escape(line) for line in [held.text, *held.lines])
-        if not self.confirm_submit(self.window.widget, question):
+        if not self.confirm_submit(self.parent_widget, question):
             pool.close()
             self.failed.emit("Not submitted: nothing was sent.")
             return False
@@ -262,14 +276,12 @@ class BatchController(QObject):
             core.results_path(plan.validation.batch.path),
             core.result_lines(plan.validation, pipeline),
         )
-        tasks, step = self.window.tasks, self.wait_step
+        tasks, step = self.tasks, self.wait_step
 
         def started(runner: core.BatchRunner) -> None:
             self.runner = runner
 
         def run() -> core.BatchReport:
-            from console.core.team.held import require_approved
-
             awaiting = held.submit(waiting=True)
             self.said.emit(
                 f"Submitted for approval as #{awaiting.id}: nothing is sent until a checker "

@@ -21,14 +21,16 @@ from PySide6.QtWidgets import (
     QTableView,
     QTabWidget,
     QVBoxLayout,
+    QWidget,
 )
 
 from console.core import batch as core
-from console.ui.batch.controller import BatchController
+from console.ui.batch.controller import BatchController, Sender
 from console.ui.batch.models import ProblemsModel, ResultsModel
 
 if TYPE_CHECKING:
-    from console.ui.window.host import ConsoleWindow
+    from console.ui.session import Session
+    from console.ui.tasks import TaskManager
 
 
 def _table(model: ProblemsModel | ResultsModel, name: str) -> QTableView:
@@ -57,14 +59,16 @@ def progress_text(p: core.Progress) -> str:
 class BatchDialog(QDialog):
     """The batch payouts dialog of one window (its active environment and journal)."""
 
-    def __init__(self, window: ConsoleWindow) -> None:
-        super().__init__(window.widget)
+    def __init__(
+        self, session: Session, sender: Sender, tasks: TaskManager, parent: QWidget
+    ) -> None:
+        super().__init__(parent)
         self.setObjectName("batch-dialog")
         self.setWindowTitle("Batch payouts")
-        self.controller = BatchController(window)
+        self.controller = BatchController(session, sender, tasks, parent)
         self.problems = ProblemsModel()
         self.results = ResultsModel()
-        env = window.session.environment
+        env = session.environment
         where = "no environment"
         if env is not None:
             where = env.name if env.name == env.kind else f"{env.name} ({env.kind})"
@@ -281,11 +285,13 @@ def _counts(report: core.BatchReport) -> dict[str, int]:
     return counts
 
 
-def open_batch_dialog(window: ConsoleWindow) -> BatchDialog:
+def open_batch_dialog(
+    session: Session, sender: Sender, tasks: TaskManager, window: QWidget
+) -> BatchDialog:
     """Show the window's batch dialog (one per window; it keeps its file while open)."""
-    dialog = window.widget.findChild(BatchDialog)
+    dialog = window.findChild(BatchDialog)
     if not isinstance(dialog, BatchDialog):
-        dialog = BatchDialog(window)
+        dialog = BatchDialog(session, sender, tasks, window)
     dialog.show()
     dialog.raise_()
     return dialog

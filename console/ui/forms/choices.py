@@ -21,7 +21,7 @@ from console.ui.forms.field_widgets import LABEL_WIDTH
 
 def new_client_orderid() -> str:
     """A fresh order id: readable date plus random hex, well under the 128-character limit."""
-    import secrets  # here, not at start-up: it brings hmac, random and base64 (a few ms)
+    import secrets  # boundary: not at start-up, it brings hmac, random and base64 (a few ms)
 
     # No run of 12+ digits: card-number masking in logs must never mistake it for a card.
     return f"gc-{datetime.now():%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"

@@ -25,7 +25,7 @@ from console.core.spec.labels import shown_order
 from console.core.spec.model import Command, Necessity, Problem, Severity
 from console.ui.forms.field_widgets import FieldRow
 from console.ui.forms.lazy_rows import LazyRows, place_in_tab_order, visual_chain
-from console.ui.forms.sandbox_hints import Hint
+from console.ui.forms.sandbox_hints import Hint, seed_link
 
 CHOICE_PREFIX = "@"  # draft keys for form choices, never a wire name
 
@@ -125,8 +125,6 @@ class CommandForm(QWidget):
             self._hint_open = link == "hint:more"
             self._show_hint()
         elif link.startswith("seed:"):
-            from console.ui.forms.sandbox_hints import seed_link
-
             self.load(seed_link(link))
 
     def build_choices(self, layout: QVBoxLayout) -> None:
@@ -308,11 +306,6 @@ class CommandForm(QWidget):
         finally:
             self._loading = False
         self.changed.emit()
-
-    def row_for(self, name: str) -> FieldRow | None:
-        """The row for a wire name or alias."""
-        field = self.command.field(name)
-        return self.rows.get(field.name) if field else None
 
     # -- validation --------------------------------------------------------------------
     def is_pending(self, problem: Problem) -> bool:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
+from console.core.spec.command_rules import RECEIVER_KINDS
 from console.core.spec.model import Command
 from console.ui.forms.choices import CALLBACK_FIELDS, CallbackChoice, Choice, new_client_orderid
 from console.ui.forms.field_widgets import FieldRow
@@ -91,8 +92,6 @@ class PayoutForm(CommandForm):
 
     def required_by_choices(self) -> tuple[str, ...]:
         """The chosen receiver's fields: a payout must name who receives it."""
-        from console.core.spec.command_rules import RECEIVER_KINDS
-
         return RECEIVER_KINDS.get(self.receiver.key(), ())
 
     def initially_hidden(self) -> set[str]:

@@ -8,16 +8,37 @@ cents rule belong to the built-in local sandbox only. Production never shows a h
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from console.sandbox.outcomes import Outcome
+    from console.sandbox.seeds import Seed
 
 TEST_CARD = "4444 4444 4444 4448"  # the card number of public examples (field notes)
 
 
-def _cvv2_line() -> str:
-    from console.sandbox.outcomes import CVV2_OUTCOMES
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    cvv2: dict[str, Outcome]  # CVV2 -> outcome
+    cents: dict[int, Outcome]  # an amount's cents -> outcome (no CVV2)
+    seeds: Sequence[Seed]  # the local sandbox's seeded first payments
 
+
+def _tables() -> _Tables:
+    """The sandbox's own tables."""
+    # boundary: the sandbox package (its server: a fifth of a second) loads when a
+    # sandbox's hint is first shown, never for the first picture
+    from console.sandbox.outcomes import AMOUNT_OUTCOMES, CVV2_OUTCOMES
+    from console.sandbox.seeds import SEEDS
+
+    return _Tables(CVV2_OUTCOMES, AMOUNT_OUTCOMES, SEEDS)
+
+
+def _cvv2_line() -> str:
     groups: dict[str, list[str]] = {}  # outcome words -> CVV2 values, table order
-    for cvv2, outcome in CVV2_OUTCOMES.items():
+    for cvv2, outcome in _tables().cvv2.items():
         words = outcome.message.removeprefix("Declined: ") if outcome.message else ""
         if outcome.status == "declined":
             words = f"declined ({words})" if words else "declined"
@@ -33,9 +54,7 @@ def _cvv2_line() -> str:
 
 
 def _cents_line() -> str:
-    from console.sandbox.outcomes import AMOUNT_OUTCOMES
-
-    parts = [f".{cents:02d} {html.escape(o.status)}" for cents, o in AMOUNT_OUTCOMES.items()]
+    parts = [f".{cents:02d} {html.escape(o.status)}" for cents, o in _tables().cents.items()]
     return (
         "Without a CVV2 (stored cards, bank accounts, wallets) the local sandbox decides by "
         f"the amount's cents: {', '.join(parts)}, anything else approved "
@@ -44,12 +63,10 @@ def _cents_line() -> str:
 
 
 def _seeds_line() -> str:
-    from console.sandbox.seeds import SEEDS
-
     parts = [
         f"<a href='seed:{s.client_orderid}:{s.orderid}'>{html.escape(s.client_orderid)} / "
         f"{s.orderid}</a> {html.escape(s.status)}"
-        for s in SEEDS
+        for s in _tables().seeds
     ]
     return (
         "<b>Seeded first payments</b> in the local sandbox (click one to fill it in): "
@@ -67,17 +84,14 @@ class Hint:
 
 
 def _card_short() -> str:
-    from console.sandbox.outcomes import CVV2_OUTCOMES
-
-    approved = next(c for c, o in CVV2_OUTCOMES.items() if o.status == "approved")
-    declined = next(c for c, o in CVV2_OUTCOMES.items() if o.status == "declined")
+    cvv2 = _tables().cvv2
+    approved = next(c for c, o in cvv2.items() if o.status == "approved")
+    declined = next(c for c, o in cvv2.items() if o.status == "declined")
     return f"<b>Sandbox test card</b> {TEST_CARD}: CVV2 {approved} approved, {declined} declined."
 
 
 def _seeds_short() -> str:
-    from console.sandbox.seeds import SEEDS
-
-    seed = next(s for s in SEEDS if s.status == "approved")
+    seed = next(s for s in _tables().seeds if s.status == "approved")
     return (
         f"<b>Seeded first payment</b> <a href='seed:{seed.client_orderid}:{seed.orderid}'>"
         f"{html.escape(seed.client_orderid)} / {seed.orderid}</a> (click to fill it in)."
@@ -102,9 +116,7 @@ def sandbox_example(command: str, kind: str | None) -> dict[str, str]:
     name no payment there)."""
     if command != "create-card-ref" or kind != "local-sandbox":
         return {}
-    from console.sandbox.seeds import SEEDS
-
-    seed = next(s for s in SEEDS if s.status == "approved")
+    seed = next(s for s in _tables().seeds if s.status == "approved")
     return {"client_orderid": seed.client_orderid, "orderid": str(seed.orderid)}
 
 

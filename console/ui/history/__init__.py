@@ -1,4 +1,4 @@
 """The history pane: the journal as a lazily paged table, with details and actions.
 
-:func:`console.ui.history.wiring.attach_journal` connects it all to the main window.
+:class:`console.ui.window.journal_panes.JournalPanes` docks it in the main window.
 """

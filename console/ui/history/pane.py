@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from console.core.history import COLUMNS, HistoryRow
+from console.core.history import COLUMNS, HistoryDetail, HistoryRow, export
 from console.ui.history.details import HistoryDetailsView
 from console.ui.history.filters import HistoryFilters
 from console.ui.history.model import HistoryModel
@@ -241,8 +241,6 @@ class HistoryPane(QWidget):
         self.read(lambda: self.history.details(row.id), self._detail_arrived)
 
     def _detail_arrived(self, detail: object) -> None:
-        from console.core.history import HistoryDetail
-
         if isinstance(detail, HistoryDetail) and detail.row.id == self._detail_for:
             self.details.show_detail(detail)
 
@@ -320,8 +318,6 @@ class HistoryPane(QWidget):
 
     def export_selection(self, path: Path) -> None:
         """Write the selected rows to ``path`` (.csv or .json) in the background."""
-        from console.core.history import export
-
         ids = [r.id for r in self.selected_rows()]
         if not ids:
             self.show_message("warning", "Select the requests to export first.")
@@ -332,14 +328,3 @@ class HistoryPane(QWidget):
             lambda n: self.show_message("fine", f"Exported {n} request(s) to {path}."),
             lambda exc, _tb: self.show_message("error", f"Nothing exported: {exc}"),
         )
-
-    def select_id(self, row_id: int) -> bool:
-        """Select a loaded row by its id; False when it is not on screen yet."""
-        position = self.model.position_of(row_id)
-        if position is None:
-            return False
-        self.select_position(position)
-        return True
-
-    def first_index(self) -> QModelIndex:
-        return self.model.index(0, 0)

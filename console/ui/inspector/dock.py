@@ -69,6 +69,11 @@ class InspectorDock(QDockWidget):
             _fill(self._response_page, self._response)
         return self._response
 
+    def show_tab(self, index: int) -> None:
+        """Show the dock with one tab in front (0 Request, 1 Signature, 2 Response)."""
+        self.show()
+        self.tabs.setCurrentIndex(index)
+
     def _tab_shown(self, index: int) -> None:
         page = self.tabs.widget(index)
         if page is self._signature_page:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QWidget
 
 from console.core.errors import ConsoleError
+from console.core.journals import team_dsn
 from console.ui.tasks import TaskManager
 
 
@@ -39,6 +40,7 @@ class PolicyLine(QLabel):
 
 
 def _describe(dsn: str, environment: str) -> str:
+    # boundary: the team database's modules load on the worker that reads the policy
     from console.core.team.approval import Approvals
     from console.core.team.journal import TeamJournal
 
@@ -53,8 +55,6 @@ def _describe(dsn: str, environment: str) -> str:
 
 def policy_line(tasks: TaskManager | None = None) -> PolicyLine | None:
     """A policy line in team mode, None for one person."""
-    from console.core.journals import team_dsn
-
     try:
         dsn = team_dsn()
     except ConsoleError:

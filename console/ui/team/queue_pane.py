@@ -8,6 +8,7 @@ and is in the audit trail. Work runs on the window's task runner, never on the G
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
@@ -24,12 +25,18 @@ from PySide6.QtWidgets import (
 )
 
 from console.core.errors import ConsoleError
+from console.core.journals import team_dsn
+from console.core.team.approval import Approvals, Submission
+from console.core.team.errors import TeamSetupError
+from console.core.team.journal import TeamJournal
+from console.core.team.live import TeamListener
 
 if TYPE_CHECKING:
-    from console.core.team.approval import Approvals, Submission
-    from console.core.team.live import TeamListener
+    from PySide6.QtWidgets import QDockWidget
+
     from console.ui.tasks import TaskManager
-    from console.ui.window.host import ConsoleWindow
+
+    AddPane = Callable[[QWidget, str, Qt.DockWidgetArea, str], QDockWidget]  # dock and list it
 
 HEADINGS = ("#", "Environment", "Command", "Client order id", "Amount", "Receiver", "Maker",
             "Expires")  # fmt: skip
@@ -80,8 +87,6 @@ class ApprovalQueuePane(QWidget):
 
     def listen(self) -> None:
         """Reload whenever the team database announces a change."""
-        from console.core.team.live import TeamListener
-
         self._listener = TeamListener(
             self.approvals.journal.dsn, lambda *_: self._heard.changed.emit()
         )
@@ -164,9 +169,11 @@ class ApprovalQueuePane(QWidget):
         self.reload()
 
 
-def open_queue(w: ConsoleWindow) -> None:
+def open_queue(
+    tasks: TaskManager, add_pane: AddPane, say: Callable[[str], None], window: QWidget
+) -> None:
     """Dock the approval queue (once) and show it; the team journal opens on a worker."""
-    existing = w.widget.findChild(ApprovalQueuePane)
+    existing = window.findChild(ApprovalQueuePane)
     if existing is not None:
         dock = existing.parentWidget()
         if dock is not None:
@@ -174,26 +181,20 @@ def open_queue(w: ConsoleWindow) -> None:
         return
 
     def opened(approvals: Approvals) -> None:
-        pane = ApprovalQueuePane(approvals, w.tasks)
-        w.add_pane(pane, "Approval queue", Qt.DockWidgetArea.BottomDockWidgetArea).show()
-        w.widget.installEventFilter(pane)  # closing the window stops it
+        pane = ApprovalQueuePane(approvals, tasks)
+        add_pane(pane, "Approval queue", Qt.DockWidgetArea.BottomDockWidgetArea, "").show()
+        window.installEventFilter(pane)  # closing the window stops it
         pane.listen()
         pane.reload()
 
     def failed(exc: BaseException, _tb: str) -> None:
-        w.statusBar().showMessage(exc.message if isinstance(exc, ConsoleError) else str(exc))
+        say(exc.message if isinstance(exc, ConsoleError) else str(exc))
 
-    w.tasks.run(_open_approvals, opened, failed)
+    tasks.run(_open_approvals, opened, failed)
 
 
 def _open_approvals() -> Approvals:
-    from console.core.journals import team_dsn
-    from console.core.team.approval import Approvals
-    from console.core.team.journal import TeamJournal
-
     dsn = team_dsn()
     if not dsn:
-        from console.core.team.errors import TeamSetupError
-
         raise TeamSetupError("No team database: run `gateway-console team init --dsn URL`.")
     return Approvals(TeamJournal(dsn))

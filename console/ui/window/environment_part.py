@@ -43,6 +43,7 @@ class EnvironmentPart(QObject):
         panel: SendPanel,
         journal: JournalPart,
         tasks: TaskManager,
+        sandbox_control: str,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -52,7 +53,7 @@ class EnvironmentPart(QObject):
         self.panel = panel
         self.journal = journal
         self.tasks = tasks
-        self.sandbox_defaults: dict[str, Any] = {}  # start_local_sandbox options (journal)
+        self.sandbox_control = sandbox_control  # the built-in sandbox signs its callbacks
         self.shown: str | None = None  # whose values the forms hold
         self.closed = False
         session.changed.connect(self.session_changed)
@@ -75,14 +76,14 @@ class EnvironmentPart(QObject):
     # -- the built-in sandbox ----------------------------------------------------------------
     def start_local_sandbox(self, **options: Any) -> None:
         """Start the built-in sandbox on a worker; the window is usable meanwhile. It waits
-        for the journal (opened on a worker too), which sets the sandbox's defaults (the
-        listener's control); an unavailable journal does not keep it from starting."""
+        for the journal (opened on a worker too), so the window's callback listener is in
+        place for its callbacks; an unavailable journal does not keep it from starting."""
         self.banner.show_starting()
         self.journal.open_in_background()
         self.journal.when_settled(lambda: self._launch(options))
 
     def _launch(self, options: dict[str, Any]) -> None:
-        options = {**self.sandbox_defaults, **options}
+        options = {"merchant_control": self.sandbox_control, **options}
         self.tasks.run(
             lambda: launch_sandbox(**options),
             self._sandbox_started,

@@ -5,21 +5,26 @@ belongs to an environment left behind."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QStackedWidget, QTabBar, QVBoxLayout, QWidget
 
+from console.core.masking import is_sensitive
 from console.core.pipeline import NEW_ORDER_COMMANDS, ORDER_ID_FIELDS
 from console.core.spec import COMMANDS, Problem, example_values, validate
 from console.core.spec.callbacks import loopback_without_listener
 from console.core.spec.codes import Code
 from console.ui.drafts import DraftStore
 from console.ui.forms import make_form
+from console.ui.forms.choices import new_client_orderid
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.payout_form import PayoutForm
 from console.ui.forms.sandbox_hints import hint_for, sandbox_example
 from console.ui.session import Session
+
+if TYPE_CHECKING:
+    from console.core.history import HistoryDetail
 
 COMMAND_ORDER = ("payout-check", "create-card-ref", "create-recurring-payment", "status")
 
@@ -164,8 +169,6 @@ class FormsPart(QWidget):
         values.update(sandbox_example(self.command, self.environment_kind()))
         if self.command in NEW_ORDER_COMMANDS:
             # the example's fixed order id works once; a second send would be refused (202)
-            from console.ui.forms.choices import new_client_orderid
-
             for name in ORDER_ID_FIELDS:
                 if name in values:
                     values[name] = new_client_orderid()
@@ -179,14 +182,48 @@ class FormsPart(QWidget):
 
     def new_order_id(self) -> bool:
         """Put a fresh client_orderid in the form shown; False when it has none."""
-        from console.ui.forms.choices import new_client_orderid
-
         for name in ORDER_ID_FIELDS:
             row = self.form.rows.get(name)
             if row is not None:
                 row.set_text(new_client_orderid())
                 return True
         return False
+
+    def use_in_payout(self, recurring_payment_id: str, *, profile: bool = False) -> None:
+        """Open the payout form with a stored card reference (``profile``: a recurring
+        payment profile's id) as the receiver."""
+        form = self.forms["payout-check"]
+        if profile:
+            form.load({"@receiver": "rpi", "recurring-payment-id": recurring_payment_id})
+        else:
+            form.load({"@receiver": "card-ref", "card_recurring_payment_id": recurring_payment_id})
+        self.show_command("payout-check")
+        form.focus_field("amount")
+
+    def repeat(self, detail: HistoryDetail) -> bool:
+        """A journalled request in its form again, with a fresh client_orderid (card number
+        and CVV2 were never stored); False when no form has its command."""
+        command = detail.row.command
+        if command not in self.forms:
+            return False
+        values = {
+            str(n): str(v) for n, v in detail.request.get("params", []) if not is_sensitive(n)
+        }
+        values.update({n: new_client_orderid() for n in ORDER_ID_FIELDS if n in values})
+        self.forms[command].load(values, clear=True)
+        self.show_command(command)
+        return True
+
+    def use_listener(self, url: str, examples_call_back: bool) -> None:
+        """This console's callback listener for the active environment ("" when none);
+        ``examples_call_back``: the examples point their callback address there."""
+        self.listener_url = url
+        self.example_overrides = (
+            {"@callback": "listener", "server_callback_url": "", "notify_url": ""}
+            if examples_call_back
+            else {}
+        )
+        self.validate()  # a callback address on this computer may have lost its listener
 
     def put_drafts(self) -> None:
         """Every built form's draft into the store (card number and CVV2 are dropped there)."""
@@ -235,8 +272,6 @@ class FormsPart(QWidget):
     def leave_environment(self) -> None:
         """Ids of orders and stored cards of the old environment do not follow the person
         into the new one; order ids are made fresh."""
-        from console.ui.forms.choices import new_client_orderid
-
         built = self.forms.built()
         for form in built:
             cleared = {n: "" for n in ENVIRONMENT_IDS if form.text_of(n)}

@@ -93,10 +93,10 @@ class GuardRow(QWidget):
         return (env.gateway(command), command, order, env.name) if order else None
 
     def _bind(self) -> bool:
-        wiring = self.journal.wiring
-        if wiring is None:
+        journals, bridge = self.journal.journals, self.journal.bridge
+        if journals is None or bridge is None:
             return False
-        self.guard.bind(wiring.journal, (wiring.bridge.row_added, wiring.bridge.row_changed))
+        self.guard.bind(journals.sends, (bridge.row_added, bridge.row_changed))
         return True
 
     def verdict(self) -> Verdict | None:

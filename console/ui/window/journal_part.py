@@ -15,19 +15,20 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from console.core.errors import ConsoleError, JournalUnavailableError
+from console.core.journals import team_dsn
 from console.core.paths import resolve
+from console.ui.history.bridge import JournalBridge
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
     from console.core.history import History
     from console.core.journals import JournalStore
-    from console.ui.history.bridge import JournalBridge
     from console.ui.tasks import TaskManager
 
 NOTICE = (
@@ -47,17 +48,6 @@ class Journals:
     @property
     def team(self) -> bool:
         return self.sends is not self.history
-
-
-class JournalWiring(Protocol):
-    """What the window's parts use of the attached journal: where sends are written and
-    looked up, and the bridge that tells of its changes."""
-
-    @property
-    def journal(self) -> JournalStore: ...
-
-    @property
-    def bridge(self) -> JournalBridge: ...
 
 
 class JournalOpener:
@@ -83,8 +73,9 @@ class JournalOpener:
             return self._journal
 
     def _open(self) -> Journals:
-        from console.core.history import History  # not for the first picture
-        from console.core.journals import team_dsn
+        # boundary: SQLite and PostgreSQL load on the worker that opens them, after the
+        # first paint
+        from console.core.history import History
 
         history = History(self.path)
         try:
@@ -94,7 +85,7 @@ class JournalOpener:
             raise JournalUnavailableError(f"The team journal: {exc.message}") from exc
         if not dsn:
             return Journals(history, history)
-        from console.core.team.journal import TeamJournal
+        from console.core.team.journal import TeamJournal  # boundary: as History above
 
         try:
             return Journals(history, TeamJournal(dsn))
@@ -104,13 +95,14 @@ class JournalOpener:
 
 
 class JournalPart(QObject):
-    """Opens the journal and attaches what needs it (``attach_to``: builds the journal's
-    panes and wiring; ``show_notice``: puts the unavailable-journal notice in the window)."""
+    """Opens the journal and attaches what needs it, on the GUI thread (``attach_to``: gets
+    the journals and the bridge that tells of their changes, and builds the parts that need
+    them; ``show_notice``: puts the unavailable-journal notice in the window)."""
 
     def __init__(
         self,
         tasks: TaskManager,
-        attach_to: Callable[[Journals], JournalWiring],
+        attach_to: Callable[[Journals, JournalBridge], None],
         show_notice: Callable[[QWidget], None],
         parent: QObject | None = None,
     ) -> None:
@@ -119,7 +111,8 @@ class JournalPart(QObject):
         self.opener = JournalOpener(resolve().history_db)
         self._attach_to = attach_to
         self._show_notice = show_notice
-        self.wiring: JournalWiring | None = None
+        self.journals: Journals | None = None
+        self.bridge: JournalBridge | None = None
         self.problem: JournalUnavailableError | None = None
         self.notice: QWidget | None = None
         self._opening = self.settled = False
@@ -136,23 +129,25 @@ class JournalPart(QObject):
 
         self.tasks.run(self.opener.open, settle, settle)
 
-    def attach(self) -> JournalWiring | None:
-        """The journal wiring, attached once (waits for an opening under way); None when the
-        journal is unavailable (see :attr:`problem`)."""
+    def attach(self) -> Journals | None:
+        """The journals, attached once (waits for an opening under way); None when they are
+        unavailable (see :attr:`problem`)."""
         if not self.settled:
             try:
-                journal = self.opener.open()
+                journals = self.opener.open()
             except JournalUnavailableError as exc:
                 self.problem = exc
                 self.notice = _notice(exc)
                 self._show_notice(self.notice)
             else:
-                self.wiring = self._attach_to(journal)
+                self.bridge = JournalBridge(journals.sends, self)
+                self.journals = journals
+                self._attach_to(journals, self.bridge)
             self.settled = True
             waiting, self._waiters = self._waiters, []
             for fn in waiting:
                 fn()
-        return self.wiring
+        return self.journals
 
     def when_settled(self, fn: Callable[[], object]) -> None:
         """Call ``fn`` now if the journal is attached or unavailable, else once it is."""
@@ -160,6 +155,13 @@ class JournalPart(QObject):
             fn()
         else:
             self._waiters.append(fn)
+
+    def close(self) -> None:
+        """After the background work has finished: let go of the journals."""
+        if self.bridge is not None:
+            self.bridge.detach()
+        if self.journals is not None and self.journals.team:
+            self.journals.sends.close()  # the team database connection
 
     def refusal(self) -> str:
         """Why Send is off for the journal's sake ("" when it is not)."""

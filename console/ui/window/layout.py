@@ -1,17 +1,24 @@
-"""The main window's size and dock layout: fit the screen, keep the form usable when the
-window shrinks, and save and restore where the docks are (kept with the drafts)."""
+"""The main window's size, dock layout and Tab order: fit the screen, keep the form usable
+when the window shrinks, place the journal's panes, save and restore where the docks are
+(kept with the drafts), and hop between the Commands tabs, the form and Send."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QResizeEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 if TYPE_CHECKING:
     from console.ui.forms.validation_view import ProblemSummary
+    from console.ui.window.forms_part import FormsPart
+    from console.ui.window.send_panel import SendPanel
+
+AddPane = Callable[[QWidget, str, Qt.DockWidgetArea, str], QDockWidget]
+"""Dock a pane (widget, title, area, shortcut) and list it in the View menu."""
+PANE_SHARE = 35  # percent of the window's height for the bottom panes, the first time
 
 DEFAULT_SIZE = (1400, 900)
 INSPECTOR_SHARE = 30  # percent of the window's width
@@ -68,3 +75,55 @@ def restore(window: QMainWindow, saved: str, panes: Sequence[QDockWidget] = ()) 
         return False
     # once more, whole: a dock added late gets its place above but not its visibility
     return window.restoreState(QByteArray.fromBase64(saved.encode("ascii")))
+
+
+def tuck_away(window: QMainWindow, panes: Sequence[QDockWidget]) -> None:
+    """The panes' first time ever (no saved layout knows them): tabbed together at the
+    bottom and hidden, so the form keeps the room until the person asks for them; shown,
+    they take about a third of the window's height (then it is the person's to drag)."""
+    for pane in panes[1:]:
+        window.tabifyDockWidget(panes[0], pane)
+    panes[0].raise_()
+    sized: list[QDockWidget] = []
+
+    def first_shown(dock: QDockWidget, visible: bool) -> None:
+        if visible and not sized:
+            sized.append(dock)
+            # once the dock has its place (shown, not yet laid out, when this is called)
+            QTimer.singleShot(0, lambda: _size(dock))
+
+    def _size(dock: QDockWidget) -> None:
+        height = window.height() * PANE_SHARE // 100
+        window.resizeDocks([dock], [height], Qt.Orientation.Vertical)
+
+    for pane in panes:
+        pane.hide()
+        pane.visibilityChanged.connect(lambda on, d=pane: first_shown(d, on))
+
+
+def tab_hop(
+    current: QWidget | None, forward: bool, forms: FormsPart, panel: SendPanel
+) -> QWidget | None:
+    """Where Tab (``forward``) or Shift+Tab goes from ``current``: from the Commands tabs
+    into the form shown, from its last stop to Send (or the problem list while Send is
+    off), and the way back; None: Qt's own chain."""
+    if current is None:
+        return None
+    tabs, send, form = forms.tabs, panel.send_button, forms.form
+    if current is not tabs and current is not send and not form.isAncestorOf(current):
+        return None
+    stops = [w for w in form.focus_ring() if w.isVisible() and w.isEnabled()]
+    if not stops:
+        return None
+    if forward and current is tabs:
+        return stops[0]
+    if not forward and current is stops[0]:
+        return tabs
+    if forward and current is stops[-1]:
+        problems = panel.summary.list
+        if send.isEnabled():
+            return send
+        return problems if problems.isVisible() and problems.count() else tabs
+    if not forward and current is send:
+        return stops[-1]
+    return None

@@ -41,7 +41,7 @@ def request_label(prepared: PreparedRequest) -> str:
 
 def _held_words() -> str:
     """What Send says where the team's policy holds the request back for a checker."""
-    from console.core.team.held import Held  # team mode only
+    from console.core.team.held import Held  # boundary: team mode only
 
     return Held.ACTION
 
@@ -142,6 +142,12 @@ class SendPanel(QWidget):
         """The command whose request is on its way ("" when none is)."""
         return self._sending_command if self.controller.sending else ""
 
+    def go_to_first_problem(self) -> None:
+        """F8: the cursor to the first problem's field that can take it."""
+        for problem in self.summary.problems:
+            if problem.fields and self.forms.focus_field(problem.fields[0]):
+                return
+
     def add_button(self, button: QWidget, index: int = 1) -> None:
         """Another part's button beside the result line (Check status, Follow this order)."""
         self.bar.insertWidget(index, button)
@@ -222,7 +228,7 @@ class SendPanel(QWidget):
     def _submitted(self, awaiting: Awaiting) -> None:
         """Held for a checker (team mode): said under its form; this window sends it once
         approved."""
-        from console.core.team.approval import carries_card_data
+        from console.core.team.approval import carries_card_data  # boundary: team mode only
 
         self.guard.answered(None)
         prepared = awaiting.submitted.prepared
