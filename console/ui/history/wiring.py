@@ -23,8 +23,8 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QPushButton
 
+from console.core.order_facts import ORDER_ID_FIELDS, answer_order_id, client_orderid
 from console.core.paths import AppPaths, resolve
-from console.core.pipeline import ORDER_ID_FIELDS
 from console.ui.callback_listeners import CallbackListeners
 from console.ui.callbacks_view import CallbacksView, recent_callbacks
 from console.ui.history.bridge import JournalBridge
@@ -176,7 +176,6 @@ class JournalWiring(QObject):
         session = self.window.session
         env = session.environment
         self.window.sender_.journal = self.journal
-        self.window.sender_.team = self.journal is not self.history
         if env is None:
             return
         for name in list(self.listeners.listeners):
@@ -243,15 +242,14 @@ class JournalWiring(QObject):
             and outcome.prepared.command == "payout-check"
             and outcome.response is not None
         ):
-            client_orderid = outcome.prepared.value("client_orderid")
-            if client_orderid:
-                orderid = outcome.response.get("gateway-order-id")
-                order = OrderRef(env.name, client_orderid, orderid)
+            order_id = client_orderid(outcome.prepared.params)
+            if order_id:
+                order = OrderRef(env.name, order_id, answer_order_id(outcome.response.fields))
         # an unknown outcome is exactly when the status must be checked before resending
         if order is None and env is not None and outcome.prepared.command == "payout-check":
-            client_orderid = outcome.prepared.value("client_orderid")
-            if client_orderid and str(outcome.result) == "unknown":
-                order = OrderRef(env.name, client_orderid)
+            order_id = client_orderid(outcome.prepared.params)
+            if order_id and str(outcome.result) == "unknown":
+                order = OrderRef(env.name, order_id)
         if outcome.prepared.command == "payout-check":
             self._last_order = order
         self._show_order_buttons()

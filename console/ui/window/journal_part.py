@@ -46,7 +46,7 @@ class Journals:
 
     @property
     def team(self) -> bool:
-        return self.sends is not self.history
+        return self.sends.shared
 
 
 class JournalWiring(Protocol):
