@@ -24,8 +24,9 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
 from console.core.keys import KeyProblem
-from console.core.siglab.capture import CaptureError, from_parts, parse_request_text
+from console.core.siglab.capture import CaptureError, from_parts
 from console.core.siglab.control import check_control
+from console.core.siglab.curl import parse_request_text
 from console.core.siglab.diagnose import Verdict, diagnose
 from console.core.siglab.keysource import environment_public_key, load_public_key
 from console.core.siglab.received import from_capture

@@ -23,6 +23,12 @@ class Journal(Protocol):
     """What the send pipeline needs of a journal: hooks around each send, the earlier sends
     of an order id (the double-payout guard) and final statuses."""
 
+    @property
+    def shared(self) -> bool:
+        """True for the team's shared journal (team mode: approval policies apply), False
+        for one person's. The one way to know team mode."""
+        ...
+
     def journal(
         self, environment: str, *, connect_timeout: float = ..., read_timeout: float = ...
     ) -> JournalHooks: ...

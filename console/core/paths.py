@@ -30,10 +30,6 @@ class AppPaths:
         return self.config_dir / "environments.json"
 
     @property
-    def settings_file(self) -> Path:
-        return self.config_dir / "settings.json"
-
-    @property
     def history_db(self) -> Path:
         return self.data_dir / "history.sqlite3"
 

@@ -114,11 +114,6 @@ class ConnectionLoop:
         self._ended = threading.Event()
         self._next_sweep = 0.0
 
-    @property
-    def open_connections(self) -> int:
-        with self._lock:
-            return len(self._open)
-
     # -- the selector thread ------------------------------------------------------------
 
     def run(self, poll_interval: float = 0.1) -> None:

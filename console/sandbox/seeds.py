@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from console.core.spec.formats import luhn_valid
 from console.sandbox.ids import Ids, card
 from console.sandbox.records import Order
 from console.sandbox.state import Database
@@ -47,15 +48,9 @@ SEEDS = (
 )
 
 
-def luhn_ok(number: str) -> bool:
+def _card_number_ok(number: str) -> bool:
     """True for a card number of 12-19 digits whose Luhn check digit is right."""
-    if not (number.isascii() and number.isdigit() and 12 <= len(number) <= 19):
-        return False
-    total = 0
-    for i, ch in enumerate(reversed(number)):
-        d = int(ch) * (2 if i % 2 else 1)
-        total += d - 9 if d > 9 else d
-    return total % 10 == 0
+    return number.isascii() and number.isdigit() and 12 <= len(number) <= 19 and luhn_valid(number)
 
 
 def seed_first_payment(db: Database, ids: Ids, seed: Seed) -> Order:
@@ -70,7 +65,7 @@ def seed_first_payment(db: Database, ids: Ids, seed: Seed) -> Order:
         ("card_number", seed.card_number),
         ("dst_card_number", seed.dst_card_number),
     ):
-        if number and not luhn_ok(number):
+        if number and not _card_number_ok(number):
             raise ValueError(f"{name} is not a Luhn-valid card number of 12-19 digits")
     if not seed.client_orderid.strip():
         raise ValueError("client_orderid is required")

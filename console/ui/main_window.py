@@ -177,7 +177,7 @@ class MainWindow(QMainWindow):
         from console.ui.window.journal_panes import JournalPanes
         from console.ui.window.status_part import StatusPart
 
-        self.sender_.journal, self.sender_.team = journals.sends, journals.team
+        self.sender_.journal = journals.sends
         args = (self.session, self.secrets, self.tasks, self)
         listeners = CallbackListeners(journals.history, journals.sends, bridge, *args)
         listeners.address_changed.connect(self.forms_part.use_listener)

@@ -105,9 +105,13 @@ class SendController(QObject):
         self.confirm: Callable[[QWidget, str], bool] = ask_production
         self.confirm_card: Callable[[QWidget, str], bool] = ask_card_number
         self.confirm_submit: Callable[[QWidget, str], bool] = ask_approval
-        self.team = False  # the journal is the team's: its approval policy applies
         self.awaiting: dict[int, Awaiting] = {}  # submitted here, card data in memory
         self.wait_step = 2.0  # seconds per wait for a decision (closing stays quick)
+
+    @property
+    def team(self) -> bool:
+        """The journal is the team's: its approval policy applies."""
+        return self.journal is not None and self.journal.shared
 
     def pipeline(self, transport: Callable[[], Transport] | None = None) -> Pipeline:
         """The send pipeline of the active environment; ``transport``: a shared one per

@@ -36,7 +36,8 @@ from PySide6.QtWidgets import (
 )
 
 from console.core.keys import KeyProblem, fingerprint
-from console.core.siglab.capture import CaptureError, parse_request_text
+from console.core.siglab.capture import CaptureError
+from console.core.siglab.curl import parse_request_text
 from console.core.siglab.curl_import import CurlImport, from_capture
 from console.core.siglab.diagnose import Verdict, diagnose
 from console.core.siglab.keysource import load_public_key

@@ -92,6 +92,22 @@ def test_the_result_line_follows_the_payout_to_its_final_status(
     assert "processed later" not in window.panel.result.text()
 
 
+def test_a_client_orderid_typed_with_a_trailing_space_is_followed_to_its_final_status(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    # The value goes out as typed; the journal and the result line both take the order id
+    # without the space, so the callback's final status reaches the payout's line.
+    window = make_window(sandbox_options={"callback_delay": 0.3})
+    send_payout(qtbot, window, "follow-2 ")
+    qtbot.waitUntil(lambda: len(window.journal.callbacks.events) == 1, timeout=15_000)
+    assert window.journal.callbacks.events[0].client_orderid == "follow-2"
+    qtbot.waitUntil(lambda: "(callback)" in window.panel.result_of("payout-check")[1], timeout=5000)
+    assert window.panel.result_of("payout-check") == (
+        "fine",
+        "payout-check follow-2: final status <b>approved</b> (callback).",
+    )
+
+
 def test_this_consoles_listener_is_a_callback_choice_resolved_when_sending(
     qtbot: Any, make_window: Callable[..., MainWindow]
 ) -> None:

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from requests_oauthlib import OAuth1
 
 from console.core.keys import KeyProblem
-from console.core.siglab.capture import CaptureError, from_parts, parse_request_text
+from console.core.siglab.capture import CaptureError, from_parts
 from console.core.siglab.control import check_control
-from console.core.siglab.curl import parse_curl
+from console.core.siglab.curl import parse_curl, parse_request_text
 from console.core.siglab.curl_import import import_curl
 from console.core.siglab.diagnose import diagnose
 from console.core.siglab.keysource import load_public_key

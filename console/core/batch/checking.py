@@ -12,7 +12,8 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 
 from console.core.batch.source import COMMAND, BatchFile, Row
-from console.core.pipeline import Seen, Verdict, blocked_text, clock_text, receiver
+from console.core.order_facts import receiver
+from console.core.pipeline import Seen, Verdict, blocked_text, clock_text
 from console.core.spec import validate
 from console.core.spec.model import Severity
 
@@ -103,7 +104,7 @@ def totals_of(rows: Iterable[CheckedRow]) -> dict[str, Total]:
 
 def receiver_text(row: Row) -> str:
     """Where a row's money goes, masked (first six and last four of a card)."""
-    return receiver(list(row.values.items()))[0] or ""
+    return receiver(row.values)[0] or ""
 
 
 def check_batch(batch: BatchFile, verdict: Callable[[str], Verdict]) -> Validation:

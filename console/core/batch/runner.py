@@ -23,6 +23,7 @@ from console.core.batch.plan import BatchDecision, Plan
 from console.core.batch.source import COMMAND
 from console.core.client import Outcome, Result
 from console.core.errors import JournalUnavailableError
+from console.core.order_facts import answer_order_id
 from console.core.pipeline import Decision, Pipeline, Refusal, RefusedError
 from console.core.transport import Transport
 
@@ -65,7 +66,7 @@ class RowResult:
         response = self.outcome.response if self.outcome is not None else None
         if response is None:
             return None
-        return response.get("gateway-order-id") or response.get("orderid")
+        return answer_order_id(response.fields)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from typing import Any
 
 from console.core.errors import InputError
 from console.core.input_files import InputFileError, parse_json, read_capped
+from console.core.order_facts import client_orderid
 from console.core.spec import get_command
 
 COMMAND = "payout-check"
@@ -44,7 +45,7 @@ class Row:
 
     @property
     def client_orderid(self) -> str:
-        return self.values.get("client_orderid", "").strip()
+        return client_orderid(self.values)
 
 
 @dataclass(frozen=True, slots=True)

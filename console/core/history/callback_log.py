@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol
-
-if TYPE_CHECKING:
-    from console.core.history.journal import History
+from typing import Protocol
 
 _ROW_SQL = (
     "SELECT id, client_orderid, gateway_order_id FROM requests WHERE environment = ?"
@@ -100,6 +98,17 @@ class Orders(Protocol):
     ) -> list[int]: ...
 
 
+class CallbackStore(Orders, Protocol):
+    """The SQLite journal the callbacks are kept in (``History``; this module is its inner
+    workings, so it names what it uses instead of importing it back)."""
+
+    def reading(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
+    def writing(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
+    def notify(self, event: str, row_id: int) -> None: ...
+
+
 def order_row(db: sqlite3.Connection, environment: str, column: str, value: str) -> OrderRow | None:
     """The newest request row (not a status look-up) whose ``column`` is ``value``."""
     found = db.execute(_ROW_SQL.format(column=column), (environment, value)).fetchone()
@@ -129,7 +138,7 @@ def _link(
 
 
 def record_callback(
-    history: History, event: CallbackEvent, orders: Orders | None = None
+    history: CallbackStore, event: CallbackEvent, orders: Orders | None = None
 ) -> CallbackEvent:
     """Store ``event`` (its id, duplicate and row still to find) in ``history``, apply it
     when it may change a final status, and return it as recorded.
@@ -194,7 +203,7 @@ def record_callback(
     )
 
 
-def recent_callbacks(history: History, limit: int) -> list[CallbackEvent]:
+def recent_callbacks(history: CallbackStore, limit: int) -> list[CallbackEvent]:
     """The newest recorded callbacks, oldest first (as the list grows downwards)."""
     with history.reading() as db:
         rows = db.execute(

@@ -14,13 +14,10 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from console.core.csv_cells import csv_row
-from console.core.history.query import HistoryFilter, HistoryRow
-
-if TYPE_CHECKING:
-    from console.core.journals import JournalStore
+from console.core.history.query import HistoryDetail, HistoryFilter, HistoryRow
 
 CSV_COLUMNS = (
     "id",
@@ -46,8 +43,20 @@ CSV_COLUMNS = (
 FORMATS = ("csv", "json")
 
 
+class ExportSource(Protocol):
+    """What an export reads of a journal (either one: this console's or the team's)."""
+
+    def rows(self, ids: Iterable[int]) -> list[HistoryRow]: ...
+
+    def iter_rows(
+        self, filter: HistoryFilter | None = None, batch: int = 1000
+    ) -> Iterator[HistoryRow]: ...
+
+    def details(self, row_id: int) -> HistoryDetail: ...
+
+
 def _rows(
-    history: JournalStore, ids: Iterable[int] | None, filter: HistoryFilter | None
+    history: ExportSource, ids: Iterable[int] | None, filter: HistoryFilter | None
 ) -> Iterator[HistoryRow]:
     if ids is not None:
         yield from history.rows(ids)
@@ -56,7 +65,7 @@ def _rows(
 
 
 def export(
-    history: JournalStore,
+    history: ExportSource,
     path: Path,
     *,
     ids: Iterable[int] | None = None,

@@ -65,6 +65,8 @@ class History(HistoryQueries):
             says why, where the file is and what to do. The file is left as it is.
     """
 
+    shared = False  # one person's journal: no team, no approval policy
+
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or app_paths.resolve().history_db
         self._db = open_database(self.path)

@@ -14,8 +14,15 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from console.core.masking import answer_ids, is_sensitive, mask_answer, mask_text
-from console.core.pipeline.guard import client_orderid
-from console.core.pipeline.summary import amount, first_value, receiver
+from console.core.order_facts import (
+    amount,
+    answer_order_id,
+    client_orderid,
+    currency,
+    first_value,
+    receiver,
+    requested_order_id,
+)
 
 if TYPE_CHECKING:
     from console.core.client import Outcome, PreparedRequest
@@ -35,11 +42,11 @@ def request_columns(env: str, prepared: PreparedRequest) -> dict[str, Any]:
         "gateway": prepared.gateway,
         "client_orderid": client_orderid(params) or None,
         "amount": amount(params),
-        "currency": first_value(params, "currency"),
+        "currency": currency(params),
         "receiver": shown,
         "last4": last4,
         # create-card-ref and status name an existing gateway order: make it searchable
-        "gateway_order_id": first_value(params, "orderid"),
+        "gateway_order_id": requested_order_id(params),
         "card_ref_id": None,
         "recurring_payment_id": first_value(
             params, "recurring-payment-id", "card_recurring_payment_id"
@@ -96,7 +103,7 @@ def answer_columns(outcome: Outcome) -> tuple[dict[str, Any], dict[str, Any]]:
         serial_number=got.get("serial-number"),
         card_ref_id=got.get("card-ref-id"),
     )
-    order_id = got.get("gateway-order-id") or got.get("orderid")
+    order_id = answer_order_id(fields)
     if order_id:
         columns["gateway_order_id"] = order_id
     rpi = got.get("recurring-payment-id")

@@ -4,9 +4,9 @@ checks, batches) sends through it.
 Public API:
     Pipeline, Check, Decision, Sent, RefusedError, Refusal: the pipeline (the journal it
         writes through is ``console.core.journals.Journal``).
-    Verdict, Seen, judge, verdict_for, client_orderid, NEW_ORDER_COMMANDS, ORDER_ID_FIELDS:
-        the double-payout guard.
-    SendSummary, receiver, amount: what a person confirms.
+    Verdict, Seen, judge, verdict_for, NEW_ORDER_COMMANDS: the double-payout guard (the
+        facts of an order it reads, such as its client_orderid: ``console.core.order_facts``).
+    SendSummary: what a person confirms.
     masked_outcome: the one masked view of an answer.
 
 The guard and the summary are cheap to import (the window reads them before its first
@@ -21,19 +21,17 @@ from console.core.lazy import lazy_exports
 
 from .guard import (
     NEW_ORDER_COMMANDS,
-    ORDER_ID_FIELDS,
     Seen,
     Verdict,
     accepted_verdict,
     blocked_text,
-    client_orderid,
     clock_text,
     judge,
     resend_note,
     unknown_question,
     verdict_for,
 )
-from .summary import SendSummary, amount, receiver
+from .summary import SendSummary
 
 if TYPE_CHECKING:
     from .pipeline import Check, Decision, Pipeline, Refusal, RefusedError, Sent
@@ -55,7 +53,6 @@ __getattr__ = lazy_exports(__name__, _LAZY)
 
 __all__ = [
     "NEW_ORDER_COMMANDS",
-    "ORDER_ID_FIELDS",
     "Check",
     "Decision",
     "Pipeline",
@@ -66,13 +63,10 @@ __all__ = [
     "Sent",
     "Verdict",
     "accepted_verdict",
-    "amount",
     "blocked_text",
-    "client_orderid",
     "clock_text",
     "judge",
     "masked_outcome",
-    "receiver",
     "resend_note",
     "unknown_question",
     "verdict_for",

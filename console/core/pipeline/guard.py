@@ -18,7 +18,7 @@ final look-up and the pending row are one step inside the journal (``before_send
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -26,7 +26,6 @@ from typing import Any, Protocol
 
 # Commands that make a new order or profile at the gateway: the ones a repeat would duplicate.
 NEW_ORDER_COMMANDS = frozenset({"payout-check", "create-recurring-payment"})
-ORDER_ID_FIELDS = ("client_orderid", "client-orderid")
 
 # Statuses that mean the gateway holds the order and may pay it (status check or callback).
 _GATEWAY_HAS_IT = frozenset({"approved", "processing"})
@@ -35,14 +34,6 @@ _NOT_PAID = frozenset({"declined", "filtered", "error"})
 _UNKNOWN_OUTCOMES = frozenset({"unknown", "gateway-failed"})
 _IN_FLIGHT = "pending"  # a console that still runs is sending it (stopped ones: recovered)
 _REJECTED_OUTCOMES = frozenset({"rejected", "access-denied"})
-
-
-def client_orderid(values: Mapping[str, str] | Iterable[tuple[str, str]]) -> str:
-    """The order id a request carries (``client_orderid``, or ``client-orderid`` for
-    create-recurring-payment), stripped; empty when it has none."""
-    pairs = values.items() if isinstance(values, Mapping) else values
-    found = dict(p for p in pairs if p[0] in ORDER_ID_FIELDS)
-    return next((found[n].strip() for n in ORDER_ID_FIELDS if found.get(n, "").strip()), "")
 
 
 class SentRow(Protocol):

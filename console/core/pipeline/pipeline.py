@@ -22,6 +22,7 @@ from console.core.client import Client, Outcome, PreparedRequest, Result, prepar
 from console.core.errors import JournalUnavailableError, SendRefusedError
 from console.core.journals import Journal
 from console.core.masking import mask_pan
+from console.core.order_facts import answer_order_id, client_orderid, requested_order_id
 from console.core.pipeline.guard import (
     NEW,
     NEW_ORDER_COMMANDS,
@@ -29,7 +30,6 @@ from console.core.pipeline.guard import (
     SentRow,
     Verdict,
     blocked_text,
-    client_orderid,
     judge,
     resend_note,
     unknown_question,
@@ -321,10 +321,6 @@ class Pipeline:
                 self.environment,
                 order_id,
                 status,
-                orderid=(
-                    response.get("gateway-order-id")
-                    or response.get("orderid")
-                    or prepared.value("orderid")
-                ),
+                orderid=answer_order_id(response.fields) or requested_order_id(prepared.params),
                 source="status",
             )

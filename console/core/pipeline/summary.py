@@ -13,8 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from console.core.addresses import is_local_address
-from console.core.masking import mask_pan, pan_fields
-from console.core.pipeline.guard import client_orderid
+from console.core.masking import mask_pan
+from console.core.order_facts import (
+    amount,
+    card_number,
+    client_orderid,
+    currency,
+    first_value,
+    receiver,
+)
 
 # Card numbers published for testing (field notes' sandbox card, the local sandbox's seeded
 # cards and the card networks' common test numbers): never a real receiver on production.
@@ -37,55 +44,12 @@ _URL_FIELDS = (
     "redirect_success_url",
     "redirect_fail_url",
 )
-_RECEIVERS = (
-    ("stored card", ("card_recurring_payment_id",)),
-    ("recurring payment id", ("recurring-payment-id",)),
-    ("bank account", ("account_number",)),
-    ("crypto wallet", ("crypto_wallet_address",)),
-)
-
-
-def first_value(params: Sequence[tuple[str, str]], *names: str) -> str | None:
-    """The first non-blank value sent under one of ``names`` (stripped), else None."""
-    for name in names:
-        for n, v in params:
-            if n == name and v.strip():
-                return v.strip()
-    return None
-
-
-def receiver(params: Sequence[tuple[str, str]]) -> tuple[str | None, str | None]:
-    """A masked description of where the money goes (or which card a profile charges), and
-    the card's last four digits."""
-    pan = first_value(params, *sorted(pan_fields()))
-    if pan:
-        digits = re.sub(r"\D", "", pan)
-        return f"card {mask_pan(pan)}", digits[-4:] if len(digits) >= 4 else None
-    for label, names in _RECEIVERS:
-        value = first_value(params, *names)
-        if value:
-            return f"{label} {value}", None
-    wallet = first_value(params, "ewallet_wallet")
-    if wallet:
-        return f"{first_value(params, 'ewallet_type') or 'e-wallet'} {wallet}", None
-    return None, None
-
-
-def amount(params: Sequence[tuple[str, str]]) -> str | None:
-    """The amount, or the recurring amount rule (range or sequence)."""
-    fixed = first_value(params, "amount")
-    if fixed:
-        return fixed
-    low, high = first_value(params, "amount-from"), first_value(params, "amount-to")
-    if low and high:
-        return f"{low}-{high}"
-    return first_value(params, "amount-sequence")
 
 
 def production_flags(params: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     """Values that only make sense on a sandbox, in plain words."""
     flags: list[str] = []
-    pan = first_value(params, *sorted(pan_fields()))
+    pan = card_number(params)
     if pan and re.sub(r"\D", "", pan) in TEST_CARDS:
         flags.append(f"The card {mask_pan(pan)} is a published test card, not a real receiver.")
     for name in _URL_FIELDS:
@@ -124,7 +88,7 @@ class SendSummary:
             production=production,
             command=command,
             amount=amount(params),
-            currency=first_value(params, "currency"),
+            currency=currency(params),
             receiver=receiver(params)[0],
             client_orderid=client_orderid(params),
             flags=production_flags(params) if production else (),

@@ -93,15 +93,3 @@ def parse_http(text: str, *, scheme: str = "https") -> Capture:
         body.strip("\r\n"),
         headers.get("content-type"),
     )
-
-
-def parse_request_text(text: str, *, scheme: str = "https") -> Capture:
-    """Read either a curl command line or raw HTTP text (which one is told by the start)."""
-    stripped = text.strip()
-    if not stripped:
-        raise CaptureError("The request text is empty: paste a raw HTTP request or a curl line.")
-    if stripped.split(None, 1)[0] in ("curl", "curl.exe"):
-        from console.core.siglab.curl import parse_curl
-
-        return parse_curl(stripped)
-    return parse_http(stripped, scheme=scheme)

@@ -7,6 +7,9 @@ Understood: ``-X/--request``, ``-H/--header``, ``-d/--data``, ``--data-ascii``,
 change how curl talks (``-s``, ``-k``, ``-v``, ``--compressed``, timeouts, proxies...) are
 skipped. Anything that would change the request and cannot be read here (``@file`` data,
 ``-F`` multipart forms, an unknown option) is refused with a message, never guessed.
+
+:func:`parse_request_text` takes either a curl line or raw HTTP text
+(:func:`~console.core.siglab.capture.parse_http`), as pasted into the signature lab.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import re
 import shlex
 from urllib.parse import quote, urlsplit
 
-from console.core.siglab.capture import Capture, CaptureError
+from console.core.siglab.capture import Capture, CaptureError, parse_http
 
 _WITH_VALUE = {
     "-X": "method",
@@ -181,3 +184,13 @@ def _split_urlencode(value: str) -> tuple[str, str, str]:
     if cut < 0:
         return "", "", value
     return value[:cut], value[cut], value[cut + 1 :]
+
+
+def parse_request_text(text: str, *, scheme: str = "https") -> Capture:
+    """Read either a curl command line or raw HTTP text (which one is told by the start)."""
+    stripped = text.strip()
+    if not stripped:
+        raise CaptureError("The request text is empty: paste a raw HTTP request or a curl line.")
+    if stripped.split(None, 1)[0] in ("curl", "curl.exe"):
+        return parse_curl(stripped)
+    return parse_http(stripped, scheme=scheme)

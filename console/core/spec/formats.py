@@ -1,7 +1,8 @@
 """Checks of particular fields' formats: codes, addresses, card numbers and expiry.
 
 Same shape as the checks in :mod:`.checks`. Reference data (ISO code lists) is loaded once,
-on first use, by :mod:`.iso`; the Luhn check's library is imported on first use as well.
+on first use, by :mod:`.iso`. :func:`luhn_valid` is the console's one Luhn check (masking
+and the sandbox use it too); its library is imported on first use as well.
 """
 
 from __future__ import annotations
@@ -142,11 +143,16 @@ def url_check(*, callback: bool) -> FieldCheck:
     return check_url
 
 
-def check_luhn(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
-    """Card numbers carry a Luhn check digit. A warning only: the gateway decides."""
+def luhn_valid(digits: str) -> bool:
+    """True when ``digits`` (ASCII) end in a right Luhn check digit (python-stdnum's check)."""
     from stdnum import luhn  # on the first card number, not at start-up (stdnum is slow to load)
 
-    if not luhn.is_valid(value):
+    return bool(luhn.is_valid(digits))
+
+
+def check_luhn(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
+    """Card numbers carry a Luhn check digit. A warning only: the gateway decides."""
+    if not luhn_valid(value):
         out.append(
             problem(
                 f,

@@ -7,7 +7,8 @@ when team mode is used.
 Modules: :mod:`.dsn` (DSN, password from PGPASSWORD, ~/.pgpass or the keyring),
 :mod:`.schema_sql` and :mod:`.schema` (roles, row-level security, append-only audit,
 versioned migrations), :mod:`.journal` (:class:`TeamJournal`, the journal the pipeline and the
-history pane use), :mod:`.approval` (:class:`Approvals`: policy, submit, approve/reject, the
+history pane use), :mod:`.hashing` (the keyed request hash an approval is bound to),
+:mod:`.approval` (:class:`Approvals`: policy, submit, approve/reject, the
 one send of an approved request), :mod:`.held` (the rule every front follows: :func:`hold`
 a request for approval, submit it, wait, send it once approved), :mod:`.held_batch` (the
 same for a whole batch file: :func:`hold_batch`), :mod:`.live` (LISTEN/NOTIFY),
@@ -36,9 +37,9 @@ if TYPE_CHECKING:
         Policy,
         Submission,
         Submitted,
-        content_hash,
     )
     from console.core.team.dsn import configured_dsn, connect, save_dsn
+    from console.core.team.hashing import content_hash
     from console.core.team.held import Awaiting, Held, decision_text, hold
     from console.core.team.held_batch import AwaitingBatch, HeldBatch, hold_batch
     from console.core.team.journal import TeamJournal
@@ -51,7 +52,7 @@ _LAZY = {
     "Policy": "approval",
     "Submission": "approval",
     "Submitted": "approval",
-    "content_hash": "approval",
+    "content_hash": "hashing",
     "configured_dsn": "dsn",
     "connect": "dsn",
     "save_dsn": "dsn",

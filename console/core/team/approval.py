@@ -1,26 +1,22 @@
 """Four-eyes approval: the core's one place for submitting, deciding and sending approved
 requests (fronts call it; the database enforces every rule again on its own).
 
-A submission records the exact request content as a hash (:func:`content_hash`: the
-environment, command, URL and every field), the maker and the time. A checker other than
-the maker approves or rejects with a reason; an approval is bound to that hash, so the
-request sent must be the one approved: any change voids the approval. The approved request
+A submission records the exact request content as a keyed hash (the environment, command,
+URL and every field: :mod:`console.core.team.hashing`), the maker and the time. A checker
+other than the maker approves or rejects with a reason; an approval is bound to that hash,
+so the request sent must be the one approved: any change voids the approval. The approved request
 is sent once through the :class:`~console.core.pipeline.Pipeline` with the
 :data:`APPROVED` decision (the approval is the second person's confirmation), claimed under
 a row lock first, so two people pressing Send at the same moment make one send.
 
 Card data never reaches the shared database: a submission carrying a card number or CVV2
 stores the fields masked and no params, so only the maker's console, which still has the card
-data, can send it when the approval arrives. The hash is keyed with the team's key
-(``gateway.team_key``, which every maker and checker can read), so anyone of the team holding
-the request can check it; for card data it is scrypt, slow on purpose, so that trying the
-10^5 x 10^3 card numbers and CVV2s a masked number leaves open takes days, not seconds.
+data, can send it when the approval arrives (the hash of card data is slow on purpose: see
+:mod:`console.core.team.hashing`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import threading
 from collections.abc import Sequence
@@ -30,11 +26,11 @@ from typing import TYPE_CHECKING, Any
 
 from console.core.errors import ConsoleError
 from console.core.history.rows import request_columns
-from console.core.masking import is_sensitive, mask_params
-from console.core.pipeline.guard import client_orderid
-from console.core.pipeline.summary import amount
+from console.core.masking import mask_params
+from console.core.order_facts import amount, client_orderid
 from console.core.team import inputs
 from console.core.team.errors import ApprovalRefusedError, TeamPermissionError, TeamSetupError
+from console.core.team.hashing import carries_card_data, content_hash
 
 if TYPE_CHECKING:
     from console.core.client import PreparedRequest
@@ -55,30 +51,6 @@ def approved_decision(maker: Decision | None = None) -> Decision:
         resend_after_unknown=bool(maker and maker.resend_after_unknown),
         card_number_confirmed=bool(maker and maker.card_number_confirmed),
     )
-
-
-def carries_card_data(prepared: PreparedRequest) -> bool:
-    return any(is_sensitive(n) and v for n, v in prepared.params)
-
-
-def _keyed(key: str, content: object, card: bool) -> str:
-    """The team's keyed hash of ``content`` (see the module's card data rule)."""
-    canonical = json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode()
-    if card:
-        return hashlib.scrypt(canonical, salt=key.encode(), n=2**14, r=8, p=1).hex()
-    return hmac.new(key.encode(), canonical, hashlib.sha256).hexdigest()
-
-
-def content_hash(environment: str, prepared: PreparedRequest, key: str) -> str:
-    """The keyed hash of the exact request content: environment, command, URL, every field."""
-    content = [environment, prepared.command, prepared.url, sorted(prepared.params)]
-    return _keyed(key, content, carries_card_data(prepared))
-
-
-def batch_hash(environment: str, requests: Sequence[PreparedRequest], key: str) -> str:
-    """The keyed hash over every row's request of a batch, in order."""
-    content = [environment, "batch", [[p.command, p.url, sorted(p.params)] for p in requests]]
-    return _keyed(key, content, any(carries_card_data(p) for p in requests))
 
 
 def approved_row(environment: str, prepared: PreparedRequest, key: str) -> dict[str, Any]:

@@ -20,7 +20,7 @@ says after waiting comes from :func:`decision_text` or the errors raised by
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from console.core.team.errors import (
     ApprovalPendingError,
@@ -32,20 +32,20 @@ if TYPE_CHECKING:
     from console.core.client import PreparedRequest
     from console.core.pipeline import Check, Decision, Pipeline, Sent
     from console.core.team.approval import Approvals, Policy, Submission, Submitted
+    from console.core.team.journal import TeamJournal
 
 
 def hold(pipeline: Pipeline, check: Check) -> Held | None:
     """The hold on ``check``'s request, or None: send it as usual (one person's journal, a
     policy that does not apply, or a request the pipeline refuses anyway)."""
     from console.core.team.approval import Approvals
-    from console.core.team.journal import TeamJournal
 
     journal = pipeline.journal
-    if not isinstance(journal, TeamJournal):
+    if journal is None or not journal.shared:
         return None  # one person: no team database, no approval
     if check.blocked:  # nothing to approve: the pipeline refuses it and says why
         return None
-    approvals = Approvals(journal)
+    approvals = Approvals(cast("TeamJournal", journal))  # the shared journal is the team's
     if not approvals.needs_approval(pipeline.environment, check.prepared):
         return None
     return Held(approvals, pipeline, check, approvals.policy(pipeline.environment))
@@ -73,7 +73,7 @@ class Held:
     @property
     def card_data(self) -> bool:
         """Whether only this console can send it (it must wait for the approval)."""
-        from console.core.team.approval import carries_card_data
+        from console.core.team.hashing import carries_card_data
 
         return carries_card_data(self.prepared)
 

@@ -2,7 +2,7 @@
 batch is approved as a whole, and this module is the one place that says so.
 
 One submission is bound to the whole batch content: a hash over every row's request
-(:func:`~console.core.team.approval.batch_hash`, over the rows the plan would send, in order),
+(:func:`~console.core.team.hashing.batch_hash`, over the rows the plan would send, in order),
 with the row count, the totals per currency and the largest payouts for the checker to read
 (the plan's :class:`~console.core.batch.BatchSummary`). Once approved, the rows go through
 the send pipeline once each, every row carrying the submission so the database lets it
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from console.core.batch import (
     COMMAND,
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from console.core.client import PreparedRequest
     from console.core.pipeline import Pipeline
     from console.core.team.approval import Approvals, Policy, Submission
+    from console.core.team.journal import TeamJournal
 
 OnRow = Callable[[RowResult, Progress], None]
 
@@ -50,12 +51,11 @@ def hold_batch(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) ->
     """The hold on ``plan``'s batch, or None: run it as usual (one person's journal, no
     policy for it, nothing to send, or a plan the runner refuses anyway)."""
     from console.core.team.approval import Approvals
-    from console.core.team.journal import TeamJournal
 
     journal = pipeline.journal
-    if not isinstance(journal, TeamJournal) or not plan.to_send or plan.refusal() is not None:
+    if journal is None or not journal.shared or not plan.to_send or plan.refusal() is not None:
         return None
-    approvals = Approvals(journal)
+    approvals = Approvals(cast("TeamJournal", journal))  # the shared journal is the team's
     environment = pipeline.environment
     if not any(
         approvals.needs_approval_of(environment, COMMAND, f"{t.total:.2f}", t.currency or None)
@@ -89,7 +89,7 @@ class HeldBatch:
     @property
     def card_data(self) -> bool:
         """Whether a row carries card data (then only this console can run it)."""
-        from console.core.team.approval import carries_card_data
+        from console.core.team.hashing import carries_card_data
 
         return any(carries_card_data(p) for p in self.requests)
 
@@ -113,7 +113,7 @@ class HeldBatch:
         return self.plan.summary.lines()
 
     def digest(self) -> str:
-        from console.core.team.approval import batch_hash
+        from console.core.team.hashing import batch_hash
 
         return batch_hash(self.environment, self.requests, self.approvals.journal.hash_key)
 
@@ -208,7 +208,7 @@ class AwaitingBatch:
             on_row=on_row,
         )
         journal = held.approvals.journal
-        order_ids = [c.row.values.get("client_orderid", "").strip() for c in plan.to_send]
+        order_ids = [c.row.client_orderid for c in plan.to_send]
         held.approvals.claim(self.id, held.digest())
         journal.bind_batch(held.environment, COMMAND, order_ids, self.id)
         stopped = "the console stopped the batch"

@@ -30,6 +30,7 @@ from console.core.history.query import ORDER_SQL, ROW_SQL
 from console.core.history.rows import answer_columns, masked_request, request_columns
 from console.core.team.dsn import connect
 from console.core.team.errors import ApprovalRefusedError, TeamUnavailableError
+from console.core.team.hashing import content_hash
 from console.core.team.schema import require_current
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ class TeamJournal:
     Args:
         dsn: the team DSN (see :mod:`console.core.team.dsn`).
     """
+
+    shared = True  # the whole team's journal: its approval policies apply
 
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
@@ -173,8 +176,6 @@ class TeamJournal:
         key = (environment, prepared.command, columns["client_orderid"] or "")
         columns.update(outcome=PENDING, submission_id=self._claims.pop(key, None))
         if columns["submission_id"] is not None:  # the database compares it with the approval
-            from console.core.team.approval import content_hash
-
             columns["content_hash"] = content_hash(environment, prepared, self.hash_key)
         lost: list[int] = []
         with self.writing() as db:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from console.core.team.schema_v4 import V4
 
-GROUP_ROLES = ("gateway_maker", "gateway_checker", "gateway_admin")
 CHANNEL = "gateway_team"
 
 # Group roles are cluster-wide: made once, whichever database is initialised first.

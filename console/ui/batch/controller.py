@@ -36,7 +36,8 @@ class Sender(Protocol):
     """What a batch needs of the window's sender: the active environment's pipeline, and
     whether the journal is the team's (its approval policy applies)."""
 
-    team: bool
+    @property
+    def team(self) -> bool: ...
 
     def pipeline(self, transport: Callable[[], Transport] | None = None) -> Pipeline: ...
 

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from console.core.order_facts import answer_order_id, client_orderid
 from console.core.pipeline import (
     NEW_ORDER_COMMANDS,
     Seen,
     Verdict,
     accepted_verdict,
     blocked_text,
-    client_orderid,
     resend_note,
     unknown_question,
 )
@@ -168,7 +168,7 @@ class GuardRow(QWidget):
             accepted_verdict(
                 outcome.prepared.command,
                 client_orderid(outcome.prepared.params),
-                response.get("gateway-order-id") if response else None,
+                answer_order_id(response.fields) if response else None,
             )
             if outcome.result == "accepted"
             else None

@@ -47,7 +47,7 @@ class Journals:
 
     @property
     def team(self) -> bool:
-        return self.sends is not self.history
+        return self.sends.shared
 
 
 class JournalOpener:

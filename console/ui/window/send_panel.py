@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from console.core.pipeline import client_orderid
+from console.core.order_facts import client_orderid
 from console.core.spec import COMMANDS, Problem
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.validation_view import ProblemSummary
@@ -228,7 +228,7 @@ class SendPanel(QWidget):
     def _submitted(self, awaiting: Awaiting) -> None:
         """Held for a checker (team mode): said under its form; this window sends it once
         approved."""
-        from console.core.team.approval import carries_card_data  # boundary: team mode only
+        from console.core.team.hashing import carries_card_data  # boundary: team mode only
 
         self.guard.answered(None)
         prepared = awaiting.submitted.prepared

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMainWindow, QPushButton
 
+from console.core.order_facts import answer_order_id, client_orderid
 from console.ui.status_follow import Follow, OrderRef, StatusController, order_of
 
 if TYPE_CHECKING:
@@ -98,12 +99,12 @@ class StatusPart(QObject):
             self.show_order_buttons()
             return
         env = self.session.environment
-        client_orderid = prepared.value("client_orderid")
+        order_id = client_orderid(prepared.params)
         order = None
-        if env is not None and client_orderid and outcome.response is not None:
-            order = OrderRef(env.name, client_orderid, outcome.response.get("gateway-order-id"))
-        elif env is not None and client_orderid and str(outcome.result) == "unknown":
-            order = OrderRef(env.name, client_orderid)
+        if env is not None and order_id and outcome.response is not None:
+            order = OrderRef(env.name, order_id, answer_order_id(outcome.response.fields))
+        elif env is not None and order_id and str(outcome.result) == "unknown":
+            order = OrderRef(env.name, order_id)
         self.last_order = order
         self.show_order_buttons()
 
