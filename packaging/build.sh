@@ -1,7 +1,7 @@
 #!/usr/bin/env sh
 # Builds the one-folder application into dist/gateway-console/ on Linux or macOS, in a
 # virtual environment of its own (build/package-venv, or $VENV). On Windows run the same
-# steps by hand (see the README's Packaging section).
+# steps by hand (see docs/packaging.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv=${VENV:-$root/build/package-venv}

@@ -58,11 +58,17 @@ def build_parser(modules: Sequence[str] = SUBCOMMAND_MODULES) -> argparse.Argume
     return parser
 
 
+def with_command(argv: Sequence[str]) -> list[str]:
+    """``argv`` with the ``gui`` command put in front when it names none (open the window)."""
+    args_list = list(argv)
+    if not args_list or args_list[0].split("=")[0] in _GUI_OPTIONS:
+        return ["gui", *args_list]
+    return args_list
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the process exit status."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or args_list[0].split("=")[0] in _GUI_OPTIONS:
-        args_list = ["gui", *args_list]
+    args_list = with_command(sys.argv[1:] if argv is None else argv)
     # Opening the window is the common case: skip importing the other commands' modules
     # (client, sandbox, keyring), which would only delay the first paint.
     parser = build_parser(("console.cli.gui_cmd",) if args_list[0] == "gui" else SUBCOMMAND_MODULES)
