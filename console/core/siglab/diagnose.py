@@ -155,7 +155,7 @@ def _diagnose(
     declared = rules.declared_method(r)
     if match is not None:
         findings += [finding(c) for c in (*match.signature_codes, *match.codes)]
-    elif not forms:
+    elif not forms and (declared.startswith("RSA") or not declared):
         findings.append(
             Finding(
                 "signature-unreadable",

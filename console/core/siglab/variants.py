@@ -185,9 +185,10 @@ def queries(r: Received) -> list[Option[Pairs]]:
     q, text = r.query, r.query_text
     options = [
         ("q-none", "query-not-signed", () if q else None),
+        # before q-raw: without escapes, a + read as a plus and a raw value are the same
+        ("q-plus", "plus-literal", _form(text, plus=False) if "+" in text else None),
         ("q-decoded", "query-double-encoded", tuple((n, _decode(v)) for n, v in q)),
         ("q-raw", "query-double-encoded", _raw(text)),
-        ("q-plus", "plus-literal", _form(text, plus=False) if "+" in text else None),
     ]
     return [Option("", (), 0, q), *_applicable(options, q)]
 
@@ -198,14 +199,14 @@ def bodies(r: Received) -> list[Option[Pairs]]:
     ends = text.endswith("\n")
     options = [
         ("b-none", "json-body" if json_like else "body-not-signed", () if b else None),
+        ("b-plus", "plus-literal", _form(text, plus=False) if "+" in text else None),
         ("b-raw", "body-double-encoded", _raw(text)),
         ("b-decoded", "body-double-encoded", tuple((n, _decode(v)) for n, v in b)),
-        ("b-trim", "value-trimmed", tuple((n, v.strip()) for n, v in b)),
-        ("b-plus", "plus-literal", _form(text, plus=False) if "+" in text else None),
-        ("b-amp", "unencoded-ampersand", _glued(text)),
         ("b-lf-out", "line-feed-not-signed", _form(text.rstrip("\r\n")) if ends else None),
         ("b-lf-in", "line-feed-not-sent", _form(text + "\n") if text and not ends else None),
         ("b-crlf-in", "line-feed-not-sent", _form(text + "\r\n") if text and not ends else None),
+        ("b-trim", "value-trimmed", tuple((n, v.strip()) for n, v in b)),
+        ("b-amp", "unencoded-ampersand", _glued(text)),
         ("b-json", "json-body-form-signed", json_fields(r)),
         ("b-login", "login-in-body", tuple(p for p in b if p[0] != "login")),
     ]
