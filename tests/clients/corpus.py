@@ -30,9 +30,8 @@ def missing(client: str) -> str | None:
             return "node is not installed"
         if not (HERE / "node" / "node_modules" / "oauth-1.0a").is_dir():
             return "oauth-1.0a is not installed: run npm ci in tests/clients/node"
-    if client == "php-openssl":
-        if shutil.which("php") is None:
-            return "php is not installed (apt-get install php-cli)"
+    if client == "php-openssl" and shutil.which("php") is None:
+        return "php is not installed (apt-get install php-cli)"
     if client == "bash-openssl":
         for tool in ("bash", "openssl", "jq", "od"):
             if shutil.which(tool) is None:

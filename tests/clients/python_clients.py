@@ -57,7 +57,7 @@ def _with(url: str, *, scheme: str | None = None, netloc: str | None = None) -> 
 
 
 def oauthlib_cases(t: Target, key: rsa.RSAPrivateKey, other: rsa.RSAPrivateKey) -> list[Case]:
-    """oauthlib's Client.sign: correct requests and thirteen mistakes around it."""
+    """oauthlib's Client.sign: two correct requests and thirteen mistakes around it."""
 
     def client(signer: rsa.RSAPrivateKey = key) -> oauth1.Client:
         return oauth1.Client(
@@ -82,7 +82,9 @@ def oauthlib_cases(t: Target, key: rsa.RSAPrivateKey, other: rsa.RSAPrivateKey) 
 
     def simple(name: str, expect: tuple[str, ...], fields: Fields, send_url: str = url) -> None:
         body = form(fields)
-        out.append(case(name, expect, WireRequest("POST", send_url, signed(send_url, body), body.encode())))
+        out.append(
+            case(name, expect, WireRequest("POST", send_url, signed(send_url, body), body.encode()))
+        )
 
     simple("ok", (), payout_fields("ol-ok"))
     simple("ok-group", (), payout_fields("ol-ok-group"), group)
@@ -90,7 +92,9 @@ def oauthlib_cases(t: Target, key: rsa.RSAPrivateKey, other: rsa.RSAPrivateKey) 
     # GET signed with the fields in the URL, then POSTed as a form
     body = form(payout_fields("ol-get"))
     auth = signed(f"{url}?{body}", None, "GET")
-    out.append(case("get-signed", ("method-differs",), WireRequest("POST", url, auth, body.encode())))
+    out.append(
+        case("get-signed", ("method-differs",), WireRequest("POST", url, auth, body.encode()))
+    )
 
     # signed for one scheme, sent over the other
     other_scheme = "http" if urlsplit(url).scheme == "https" else "https"
@@ -101,7 +105,16 @@ def oauthlib_cases(t: Target, key: rsa.RSAPrivateKey, other: rsa.RSAPrivateKey) 
     # signed without the port the request went to
     body = form(payout_fields("ol-port"))
     auth = signed(_with(url, netloc=urlsplit(url).hostname), body)
-    out.append(case("port-left-out", ("port-left-out",), WireRequest("POST", url, auth, body.encode())))
+    out.append(
+        case("port-left-out", ("port-left-out",), WireRequest("POST", url, auth, body.encode()))
+    )
+
+    # the group form sent, the signed URL built without its /group/ part
+    body = form(payout_fields("ol-group"))
+    auth = signed(group.replace("/group/", "/", 1), body)
+    out.append(
+        case("group-left-out", ("path-differs",), WireRequest("POST", group, auth, body.encode()))
+    )
 
     # a query value quote()d by hand, then encoded again when the URL was built
     body = form(payout_fields("ol-query"))
@@ -151,7 +164,9 @@ def oauthlib_cases(t: Target, key: rsa.RSAPrivateKey, other: rsa.RSAPrivateKey) 
     out.append(case("wrong-key", ("wrong-key",), WireRequest("POST", url, auth, body.encode())))
 
     # HMAC-SHA1 with a shared secret
-    hmac = oauth1.Client(t.login, client_secret="secret", signature_method=oauth1.SIGNATURE_HMAC_SHA1)
+    hmac = oauth1.Client(
+        t.login, client_secret="secret", signature_method=oauth1.SIGNATURE_HMAC_SHA1
+    )
     body = form(payout_fields("ol-hmac"))
     auth = signed(url, body, c=hmac)
     out.append(case("hmac", ("hmac-sha1",), WireRequest("POST", url, auth, body.encode())))
@@ -191,12 +206,19 @@ def requests_oauthlib_cases(t: Target, key: rsa.RSAPrivateKey) -> list[Case]:
             (),
             lambda: wire(prepared(url, params={"lang": "en"}, data=payout_fields("ro-query"))),
         ),
-        ("ok-realm", (), lambda: wire(prepared(url, realm="gateway", data=payout_fields("ro-realm")))),
+        (
+            "ok-realm",
+            (),
+            lambda: wire(prepared(url, realm="gateway", data=payout_fields("ro-realm"))),
+        ),
         (
             "ok-repeated",
             (),
             lambda: wire(
-                prepared(url, data=[*payout_fields("ro-rep"), ("merchant_data", "b"), ("merchant_data", "a")])
+                prepared(
+                    url,
+                    data=[*payout_fields("ro-rep"), ("merchant_data", "b"), ("merchant_data", "a")],
+                )
             ),
         ),
         ("json", ("json-body",), lambda: wire(prepared(url, json=dict(payout_fields("ro-json"))))),
@@ -210,7 +232,9 @@ def requests_oauthlib_cases(t: Target, key: rsa.RSAPrivateKey) -> list[Case]:
             # signed without the /paynet prefix that a reverse proxy put in front
             "prefix",
             ("path-differs",),
-            lambda: wire(prepared(url.replace("/paynet", "", 1), data=payout_fields("ro-prefix")), url),
+            lambda: wire(
+                prepared(url.replace("/paynet", "", 1), data=payout_fields("ro-prefix")), url
+            ),
         ),
     ]
     return [case(name, expect, build()) for name, expect, build in make]

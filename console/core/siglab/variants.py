@@ -72,8 +72,10 @@ def uris(r: Received) -> list[Option[str]]:
     scheme = r.scheme.lower()
     schemes = [Option("", (), 0, scheme)]
     schemes.append(_one("scheme", "scheme-differs", "http" if scheme == "https" else "https"))
-    if r.scheme != scheme:
-        schemes.append(_one("scheme-case", "scheme-case", r.scheme))
+    # as written, and in capitals (raw HTTP text does not show how the client wrote it)
+    for written in dict.fromkeys((r.scheme, scheme.upper())):
+        if written != scheme:
+            schemes.append(_one(f"scheme-case:{written}", "scheme-case", written))
     hosts = [Option("", (), 0, r.host.lower())]
     if r.host != r.host.lower():
         hosts.append(_one("host-case", "host-case", r.host))
