@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
-from console.core.siglab.capture import from_parts, parse_http
+from console.core.siglab.capture import from_parts, parse_request_text
 from console.core.siglab.diagnose import diagnose
 from console.core.siglab.mistakes import NOTES
 from console.core.siglab.received import from_capture
@@ -139,7 +139,7 @@ def test_raw_http_and_separate_parts_read_the_body_byte_for_byte(
         scheme = case.wire.url.split("://", 1)[0].lower()
         forms = [
             parse_curl(case.wire.curl()),
-            parse_http(case.wire.http(), scheme=scheme),
+            parse_request_text(case.wire.http(), scheme=scheme),
             from_parts(
                 case.wire.url,
                 case.wire.authorization,

@@ -128,4 +128,4 @@ def parse_request_text(text: str, *, scheme: str | None = None) -> Capture:
         from console.core.siglab.curl import parse_curl
 
         return parse_curl(stripped)
-    return parse_http(stripped, scheme=scheme)
+    return parse_http(text.lstrip(), scheme=scheme)  # the body's end is kept: Content-Length
