@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
@@ -37,6 +38,13 @@ def missing(client: str) -> str | None:
             if shutil.which(tool) is None:
                 return f"{tool} is not installed"
     return None
+
+
+def require(client: str) -> None:
+    """Skip the calling test, with the reason, when ``client`` cannot run here."""
+    reason = missing(client)
+    if reason:
+        pytest.skip(reason)
 
 
 def write_keys(folder: Path, key: rsa.RSAPrivateKey, other: rsa.RSAPrivateKey) -> tuple[Path, Path]:

@@ -43,7 +43,8 @@ def form(fields: Fields) -> str:
     return urlencode(fields, quote_via=quote)
 
 
-def _pem(key: rsa.RSAPrivateKey) -> str:
+def pem(key: rsa.RSAPrivateKey) -> str:
+    """PKCS#1 PEM text of a private key (what oauthlib's RSA signer reads)."""
     return key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.TraditionalOpenSSL,
@@ -63,7 +64,7 @@ def oauthlib_cases(t: Target, key: rsa.RSAPrivateKey, other: rsa.RSAPrivateKey) 
         return oauth1.Client(
             t.login,
             signature_method=oauth1.SIGNATURE_RSA_SHA256,
-            rsa_key=_pem(signer),
+            rsa_key=pem(signer),
             timestamp=str(t.now),
             nonce=secrets.token_hex(12),
         )
@@ -180,7 +181,7 @@ def requests_oauthlib_cases(t: Target, key: rsa.RSAPrivateKey) -> list[Case]:
         auth = OAuth1(
             t.login,
             signature_method=oauth1.SIGNATURE_RSA_SHA256,
-            rsa_key=_pem(key),
+            rsa_key=pem(key),
             realm=realm,
             timestamp=str(t.now),
             nonce=secrets.token_hex(12),

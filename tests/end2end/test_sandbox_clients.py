@@ -21,7 +21,7 @@ from console.core.siglab.diagnose import diagnose
 from console.core.siglab.mistakes import NOTES
 from console.core.siglab.received import from_capture
 from console.sandbox import SandboxHandle
-from tests.clients.corpus import CLIENTS, cases_of, missing
+from tests.clients.corpus import CLIENTS, cases_of, require
 from tests.clients.wire import Case, Target
 
 
@@ -48,9 +48,7 @@ def test_the_sandbox_accepts_what_the_lab_calls_valid_and_logs_its_verdict(
     tmp_path: Path,
     client: str,
 ) -> None:
-    reason = missing(client)
-    if reason:
-        pytest.skip(reason)
+    require(client)
     demo = sandbox.demo
     target = Target(
         sandbox.base_url, demo.endpoint_id, demo.endpoint_group_id, demo.login, int(time.time())

@@ -18,7 +18,7 @@ from console.cli import main
 from console.core.siglab.curl import parse_curl
 from console.core.siglab.received import Received, from_capture, from_wire
 from console.core.siglab.variants import correct
-from tests.clients.corpus import CLIENTS, cases_of, missing
+from tests.clients.corpus import CLIENTS, cases_of, require
 from tests.clients.wire import Case, Target
 from tests.helpers.http_server import Received as Captured
 from tests.helpers.http_server import Reply, serve
@@ -52,9 +52,7 @@ def test_the_printed_send_line_sends_the_same_base_string_or_says_why_not(
     capsys: pytest.CaptureFixture[str],
     client: str,
 ) -> None:
-    reason = missing(client)
-    if reason:
-        pytest.skip(reason)
+    require(client)
     target = Target("https://gateway.example:8443/paynet", "1001", "2001", "demo", int(time.time()))
     wrong, sent, refused = [], 0, 0
     with serve(lambda _r: Reply(200, ANSWER, {"Content-Type": "text/html"})) as server:

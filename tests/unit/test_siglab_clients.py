@@ -24,7 +24,7 @@ from console.core.siglab.capture import from_parts, parse_request_text
 from console.core.siglab.diagnose import diagnose
 from console.core.siglab.mistakes import NOTES
 from console.core.siglab.received import from_capture
-from tests.clients.corpus import CLIENTS, cases_of, missing
+from tests.clients.corpus import CLIENTS, cases_of, missing, require
 from tests.clients.wire import Case, Target
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,9 +76,7 @@ def test_each_request_of_each_client_gets_the_right_verdict(
     capsys: pytest.CaptureFixture[str],
     client: str,
 ) -> None:
-    reason = missing(client)
-    if reason:
-        pytest.skip(reason)
+    require(client)
     wrong = []
     for case in corpus[client]:
         code, data = _verify_json(capsys, case, public_key_file)
