@@ -11,21 +11,15 @@ the lab, ``verify`` and the sandbox's log give one verdict for the same bytes.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import contextlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import padding
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
 from console.core.keys import fingerprint
-from console.core.siglab import rules, search, variants
+from console.core.siglab import opening, rules, search, variants
 from console.core.siglab.mistakes import NOTES
 from console.core.siglab.received import Received
 from console.core.siglab.rules import Finding, finding
@@ -33,14 +27,6 @@ from console.core.siglab.rules import Finding, finding
 __all__ = ["Finding", "Verdict", "diagnose", "first_difference"]
 
 TIMESTAMP_WINDOW = 300.0
-_HASHES: tuple[tuple[str, hashes.HashAlgorithm], ...] = (
-    ("", hashes.SHA256()),
-    ("sha1-instead-of-sha256", hashes.SHA1()),  # noqa: S303 (recognising a mistake)
-)
-_PSS = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=padding.PSS.AUTO)
-_HEX = re.compile(r"[0-9a-fA-F]+")
-_B64 = re.compile(r"[A-Za-z0-9+/]+")
-_B64URL = re.compile(r"[A-Za-z0-9_-]+=*")
 _AMP = re.compile("%26", re.IGNORECASE)
 _RULED_OUT = (
     "the method; the scheme, host, port and path; the query and the body read another way "
@@ -57,7 +43,8 @@ class Verdict:
 
     Attributes:
         valid: the signature verifies under the contract's rules with this key, and the
-            request breaks no other signing rule (timestamp notes do not change this).
+            request breaks none of the gateway's other rules (the notes timestamp-stale and
+            scheme-assumed do not change this).
         findings: the diagnosis; empty for a clean valid request.
         expected_base_string / received_base_string: the base string the gateway computes,
             and the one the signature matches when a known mistake explains it (else None).
@@ -147,8 +134,8 @@ def _diagnose(
     other_keys: Mapping[str, RSAPublicKey],
 ) -> Verdict:
     expected = variants.correct(r)
-    forms = _signature_forms(r.signature_text)
-    targets = _open(key, forms)
+    forms = opening.signature_forms(r.signature_text)
+    targets = opening.open_digests(key, forms)
     match, tried = search.search(r, targets)
     findings: list[Finding] = []
     method_findings = rules.header_findings(r)
@@ -166,11 +153,11 @@ def _diagnose(
     elif any(targets.values()):
         findings.append(_unexplained(tried))
     elif declared.startswith("RSA") or not declared:
-        match, _ = _pss(r, key, forms)
+        match, _ = opening.pss_match(r, key, forms)
         if match is not None:
             findings += [finding(c) for c in ("pss-padding", *match.codes)]
         else:
-            findings.append(_wrong_key(key, forms, other_keys))
+            findings.append(opening.wrong_key(key, forms, other_keys))
     findings += method_findings + rules.body_findings(r)
     findings += rules.timestamp_findings(r.oauth_value("oauth_timestamp"), now, TIMESTAMP_WINDOW)
     findings = _dedupe(findings)
@@ -217,98 +204,6 @@ def _unexplained(tried: int) -> Finding:
         "Left: a value changed after signing (an amount or a description edited, a proxy "
         "rewriting the body), a parameter added or removed after signing, or a mistake the "
         "lab does not know. Compare the client's base string with the expected one below.",
-    )
-
-
-def _signature_forms(text: str) -> list[tuple[list[str], bytes]]:
-    """Ways the header's signature text may hold the signature, the right one first."""
-    forms: list[tuple[list[str], bytes]] = []
-    once = unquote(text)
-    for codes, candidate in (
-        ([], once),
-        (["signature-not-url-decoded"], unquote(once)),
-        (["signature-not-url-decoded"], once.replace(" ", "+")),
-    ):
-        if codes and candidate == once:
-            continue
-        with contextlib.suppress(binascii.Error, ValueError):
-            forms.append((codes, base64.b64decode(candidate, validate=True)))
-    if not forms and _B64.fullmatch(once) and len(once) % 4:
-        padded = once + "=" * (-len(once) % 4)
-        with contextlib.suppress(binascii.Error, ValueError):
-            forms.append((["signature-unpadded"], base64.b64decode(padded, validate=True)))
-    if not forms and _B64URL.fullmatch(once) and re.search("[-_]", once):
-        padded = once.rstrip("=") + "=" * (-len(once.rstrip("=")) % 4)
-        with contextlib.suppress(binascii.Error, ValueError):
-            forms.append((["signature-base64url"], base64.urlsafe_b64decode(padded)))
-    if _HEX.fullmatch(once) and len(once) % 2 == 0 and len(once) >= 128:
-        forms.append((["hex-signature"], bytes.fromhex(once)))
-    return forms
-
-
-def _open(
-    key: RSAPublicKey, forms: Sequence[tuple[list[str], bytes]]
-) -> dict[str, dict[bytes, tuple[str, ...]]]:
-    """Digests the signature opens to under ``key``, per hash name, with the codes of the
-    signature's form."""
-    targets: dict[str, dict[bytes, tuple[str, ...]]] = {a.name: {} for _, a in _HASHES}
-    for form_codes, signature in forms:
-        for hash_code, algorithm in _HASHES:
-            try:
-                digest = key.recover_data_from_signature(signature, padding.PKCS1v15(), algorithm)
-            except (InvalidSignature, ValueError):
-                continue
-            codes = (*form_codes, *((hash_code,) if hash_code else ()))
-            targets[algorithm.name].setdefault(digest, codes)
-    return targets
-
-
-def _pss(
-    r: Received, key: RSAPublicKey, forms: Sequence[tuple[list[str], bytes]]
-) -> tuple[search.Match | None, int]:
-    size = (key.key_size + 7) // 8
-    signatures = [s for _, s in forms if len(s) == size]
-    if not signatures:
-        return None, 0
-
-    def accept(data: bytes) -> bool:
-        for signature in signatures:
-            with contextlib.suppress(InvalidSignature, ValueError):
-                key.verify(signature, data, _PSS, hashes.SHA256())
-                return True
-        return False
-
-    return search.first_base(r, accept)
-
-
-def _wrong_key(
-    key: RSAPublicKey,
-    forms: Sequence[tuple[list[str], bytes]],
-    other_keys: Mapping[str, RSAPublicKey],
-) -> Finding:
-    mine = fingerprint(key)
-    for name, other in other_keys.items():
-        if fingerprint(other) == mine:
-            continue
-        if any(_open(other, forms).values()):
-            return Finding(
-                "wrong-key",
-                f"The request was signed with the key of {name} (fingerprint "
-                f"{fingerprint(other)}), not with the key it was checked with "
-                f"(fingerprint {mine}).",
-                finding("wrong-key").fix,
-            )
-    size = (key.key_size + 7) // 8
-    lengths = {len(s) for _, s in forms}
-    detail = ""
-    if lengths and size not in lengths:
-        detail = f" The signature is {min(lengths)} bytes; a {key.key_size}-bit key's are {size}."
-    return Finding(
-        "wrong-key",
-        f"The signature does not open with this key (fingerprint {mine}): it was made with "
-        f"another key, whose fingerprint the lab cannot know.{detail} Check which key the "
-        "client signs with and which public key the gateway holds.",
-        finding("wrong-key").fix,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from console.core.siglab import variants
+from console.core.siglab import readings, variants
 from console.core.siglab.mistakes import fix, sentence
 from console.core.siglab.received import SIGNED_OAUTH, Received
 
@@ -83,7 +83,7 @@ def body_findings(r: Received) -> list[Finding]:
     out = []
     if any(n == "login" for n, _ in (*r.query, *r.body)):
         out.append(_f("login-in-body"))
-    if variants.is_json(r):
+    if readings.is_json(r):
         out.append(_f("json-body"))
     return out
 

@@ -14,13 +14,12 @@ Each option follows the field notes ("Signing") except for its one deliberate de
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
 from typing import Generic, TypeVar
-from urllib.parse import unquote, unquote_plus
 
+from console.core.siglab import readings
 from console.core.siglab.encoders import Encoder, rfc3986
 from console.core.siglab.received import Pairs, Received
 
@@ -111,71 +110,6 @@ def _paths(path: str) -> list[str]:
     return [p for p in dict.fromkeys(candidates) if p != path]
 
 
-def _decode(raw: str, *, plus: bool = True) -> str:
-    return (unquote_plus if plus else unquote)(raw, errors="surrogateescape")
-
-
-def _form(text: str, *, plus: bool = True) -> Pairs:
-    out = []
-    for segment in text.split("&"):
-        if segment:
-            name, _, value = segment.partition("=")
-            out.append((_decode(name, plus=plus), _decode(value, plus=plus)))
-    return tuple(out)
-
-
-def _raw(text: str) -> Pairs:
-    """Names decoded, values as sent (a signer that encoded them once more)."""
-    out = []
-    for segment in text.split("&"):
-        if segment:
-            name, _, value = segment.partition("=")
-            out.append((_decode(name), value))
-    return tuple(out)
-
-
-def _glued(text: str) -> Pairs | None:
-    """The form read with each segment that has no ``=`` glued back to the value before
-    it with an ``&`` (a value whose ``&`` was sent unencoded)."""
-    segments = [s for s in text.split("&") if s]
-    if not any("=" not in s for s in segments[1:]):
-        return None
-    out: list[str] = []
-    for segment in segments:
-        if out and "=" not in segment:
-            out[-1] += "&" + segment
-        else:
-            out.append(segment)
-    return _form("&".join(s.replace("&", "%26") for s in out))
-
-
-def json_fields(r: Received) -> Pairs | None:
-    """The fields of a JSON object body as a client that signs them as form fields sees
-    them, or None when the body is not a JSON object."""
-    text = r.body_text.strip()
-    if not text.startswith("{"):
-        return None
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
-        return None
-    return tuple((str(k), _json_text(v)) for k, v in data.items())
-
-
-def _json_text(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return ""
-    return json.dumps(value, separators=(",", ":"))
-
-
-def is_json(r: Received) -> bool:
-    return "json" in (r.content_type or "").lower() or json_fields(r) is not None
-
-
 def _applicable(
     options: list[tuple[str, str, Pairs | None]], baseline: Pairs
 ) -> list[Option[Pairs]]:
@@ -188,28 +122,36 @@ def queries(r: Received) -> list[Option[Pairs]]:
     options = [
         ("q-none", "query-not-signed", () if q else None),
         # before q-raw: without escapes, a + read as a plus and a raw value are the same
-        ("q-plus", "plus-literal", _form(text, plus=False) if "+" in text else None),
-        ("q-decoded", "query-double-encoded", tuple((n, _decode(v)) for n, v in q)),
-        ("q-raw", "query-double-encoded", _raw(text)),
+        ("q-plus", "plus-literal", readings.form(text, plus=False) if "+" in text else None),
+        ("q-decoded", "query-double-encoded", tuple((n, readings.decode(v)) for n, v in q)),
+        ("q-raw", "query-double-encoded", readings.raw_values(text)),
     ]
     return [Option("", (), 0, q), *_applicable(options, q)]
 
 
 def bodies(r: Received) -> list[Option[Pairs]]:
     b, text = r.body, r.body_text
-    json_like = is_json(r)
+    json_like = readings.is_json(r)
     ends = text.endswith("\n")
     options = [
         ("b-none", "json-body" if json_like else "body-not-signed", () if b else None),
-        ("b-plus", "plus-literal", _form(text, plus=False) if "+" in text else None),
-        ("b-raw", "body-double-encoded", _raw(text)),
-        ("b-decoded", "body-double-encoded", tuple((n, _decode(v)) for n, v in b)),
-        ("b-lf-out", "line-feed-not-signed", _form(text.rstrip("\r\n")) if ends else None),
-        ("b-lf-in", "line-feed-not-sent", _form(text + "\n") if text and not ends else None),
-        ("b-crlf-in", "line-feed-not-sent", _form(text + "\r\n") if text and not ends else None),
+        ("b-plus", "plus-literal", readings.form(text, plus=False) if "+" in text else None),
+        ("b-raw", "body-double-encoded", readings.raw_values(text)),
+        ("b-decoded", "body-double-encoded", tuple((n, readings.decode(v)) for n, v in b)),
+        ("b-lf-out", "line-feed-not-signed", readings.form(text.rstrip("\r\n")) if ends else None),
+        (
+            "b-lf-in",
+            "line-feed-not-sent",
+            readings.form(text + "\n") if text and not ends else None,
+        ),
+        (
+            "b-crlf-in",
+            "line-feed-not-sent",
+            readings.form(text + "\r\n") if text and not ends else None,
+        ),
         ("b-trim", "value-trimmed", tuple((n, v.strip()) for n, v in b)),
-        ("b-amp", "unencoded-ampersand", _glued(text)),
-        ("b-json", "json-body-form-signed", json_fields(r)),
+        ("b-amp", "unencoded-ampersand", readings.glued(text)),
+        ("b-json", "json-body-form-signed", readings.json_fields(r)),
         ("b-login", "login-in-body", tuple(p for p in b if p[0] != "login")),
     ]
     return [Option("", (), 0, b), *_applicable(options, b)]
