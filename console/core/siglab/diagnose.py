@@ -191,8 +191,9 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
         codes.discard("json-body")
         findings = [f for f in findings if f.code != "json-body"]
     seen: dict[str, Finding] = {}
-    for f in findings:
-        seen.setdefault(f.code, f)
+    for f in findings:  # one finding a code, in the first place, with the fullest words
+        if f.code not in seen or len(f.message) > len(seen[f.code].message):
+            seen[f.code] = f
     return list(seen.values())
 
 

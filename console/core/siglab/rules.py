@@ -84,7 +84,13 @@ def body_findings(r: Received) -> list[Finding]:
     if any(n == "login" for n, _ in (*r.query, *r.body)):
         out.append(_f("login-in-body"))
     if readings.is_json(r):
-        out.append(_f("json-body"))
+        out.append(
+            _f(
+                "json-body",
+                "The expected base string below reads the JSON text as a form, as the gateway "
+                "would; with Content-Type application/json it refuses the request outright.",
+            )
+        )
     return out
 
 
