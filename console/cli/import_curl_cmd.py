@@ -2,8 +2,10 @@
 
 Reads the curl line from ``--curl TEXT``, FILE or standard input, finds the command by the
 URL's path (an environment's own path templates with ``--env``), and prints the command,
-base URL, endpoint or group id, login and fields, then a ``gateway-console send`` line that
-sends the same request signed by the console. Card data is masked unless ``--reveal``.
+base URL, endpoint or group id, login and fields, and what could not be carried over; then a
+``gateway-console send`` line that sends the same request signed by the console, or, when
+the console would send another request (a JSON body, a field twice, a value split at an
+unencoded &...), why there is none. Card data is masked unless ``--reveal``.
 
 Exit statuses: 0 read, 2 the line cannot be read or matches no command.
 """
@@ -78,6 +80,11 @@ def _print(result: CurlImport, *, reveal: bool) -> None:
         print(f"  {name} = {value}")
     for line in result.notes:
         print(f"Note: {line}")
+    if result.refusals:
+        print("\nNo send line: the console would send another request than this line's.")
+        for reason in result.refusals:
+            print(f"  {reason}")
+        return
     words = ["gateway-console", "send", result.command, "--base-url", result.base_url]
     if result.login:
         words += ["--login", result.login]
@@ -85,5 +92,7 @@ def _print(result: CurlImport, *, reveal: bool) -> None:
     words += ["--key-file", "KEY.pem"]
     for name, value in fields:
         words += ["-f", f"{name}={value}"]
+    if fields != result.fields:
+        print("Note: card data is masked in this line; --reveal prints it in full.")
     print("\nSend it signed by the console:")
     print("  " + " ".join(shlex.quote(w) if w != "KEY.pem" else w for w in words))

@@ -51,7 +51,11 @@ def register(sub: Any) -> None:
     src.add_argument("--url", help="the request URL, with --authorization and --body")
     src.add_argument("--authorization", metavar="HEADER", help="the Authorization header value")
     src.add_argument("--body", default="", help="the form body as sent")
-    src.add_argument("--scheme", default="https", help="for raw HTTP without a full URL")
+    src.add_argument(
+        "--scheme",
+        choices=("https", "http"),
+        help="for raw HTTP without a full URL (default: https, said to be assumed)",
+    )
     key = p.add_argument_group("the key (one of)")
     key.add_argument("--public-key", type=Path, metavar="FILE", help="public key or certificate")
     key.add_argument("--key-file", type=Path, metavar="FILE", help="a private key PEM")
@@ -190,6 +194,8 @@ def _print(verdict: Verdict, *, reveal: bool) -> None:
     print("VALID: the signature verifies." if verdict.valid else "INVALID")
     for finding in verdict.findings:
         print(f"  {finding.message} ({finding.code})")
+        if finding.fix:
+            print(f"    Fix: {finding.fix}")
     print(f"Key fingerprint: {verdict.fingerprint}")
     if verdict.first_difference:
         print(f"The base strings part at: {verdict.first_difference}")

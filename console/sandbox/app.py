@@ -188,6 +188,9 @@ class Sandbox:
             request.path,
             request.headers.get("Authorization"),
             parse_form(request.query) + body,
+            request.query,
+            request.body,
+            request.headers.get("Content-Type") or None,
         )
         try:
             login = self.auth.check(signed)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -38,6 +40,8 @@ SIGNED_OAUTH = (
     "oauth_version",
 )
 DEFAULT_WINDOW = 300.0
+log = logging.getLogger("console.sandbox")
+_LOGIN = re.compile(r'oauth_consumer_key\s*=\s*"([^"]*)"')
 
 
 class AuthError(Exception):
@@ -59,26 +63,42 @@ class SignedRequest:
     path: str
     authorization: str | None
     params: list[tuple[str, str]]  # query parameters, then body parameters
+    query: bytes = b""  # the query and body as they came, for the signature lab's verdict
+    body: bytes = b""
+    content_type: str | None = None
 
 
-def _diagnosis(request: SignedRequest, key: RSAPublicKey) -> str:
-    """The signature lab's word on which client mistake explains a bad signature."""
+def lab_verdict(request: SignedRequest, key: RSAPublicKey, now: float) -> str:
+    """The signature lab's verdict on the same bytes, for the log beside the sandbox's own
+    reason (the lab only explains; the sandbox's check above decides)."""
     from console.core.siglab.capture import CaptureError
     from console.core.siglab.diagnose import diagnose
-    from console.core.siglab.received import from_decoded
+    from console.core.siglab.received import from_wire
 
-    url = f"{request.scheme}://{request.host}{request.path}"
     try:
-        received = from_decoded(request.method, url, request.params, request.authorization or "")
-        findings = diagnose(received, key).findings
-    except (CaptureError, ValueError):
-        return ""
-    named = [
-        f"{f.message[0].lower()}{f.message[1:].rstrip('.')} ({f.code})"
-        for f in findings
-        if f.code != "unexplained"
-    ]
-    return f"; diagnosis: {'; '.join(named)}" if named else ""
+        received = from_wire(
+            request.method,
+            request.scheme,
+            request.host,
+            request.path,
+            request.query,
+            request.authorization,
+            request.body,
+            request.content_type,
+        )
+        verdict = diagnose(received, key, now=now)
+    except (CaptureError, ValueError) as exc:
+        return f"; signature lab: cannot read the request ({exc})"
+    except Exception:  # the lab only explains: a fault in it never turns a 403 into a 500
+        log.exception("the signature lab could not judge a refused request")
+        return "; signature lab: no verdict (an internal fault, logged)"
+    return f"; signature lab: {verdict.summary()}"
+
+
+def _login_hint(authorization: str | None) -> str | None:
+    """The consumer key of a header that could not be read as a whole."""
+    match = _LOGIN.search(authorization or "")
+    return match.group(1) if match else None
 
 
 class NonceCache:
@@ -126,7 +146,19 @@ class Authenticator:
         self._stats_lock = threading.Lock()
 
     def check(self, request: SignedRequest) -> str:
-        """Return the authenticated login, or raise :class:`AuthError`."""
+        """Return the authenticated login, or raise :class:`AuthError` (whose reason ends
+        with the signature lab's verdict on the same bytes when the login's key is known)."""
+        try:
+            return self._check(request)
+        except AuthError as exc:
+            login = exc.login or _login_hint(request.authorization)
+            key = self._public_key(login) if login else None
+            if key is None:
+                raise
+            reason = exc.reason + lab_verdict(request, key, self._wall())
+            raise AuthError(reason, exc.login) from None
+
+    def _check(self, request: SignedRequest) -> str:
         oauth = self._header(request.authorization)
         login = oauth["oauth_consumer_key"]
         if oauth["oauth_signature_method"] != "RSA-SHA256":
@@ -164,8 +196,8 @@ class Authenticator:
         except InvalidSignature:
             shown = signature_base_string(request.method, uri, mask_params(pairs))
             raise AuthError(
-                f"the signature does not match the request{_diagnosis(request, key)}; the "
-                f"sandbox signed this base string (card data masked here): {shown}",
+                "the signature does not match the request; the sandbox signed this base "
+                f"string (card data masked here): {shown}",
                 login,
             ) from None
         finally:

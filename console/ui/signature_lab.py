@@ -3,7 +3,8 @@
 The dialog shows whether the signature verifies with the chosen key and, when it does not,
 which known client mistake explains it, with the gateway's base string and the client's side
 by side, one parameter per line, the part where they differ highlighted. Card data is masked
-unless *Show card data* is ticked (never stored). The checking itself is
+unless *Show card data* is ticked (never stored). Raw HTTP text does not say its scheme: the
+scheme choice gives it, and the verdict says when https was assumed. The checking itself is
 ``console.core.siglab``; this module only shows it.
 
 Request > Import from curl reads a curl line into the matching command's form.
@@ -22,6 +23,7 @@ from PySide6.QtCore import QMimeData, Qt
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialog,
     QFileDialog,
     QHBoxLayout,
@@ -145,6 +147,13 @@ class SignatureLabDialog(QDialog):
         self.import_button.setToolTip("Read the curl line into the matching command's form")
         self.import_button.setVisible(on_import is not None)
         self.import_button.clicked.connect(self.import_curl)
+        self.scheme = QComboBox()
+        self.scheme.setAccessibleName("Scheme of a raw HTTP request")
+        self.scheme.setToolTip(
+            "Raw HTTP text does not say whether the request went over https or http"
+        )
+        for text, value in (("Scheme: assume https", None), ("https", "https"), ("http", "http")):
+            self.scheme.addItem(text, value)
         self.reveal = QCheckBox("Show card data")
         self.reveal.toggled.connect(self._show_base_strings)
         self.verdict_label = QLabel("Paste a request and choose Verify (Ctrl+Enter).")
@@ -161,6 +170,7 @@ class SignatureLabDialog(QDialog):
         keys.addWidget(self.key_label, 1)
         keys.addWidget(self.key_button)
         buttons = QHBoxLayout()
+        buttons.addWidget(self.scheme)
         buttons.addWidget(self.reveal)
         buttons.addStretch(1)
         buttons.addWidget(self.import_button)
@@ -207,14 +217,19 @@ class SignatureLabDialog(QDialog):
         if self.key is None:
             self._say("error", "Choose a key first: Key file… (public key, certificate or key).")
             return
+        text = self.request_edit.toPlainText()
         try:
-            received = received_from(parse_request_text(self.request_edit.toPlainText()))
+            received = received_from(parse_request_text(text, scheme=self.scheme.currentData()))
         except CaptureError as exc:
             self._say("error", str(exc))
             self._clear_views()
             return
         self.verdict = diagnose(received, self.key, now=time.time())
-        lines = [f"{f.message} <i>({f.code})</i>" for f in self.verdict.findings]
+        lines = [
+            f"{html.escape(f.message)} <i>({f.code})</i>"
+            + (f"<br>&nbsp;&nbsp;Fix: {html.escape(f.fix)}" if f.fix else "")
+            for f in self.verdict.findings
+        ]
         if self.verdict.valid:
             head = "<b>Valid</b>: the signature verifies with this key."
         else:
@@ -234,7 +249,8 @@ class SignatureLabDialog(QDialog):
             self._say("error", str(exc))
             return
         self._on_import(result)
-        self._say("fine", f"The {result.command} form was filled from the curl line.")
+        said = " ".join((*result.notes, *result.refusals))
+        self._say("fine", f"The {result.command} form was filled from the curl line. {said}")
 
     def _show_base_strings(self) -> None:
         if self.verdict is None:

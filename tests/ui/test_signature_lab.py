@@ -130,3 +130,56 @@ def test_import_from_curl_fills_the_matching_form(window: MainWindow, monkeypatc
     assert window.command == "create-card-ref"
     assert window.form.text_of("client_orderid") == "first payment 1"
     assert window.form.text_of("orderid") == "9000001"
+
+
+def test_the_scheme_of_raw_http_is_chosen_and_an_assumed_one_is_said(
+    qtbot: Any, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """A correct request captured from an http sandbox, pasted as raw HTTP (no scheme in
+    it): valid, with the assumption said; chosen http, valid without one; chosen https,
+    the scheme mistake is named."""
+    dialog = _dialog(qtbot, rsa_key)
+    http_url = "http://127.0.0.1:8765/paynet/api/v4/payout-check/1001"
+    dialog.request_edit.setPlainText(
+        sign(http_url, PARAMS, rsa_key, timestamp=int(time.time())).http()
+    )
+    dialog.verify_button.click()
+    text = dialog.verdict_label.text()
+    assert "Valid" in text
+    assert "https was assumed" in text
+    assert "(scheme-assumed)" in text
+    dialog.scheme.setCurrentIndex(dialog.scheme.findData("http"))
+    dialog.verify_button.click()
+    assert "Valid" in dialog.verdict_label.text()
+    assert "assumed" not in dialog.verdict_label.text()
+    dialog.scheme.setCurrentIndex(dialog.scheme.findData("https"))
+    dialog.verify_button.click()
+    assert "Invalid" in dialog.verdict_label.text()
+    assert "(scheme-differs)" in dialog.verdict_label.text()
+    assert "Fix: sign the URL the request is sent to" in dialog.verdict_label.text()
+
+
+def test_the_clients_corpus_gets_the_same_verdicts_in_the_window(
+    qtbot: Any, rsa_key: rsa.RSAPrivateKey, other_rsa_key: rsa.RSAPrivateKey, tmp_path: Path
+) -> None:
+    """Every request of the installed independent clients, pasted as raw HTTP with its
+    scheme chosen: valid exactly when correct, each mistake named."""
+    from tests.clients.corpus import CLIENTS, cases_of, missing
+    from tests.clients.wire import Target
+
+    dialog = _dialog(qtbot, rsa_key)
+    target = Target("https://gateway.example:8443/paynet", "1001", "2001", "demo", int(time.time()))
+    wrong = []
+    for client in (c for c in CLIENTS if missing(c) is None):
+        for case in cases_of(client, target, rsa_key, other_rsa_key, tmp_path):
+            dialog.scheme.setCurrentIndex(
+                dialog.scheme.findData(case.wire.url.split(":")[0].lower())
+            )
+            dialog.request_edit.setPlainText(case.wire.http())
+            dialog.verify_button.click()
+            text = dialog.verdict_label.text()
+            valid = "<b>Valid</b>" in text
+            named = all(f"({code})" in text for code in case.expect)
+            if valid != (not case.expect) or not named:
+                wrong.append(f"{case.id}: {text[:300]}")
+    assert not wrong, "\n".join(wrong)

@@ -62,8 +62,10 @@ def test_verify_json_names_the_mistake_and_exits_1(
     data = json.loads(out)
     assert set(data) >= {"valid", "diagnosis", "expected_base_string", "received_base_string"}
     assert data["valid"] is False
-    assert [d["code"] for d in data["diagnosis"]] == ["plus-for-space"]
+    # raw HTTP without a full URL: the scheme is said to be assumed
+    assert [d["code"] for d in data["diagnosis"]] == ["plus-for-space", "scheme-assumed"]
     assert "spaces as +" in data["diagnosis"][0]["message"]
+    assert "rawurlencode" in data["diagnosis"][0]["fix"]
     assert "a%2Brefund" in data["received_base_string"]
     assert "4444444444444448" not in out
     assert "444444%252A%252A%252A%252A%252A%252A4448" in data["expected_base_string"]

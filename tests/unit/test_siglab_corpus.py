@@ -164,7 +164,7 @@ def test_a_correct_request_is_valid_and_needs_no_diagnosis(rsa_key: rsa.RSAPriva
 
 def test_raw_http_text_gives_the_same_verdict(rsa_key: rsa.RSAPrivateKey) -> None:
     wire = sign(URL, PARAMS, rsa_key, mistake="plus-for-space")
-    received = from_capture(parse_http(wire.http()))
+    received = from_capture(parse_http(wire.http(), scheme="https"))
     assert [f.code for f in diagnose(received, rsa_key.public_key()).findings] == ["plus-for-space"]
 
 

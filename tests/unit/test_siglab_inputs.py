@@ -27,19 +27,12 @@ from console.core.siglab.keysource import load_public_key
 from console.core.siglab.received import from_capture
 from console.core.siglab.variants import correct
 from console.core.signing import sign as console_sign
+from tests.clients.python_clients import pem as _pem
 from tests.helpers.mistaken_signer import sign
 
 URL = "https://gateway.example/paynet/api/v4/payout-check/1001"
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 PARAMS = [("client_orderid", "order-1"), ("amount", "10.50"), ("order_desc", "a b~c/d!")]
-
-
-def _pem(key: rsa.RSAPrivateKey) -> str:
-    return key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.TraditionalOpenSSL,
-        serialization.NoEncryption(),
-    ).decode()
 
 
 def test_oauthlib_signed_request_is_valid(rsa_key: rsa.RSAPrivateKey) -> None:

@@ -24,6 +24,7 @@ class Capture:
     authorization: str | None
     body: str
     content_type: str | None = None
+    scheme_assumed: bool = False
 
     def __repr__(self) -> str:  # the body may hold card data
         return f"Capture(method={self.method!r}, url={self.url!r}, body={len(self.body)} chars)"
@@ -44,17 +45,22 @@ def from_parts(
             "e.g. https://gateway.example/paynet/api/v4/payout-check/1001."
         )
     auth = authorization.strip() if authorization else None
-    return Capture(method.strip().upper() or "POST", url, auth or None, body.strip("\r\n"))
+    return Capture(method.strip().upper() or "POST", url, auth or None, body)
 
 
-def parse_http(text: str, *, scheme: str = "https") -> Capture:
+def parse_http(text: str, *, scheme: str | None = None) -> Capture:
     """Read raw HTTP request text: request line, headers, a blank line, the body.
 
     The request line may carry an absolute URL; otherwise the ``Host`` header and
-    ``scheme`` (HTTPS unless told) make it absolute.
+    ``scheme`` make it absolute (None: HTTPS, marked as assumed). The body is
+    ``Content-Length`` bytes when the header says so; without it, the text after the blank
+    line less one final line break (where a pasted text or a saved file ends).
     """
     text = text.lstrip("\r\n")
-    head, _sep, body = text.replace("\r\n", "\n").partition("\n\n")
+    head, sep, body = text.partition("\r\n\r\n")
+    if not sep or "\n\n" in head:
+        head, _sep, body = text.partition("\n\n")
+    head = head.replace("\r\n", "\n")
     lines = head.split("\n")
     words = lines[0].split()
     if len(words) < 2 or not (words[0].isalpha() and words[0].isupper()):
@@ -76,6 +82,7 @@ def parse_http(text: str, *, scheme: str = "https") -> Capture:
                 "line between the headers and the body."
             )
         headers[name.strip().lower()] = value.strip()
+    assumed = False
     if "://" in target:
         url = target
     else:
@@ -85,11 +92,28 @@ def parse_http(text: str, *, scheme: str = "https") -> Capture:
                 "The request has no Host header and its request line no absolute URL: add "
                 "'Host: gateway.example' so the signed URL can be rebuilt."
             )
-        url = f"{scheme}://{host}{target}"
+        assumed = scheme is None
+        url = f"{scheme or 'https'}://{host}{target}"
     return Capture(
         method,
         url,
         headers.get("authorization"),
-        body.strip("\r\n"),
+        _body(body, headers.get("content-length")),
         headers.get("content-type"),
+        assumed,
     )
+
+
+def _body(body: str, length: str | None) -> str:
+    if length is None or not length.strip().isdigit():
+        return body.removesuffix("\n").removesuffix("\r")
+    data = body.encode("utf-8", "surrogateescape")
+    size = int(length)
+    if len(data) > size:
+        return data[:size].decode("utf-8", "surrogateescape")
+    if len(data) < size and "\r\n" not in body:
+        # a capture whose line breaks were CR LF on the wire and lost theirs on the way
+        crlf = body.replace("\n", "\r\n")
+        if len(crlf.encode("utf-8", "surrogateescape")) == size:
+            return crlf
+    return body

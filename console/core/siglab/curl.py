@@ -186,11 +186,12 @@ def _split_urlencode(value: str) -> tuple[str, str, str]:
     return value[:cut], value[cut], value[cut + 1 :]
 
 
-def parse_request_text(text: str, *, scheme: str = "https") -> Capture:
-    """Read either a curl command line or raw HTTP text (which one is told by the start)."""
+def parse_request_text(text: str, *, scheme: str | None = None) -> Capture:
+    """Read either a curl command line or raw HTTP text (which one is told by the start;
+    ``scheme``: of raw HTTP, assumed and said when None)."""
     stripped = text.strip()
     if not stripped:
         raise CaptureError("The request text is empty: paste a raw HTTP request or a curl line.")
     if stripped.split(None, 1)[0] in ("curl", "curl.exe"):
         return parse_curl(stripped)
-    return parse_http(stripped, scheme=scheme)
+    return parse_http(text.lstrip(), scheme=scheme)  # the body's end is kept: Content-Length

@@ -2,16 +2,20 @@
 
 The command is the one whose path template matches the end of the URL's path (the
 contract's templates, or an environment's own); what comes before is the base URL. The
-body's parameters become the form's fields; ``login`` and ``oauth_*`` are not fields (the
-login is the OAuth consumer key), so they are reported apart.
+body's parameters (and the query's: the gateway signs both alike) become the form's fields;
+``login`` and ``oauth_*`` are not fields (the login is the OAuth consumer key), so they are
+reported apart. Whatever cannot be carried over is said (``notes``), and when the console
+would send another request than the line's (another base string), ``refusals`` says why,
+so that no send line is offered that changes the request unseen.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, unquote_plus, urlsplit
 
 from console.core.masking import mask_params
 from console.core.siglab.capture import Capture, CaptureError
@@ -19,6 +23,8 @@ from console.core.siglab.curl import parse_curl
 from console.core.spec import COMMANDS
 
 _PLACEHOLDER = re.compile(r"[{<](endpoint_id|endpoint_group_id)[}>]")
+_HEADER_PARAM = re.compile(r'([^\s=,"]+)\s*=\s*"([^"]*)"')
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,7 @@ class CurlImport:
     login: str | None
     fields: tuple[tuple[str, str], ...]
     notes: tuple[str, ...]
+    refusals: tuple[str, ...] = ()
 
     def to_json(self, *, reveal: bool = False) -> dict[str, object]:
         fields = self.fields if reveal else tuple(mask_params(self.fields))
@@ -43,6 +50,7 @@ class CurlImport:
             "login": self.login,
             "fields": dict(fields),
             "notes": list(self.notes),
+            "send_refused": list(self.refusals),
         }
 
 
@@ -88,28 +96,52 @@ def _template_regex(template: str) -> re.Pattern[str]:
 
 def _result(command: str, base: str, ids: dict[str, str], capture: Capture) -> CurlImport:
     notes: list[str] = []
-    try:
-        pairs = parse_qsl(capture.body, keep_blank_values=True, errors="strict")
-    except UnicodeDecodeError:
-        raise CaptureError("The body has percent escapes that are not UTF-8 text.") from None
-    login = None
-    if capture.authorization and "oauth_consumer_key" in capture.authorization:
-        m = re.search(r'oauth_consumer_key="([^"]*)"', capture.authorization)
-        login = m.group(1) if m else None
+    refusals: list[str] = []
+    header = _header_params(capture.authorization)
+    login = header.get("oauth_consumer_key")
+    query = _pairs(urlsplit(capture.url).query, "query")
+    body, body_notes, body_refusals = _body(capture)
+    notes += body_notes
+    refusals += body_refusals
+    if query:
+        names = ", ".join(dict.fromkeys(n for n, _ in query))
+        notes.append(
+            f"The URL's query ({names}) was carried into the fields: the gateway signs query "
+            "and body parameters alike, and the console sends fields in the body."
+        )
     fields: dict[str, str] = {}
-    for name, value in pairs:
+    for name, value in (*query, *body):
         if name == "login":
             login = login or value
             notes.append("login was in the body; it is the OAuth consumer key, not a field.")
+            refusals.append("login is in the body: the gateway reads and signs it there.")
         elif name.startswith("oauth_"):
             notes.append(f"{name} was in the body; the console signs the request itself.")
+            refusals.append(f"{name} is in the body: the gateway reads and signs it there.")
         elif name in fields:
-            notes.append(f"{name} was given twice; the last value is kept.")
-            fields[name] = value
+            notes.append(f"{name} was given twice; the form holds one value.")
+            refusals.append(f"{name} is given twice: the console sends each field once.")
         else:
             fields[name] = value
+        if _CONTROL.search(value):
+            refusals.append(
+                f"The value of {name} holds a control character (a line feed?): the console "
+                "refuses those in fields."
+            )
+    for name in header:
+        if not name.startswith("oauth_") and name != "realm":
+            where = "the body too" if name in fields else "not in the body"
+            notes.append(
+                f"{name} was in the Authorization header ({where}); it was not carried over "
+                "from there: the header holds only oauth_ parameters."
+            )
+        elif name in ("realm", "oauth_token", "oauth_body_hash"):
+            notes.append(f"{name} in the header was not carried over; the console sends none.")
     if capture.method != "POST":
         notes.append(f"The curl line uses {capture.method}; the API takes POST.")
+        refusals.append(f"The line sends {capture.method}; the console sends POST.")
+    if urlsplit(capture.url).path.endswith("/"):
+        refusals.append("The URL ends with /; the console's URL does not.")
     return CurlImport(
         command=command,
         base_url=base,
@@ -117,5 +149,51 @@ def _result(command: str, base: str, ids: dict[str, str], capture: Capture) -> C
         endpoint_group_id=ids.get("endpoint_group_id"),
         login=login,
         fields=tuple(fields.items()),
-        notes=tuple(notes),
+        notes=tuple(dict.fromkeys(notes)),
+        refusals=tuple(dict.fromkeys(refusals)),
     )
+
+
+def _body(capture: Capture) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """The body's fields, and what was said about them (notes, refusals)."""
+    text = capture.body
+    if "json" in (capture.content_type or "").lower() or text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            fields = [(str(k), v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()]
+            return (
+                fields,
+                ["The body is JSON: its fields were read from it."],
+                [
+                    "The body is JSON; the gateway reads form bodies only, and the console "
+                    "sends the fields form-encoded, which is another request."
+                ],
+            )
+    notes, refusals = [], []
+    segments = [s for s in text.split("&") if s]
+    loose = [s for s in segments[1:] if "=" not in s]
+    if loose:
+        said = ", ".join(repr(unquote_plus(s)) for s in loose)
+        notes.append(
+            f"The body has parts without '=' ({said}): most likely an & inside a value was "
+            "sent unencoded (encode it as %26)."
+        )
+        refusals.append(f"The body splits a value at an unencoded & ({said}).")
+    return _pairs(text, "body"), notes, refusals
+
+
+def _pairs(text: str, where: str) -> list[tuple[str, str]]:
+    try:
+        return parse_qsl(text, keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        raise CaptureError(f"The {where} has percent escapes that are not UTF-8 text.") from None
+
+
+def _header_params(authorization: str | None) -> dict[str, str]:
+    return {
+        unquote(m.group(1)): unquote(m.group(2))
+        for m in _HEADER_PARAM.finditer(authorization or "")
+    }

@@ -1,49 +1,40 @@
-"""The verdict on a signed request: valid, or which known mistake broke the signature.
+"""The verdict on a signed request: valid, or which known mistakes broke the signature.
 
 One RSA operation opens the signature under the key (PKCS#1 v1.5 keeps the digest inside);
-every variant base string is then only hashed and compared, so trying all known mistakes
-costs little more than one verification. A signature that opens to a well-formed PKCS#1
-block was made with this key, over some base string; one that does not was made with
-another key (or is not a signature at all), which is told apart from a base string mistake.
+the base strings of every known mistake, alone and two at a time, are then only hashed and
+compared (:mod:`console.core.siglab.search`). A signature that opens to a well-formed
+PKCS#1 block was made with this key, over some base string; one that does not was made with
+another key, another method (HMAC) or another padding, which are told apart. The gateway's
+other rules (:mod:`console.core.siglab.rules`) are checked as the gateway checks them, so
+the lab, ``verify`` and the sandbox's log give one verdict for the same bytes.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import contextlib
-import hashlib
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import padding
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
 from console.core.keys import fingerprint
-from console.core.siglab import variants
+from console.core.siglab import opening, rules, search, variants
+from console.core.siglab.mistakes import NOTES
 from console.core.siglab.received import Received
-from console.core.siglab.variants import MISTAKES
+from console.core.siglab.rules import Finding, finding
+
+__all__ = ["Finding", "Verdict", "diagnose", "first_difference"]
 
 TIMESTAMP_WINDOW = 300.0
-_HASHES: tuple[tuple[str, hashes.HashAlgorithm], ...] = (
-    ("", hashes.SHA256()),
-    ("sha1-instead-of-sha256", hashes.SHA1()),  # noqa: S303 (recognising a mistake)
-)
-_PSS = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=padding.PSS.AUTO)
-_HEX = re.compile(r"[0-9a-fA-F]+")
 _AMP = re.compile("%26", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One entry of a diagnosis: a stable code and a message in plain words."""
-
-    code: str
-    message: str
+_RULED_OUT = (
+    "the method; the scheme, host, port and path; the query and the body read another way "
+    "(a line feed, a + or & sent unencoded, JSON, a value encoded twice, spaces trimmed); a "
+    "repeated field signed once; extra parameters (oauth_token, oauth_signature, realm, "
+    "oauth_body_hash, login, header fields); the encoders of PHP, JavaScript, Java and "
+    "Python; the parameter order; a line feed after the base string"
+)
 
 
 @dataclass(frozen=True)
@@ -52,7 +43,8 @@ class Verdict:
 
     Attributes:
         valid: the signature verifies under the contract's rules with this key, and the
-            request breaks no other signing rule (timestamp notes do not change this).
+            request breaks none of the gateway's other rules (the notes timestamp-stale and
+            scheme-assumed do not change this).
         findings: the diagnosis; empty for a clean valid request.
         expected_base_string / received_base_string: the base string the gateway computes,
             and the one the signature matches when a known mistake explains it (else None).
@@ -76,11 +68,21 @@ class Verdict:
             return self.expected_base_string, self.received_base_string
         return self.masked_expected, self.masked_received
 
+    def summary(self) -> str:
+        """The verdict in one line, as the sandbox's log writes it."""
+        head = "valid" if self.valid else "invalid"
+        words = [
+            f"{f.message[0].lower()}{f.message[1:].rstrip('.')} ({f.code})" for f in self.findings
+        ]
+        return "; ".join([head, *words])
+
     def to_json(self, *, reveal: bool = False) -> dict[str, object]:
         expected, received = self.base_strings(reveal=reveal)
         return {
             "valid": self.valid,
-            "diagnosis": [{"code": f.code, "message": f.message} for f in self.findings],
+            "diagnosis": [
+                {"code": f.code, "message": f.message, "fix": f.fix} for f in self.findings
+            ],
             "expected_base_string": expected,
             "received_base_string": received,
             "first_difference": self.first_difference,
@@ -95,7 +97,8 @@ def diagnose(
     now: float | None = None,
     other_keys: Mapping[str, RSAPublicKey] | None = None,
 ) -> Verdict:
-    """Verify ``r`` with ``key``; when it fails, find the known mistake that explains it.
+    """Verify ``r`` with ``key`` by the gateway's rules; when it fails, find the known
+    mistakes that explain it.
 
     Args:
         r: the request as received.
@@ -104,22 +107,42 @@ def diagnose(
         other_keys: more keys by name (other environments, other merchants), tried when
             the signature does not open with ``key``, to name the key it was made with.
     """
+    verdict = _diagnose(r, key, now, other_keys or {})
+    if not r.scheme_assumed:
+        return verdict
+    assumed = r.scheme.lower()
+    if "scheme-differs" in verdict.codes:
+        other = "http" if assumed == "https" else "https"
+        verdict = _diagnose(replace(r, scheme=other), key, now, other_keys or {})
+        note = (
+            f"The request text does not say the scheme: {assumed} was assumed first, and the "
+            f"signature fits {other}, so {other} was taken. Choose the scheme if that is wrong."
+        )
+    else:
+        note = (
+            f"The request text does not say the scheme: {assumed} was assumed. Choose the "
+            "scheme the request went over if that is wrong."
+        )
+    findings = (*verdict.findings, Finding("scheme-assumed", note))
+    return replace(verdict, findings=findings, codes=tuple(f.code for f in findings))
+
+
+def _diagnose(
+    r: Received,
+    key: RSAPublicKey,
+    now: float | None,
+    other_keys: Mapping[str, RSAPublicKey],
+) -> Verdict:
     expected = variants.correct(r)
-    candidates: dict[str, list[str]] = {expected: []}
-    recipes = variants.recipes(r)
-    for code, recipe in recipes:
-        base = variants.build(r, recipe)
-        if base not in (None, expected) and code not in candidates.setdefault(base, []):
-            candidates[base].append(code)
-    signatures = _signature_forms(r.signature_text)
-    matches, opened = _match(key, signatures, candidates)
+    forms = opening.signature_forms(r.signature_text)
+    targets = opening.open_digests(key, forms)
+    match, tried = search.search(r, targets)
     findings: list[Finding] = []
-    received: str | None = None
-    if matches:
-        extra, received = matches[0]
-        codes = [*extra, *candidates[received]]
-        findings += [Finding(c, _message(c)) for c in codes]
-    elif not signatures:
+    method_findings = rules.header_findings(r)
+    declared = rules.declared_method(r)
+    if match is not None:
+        findings += [finding(c) for c in (*match.signature_codes, *match.codes)]
+    elif not forms and (declared.startswith("RSA") or not declared):
         findings.append(
             Finding(
                 "signature-unreadable",
@@ -127,36 +150,34 @@ def diagnose(
                 "Send base64 of the RSA-SHA256 signature, percent-encoded.",
             )
         )
-    elif opened:
-        findings.append(
-            Finding(
-                "unexplained",
-                "The signature was made with this key, but over a base string that none of "
-                "the known mistakes explains. Compare the client's base string with the "
-                "expected one below.",
-            )
-        )
-    else:
-        findings.append(_wrong_key(key, signatures, candidates, other_keys or {}))
-    if any(n == "login" for n, _ in r.body) and all(f.code != "login-in-body" for f in findings):
-        findings.append(Finding("login-in-body", MISTAKES["login-in-body"].capitalize() + "."))
-    findings += _timestamp_notes(r.oauth_value("oauth_timestamp"), now)
-    signature_codes = {f.code for f in findings} - {"timestamp-millis", "timestamp-stale"}
-    valid = bool(matches) and not signature_codes
+    elif any(targets.values()):
+        findings.append(_unexplained(tried))
+    elif declared.startswith("RSA") or not declared:
+        match, _ = opening.pss_match(r, key, forms)
+        if match is not None:
+            findings += [finding(c) for c in ("pss-padding", *match.codes)]
+        else:
+            findings.append(opening.wrong_key(key, forms, other_keys))
+    findings += method_findings + rules.body_findings(r)
+    findings += rules.timestamp_findings(r.oauth_value("oauth_timestamp"), now, TIMESTAMP_WINDOW)
+    findings = _dedupe(findings)
+    valid = (
+        match is not None
+        and match.cost == 0
+        and not match.signature_codes
+        and all(f.code in NOTES for f in findings)
+    )
     masked = r.masked()
-    masked_expected = variants.correct(masked)
     masked_received = None
-    if received is not None and received != expected:
-        recipe = next(rc for code, rc in recipes if variants.build(r, rc) == received)
-        masked_received = variants.build(masked, recipe)
-    elif received is not None:
-        masked_received = masked_expected
+    received = match.base if match is not None else None
+    if match is not None:
+        masked_received = search.build(masked, match.choice) or variants.correct(masked)
     return Verdict(
         valid=valid,
         findings=tuple(findings),
         expected_base_string=expected,
         received_base_string=received,
-        masked_expected=masked_expected,
+        masked_expected=variants.correct(masked),
         masked_received=masked_received,
         first_difference=first_difference(expected, received) if received else None,
         fingerprint=fingerprint(key),
@@ -164,119 +185,27 @@ def diagnose(
     )
 
 
-def _signature_forms(text: str) -> list[tuple[list[str], bytes]]:
-    """Ways the header's signature text may hold the signature, the right one first."""
-    forms: list[tuple[list[str], bytes]] = []
-    once = unquote(text)
-    for codes, candidate in (
-        ([], once),
-        (["signature-not-url-decoded"], unquote(once)),
-        (["signature-not-url-decoded"], once.replace(" ", "+")),
-    ):
-        if codes and candidate == once:
-            continue
-        with contextlib.suppress(binascii.Error, ValueError):
-            forms.append((codes, base64.b64decode(candidate, validate=True)))
-    if _HEX.fullmatch(once) and len(once) % 2 == 0 and len(once) >= 128:
-        forms.append((["hex-signature"], bytes.fromhex(once)))
-    return forms
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    codes = {f.code for f in findings}
+    if "json-body-form-signed" in codes:
+        codes.discard("json-body")
+        findings = [f for f in findings if f.code != "json-body"]
+    seen: dict[str, Finding] = {}
+    for f in findings:  # one finding a code, in the first place, with the fullest words
+        if f.code not in seen or len(f.message) > len(seen[f.code].message):
+            seen[f.code] = f
+    return list(seen.values())
 
 
-def _match(
-    key: RSAPublicKey,
-    signatures: Sequence[tuple[list[str], bytes]],
-    candidates: Mapping[str, list[str]],
-) -> tuple[list[tuple[list[str], str]], bool]:
-    """Matching (extra codes, base string) pairs, and whether any signature opened."""
-    matches: list[tuple[list[str], str]] = []
-    opened = False
-    for sig_codes, signature in signatures:
-        for hash_code, algorithm in _HASHES:
-            try:
-                digest = key.recover_data_from_signature(signature, padding.PKCS1v15(), algorithm)
-            except (InvalidSignature, ValueError):
-                continue
-            opened = True
-            hasher = hashlib.new(algorithm.name)
-            for base in candidates:
-                h = hasher.copy()
-                h.update(base.encode("utf-8", "surrogateescape"))
-                if h.digest() == digest:
-                    matches.append(([*sig_codes, *([hash_code] if hash_code else [])], base))
-        if matches:
-            return matches, opened
-    if not opened:
-        for sig_codes, signature in signatures:
-            for base in candidates:
-                try:
-                    key.verify(
-                        signature, base.encode("utf-8", "surrogateescape"), _PSS, hashes.SHA256()
-                    )
-                except (InvalidSignature, ValueError):
-                    continue
-                return [([*sig_codes, "pss-padding"], base)], True
-    return matches, opened
-
-
-def _wrong_key(
-    key: RSAPublicKey,
-    signatures: Sequence[tuple[list[str], bytes]],
-    candidates: Mapping[str, list[str]],
-    other_keys: Mapping[str, RSAPublicKey],
-) -> Finding:
-    mine = fingerprint(key)
-    for name, other in other_keys.items():
-        if fingerprint(other) == mine:
-            continue
-        if _match(other, signatures, candidates)[1]:
-            return Finding(
-                "wrong-key",
-                f"The request was signed with the key of {name} (fingerprint "
-                f"{fingerprint(other)}), not with the key it was checked with "
-                f"(fingerprint {mine}).",
-            )
-    size = (key.key_size + 7) // 8
-    lengths = {len(s) for _, s in signatures}
-    detail = ""
-    if lengths and size not in lengths:
-        detail = f" The signature is {min(lengths)} bytes; a {key.key_size}-bit key's are {size}."
+def _unexplained(tried: int) -> Finding:
     return Finding(
-        "wrong-key",
-        f"The signature does not open with this key (fingerprint {mine}): it was made with "
-        f"another key, whose fingerprint the lab cannot know.{detail} Check which key the "
-        "client signs with and which public key the gateway holds.",
+        "unexplained",
+        "The signature was made with this key, but over a base string that none of the "
+        f"{tried} the lab built explains. Ruled out, alone and two at a time: {_RULED_OUT}. "
+        "Left: a value changed after signing (an amount or a description edited, a proxy "
+        "rewriting the body), a parameter added or removed after signing, or a mistake the "
+        "lab does not know. Compare the client's base string with the expected one below.",
     )
-
-
-def _message(code: str) -> str:
-    text = MISTAKES.get(code, code)
-    return text[0].upper() + text[1:] + "."
-
-
-def _timestamp_notes(text: str | None, now: float | None) -> list[Finding]:
-    if not text or not (text.isascii() and text.isdigit()):
-        return []
-    stamp = int(text)
-    if len(text) >= 13:
-        return [
-            Finding(
-                "timestamp-millis",
-                f"oauth_timestamp {text} is in milliseconds: the gateway wants Unix seconds "
-                f"({stamp // 1000}) and refuses it as far in the future.",
-            )
-        ]
-    if now is not None and abs(now - stamp) > TIMESTAMP_WINDOW:
-        skew = stamp - now
-        side = "ahead of" if skew > 0 else "behind"
-        return [
-            Finding(
-                "timestamp-stale",
-                f"oauth_timestamp is {abs(skew):.0f} s {side} the time of this check; the "
-                f"gateway accepts {TIMESTAMP_WINDOW:g} s (fine for an old capture, not for a "
-                "request sent now).",
-            )
-        ]
-    return []
 
 
 def first_difference(expected: str, other: str) -> str | None:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, replace
 from urllib.parse import unquote, unquote_plus, urlsplit
 
-from console.core.masking import mask_params
+from console.core.masking import mask_params, mask_text, mask_value
 from console.core.siglab.capture import Capture, CaptureError
 
 Pairs = tuple[tuple[str, str], ...]
@@ -38,6 +38,11 @@ class Received:
         oauth: every parameter of the Authorization header except ``oauth_signature``,
             decoded, in header order (``oauth_token`` and ``realm`` too, when present).
         signature_text: ``oauth_signature`` as written in the header (still encoded).
+        header_names: every parameter name of the header in order, repeats included.
+        query_text: the URL's query as sent (undecoded), without ``?``.
+        body_text: the body as sent (decoded as UTF-8, bytes that are not kept as they came).
+        content_type: the Content-Type header, when known.
+        scheme_assumed: the scheme was not in the request text (raw HTTP without a full URL).
     """
 
     method: str
@@ -50,23 +55,38 @@ class Received:
     body_raw: Pairs | None
     oauth: Pairs
     signature_text: str
+    header_names: tuple[str, ...] = ()
+    query_text: str = ""
+    body_text: str = ""
+    content_type: str | None = None
+    scheme_assumed: bool = False
 
     def oauth_value(self, name: str) -> str | None:
         return next((v for n, v in self.oauth if n == name), None)
 
     @property
     def signed_oauth(self) -> Pairs:
-        """The five oauth parameters this API signs, as the header gave them."""
-        return tuple((n, v) for n, v in self.oauth if n in SIGNED_OAUTH)
+        """The five oauth parameters this API signs, as the header gave them (once each)."""
+        seen: dict[str, str] = {}
+        for name, value in self.oauth:
+            if name in SIGNED_OAUTH:
+                seen.setdefault(name, value)
+        return tuple(seen.items())
 
     def masked(self) -> Received:
         """A copy with card numbers and CVV2 masked, to build base strings fit to show."""
         raw = None if self.body_raw is None else tuple(mask_params(self.body_raw))
+        secrets = (*self.query, *self.body)
         return replace(
             self,
             query=tuple(mask_params(self.query)),
             body=tuple(mask_params(self.body)),
             body_raw=raw,
+            oauth=tuple(
+                (n, v if n.startswith("oauth_") else mask_value(n, v)) for n, v in self.oauth
+            ),
+            query_text=mask_text(self.query_text, secrets),
+            body_text=mask_text(self.body_text, secrets),
         )
 
 
@@ -88,7 +108,7 @@ def from_capture(capture: Capture) -> Received:
         raise CaptureError(f"The URL {capture.url!r} is not an absolute http(s) address.")
     host = parts.netloc.rpartition("@")[2]
     host = host.rsplit(":", 1)[0] if port is not None else host
-    body = capture.body.strip("\r\n")
+    body = capture.body  # byte for byte: a final line feed is part of the last value
     return Received(
         method=capture.method.upper(),
         scheme=capture.url.strip().split("://", 1)[0],  # urlsplit lowers it: keep as written
@@ -100,15 +120,29 @@ def from_capture(capture: Capture) -> Received:
         body_raw=tuple(_segments(body)),
         oauth=tuple(_header(capture.authorization)),
         signature_text=_signature_text(capture.authorization),
+        header_names=tuple(unquote(n) for n, _ in _header_params(capture.authorization)),
+        query_text=parts.query,
+        body_text=body,
+        content_type=capture.content_type,
+        scheme_assumed=capture.scheme_assumed,
     )
 
 
-def from_decoded(
-    method: str, url: str, params: Pairs | list[tuple[str, str]], authorization: str
+def from_wire(
+    method: str,
+    scheme: str,
+    host: str,
+    path: str,
+    query: bytes,
+    authorization: str | None,
+    body: bytes,
+    content_type: str | None = None,
 ) -> Received:
-    """A request whose parameters were already decoded (the sandbox's view)."""
-    received = from_capture(Capture(method, url.split("?", 1)[0], authorization, ""))
-    return replace(received, body=tuple(params), body_raw=None)
+    """A request as a server read it off the wire (the sandbox's view), byte for byte."""
+    text = query.decode("utf-8", "surrogateescape")
+    url = f"{scheme}://{host}{path}" + (f"?{text}" if text else "")
+    body_text = body.decode("utf-8", "surrogateescape")
+    return from_capture(Capture(method, url, authorization, body_text, content_type))
 
 
 def _form(text: str) -> Pairs:

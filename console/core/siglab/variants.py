@@ -1,223 +1,279 @@
-"""The correct signature base string and one wrong builder per known client mistake.
+"""The base strings a client may have signed: the correct one, and the deviations known
+clients make, one dimension at a time.
 
-Every builder is a deliberate deviation from the rules in the field notes ("Signing"): it
-rebuilds the base string the way a client with exactly that mistake would. A builder returns
-None where its mistake cannot change anything (``host-case`` for a host already in lower
-case), so only meaningful variants are tried.
+Dimensions: the method; the base string URI (scheme, host, port, path, a query left in);
+which parameters are signed (query and body read another way, a copy of a repeated field
+dropped, extra parameters such as realm or oauth_body_hash); the encoder of names and
+values; the order. Every option has a stable ``key`` (so the same choice can be rebuilt on
+the request with card data masked), its mistake codes and its cost (0 for the correct
+reading, 1 for one mistake; an encoder that makes two known deviations at once counts as
+the one client function it is). :mod:`console.core.siglab.search` combines them.
+
+Each option follows the field notes ("Signing") except for its one deliberate deviation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import unquote_plus
+from itertools import product
+from typing import Generic, TypeVar
 
-from console.core.siglab import encoders
+from console.core.siglab import readings
 from console.core.siglab.encoders import Encoder, rfc3986
 from console.core.siglab.received import Pairs, Received
 
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-
-# Each mistake's stable code and what it means, in the words a log or a verdict uses.
-MISTAKES: dict[str, str] = {
-    "plus-for-space": "the client encoded spaces as + (form encoding) instead of %20 (RFC 3986)",
-    "js-encodeuricomponent": "the client left ! ' ( ) * unencoded (JavaScript's "
-    "encodeURIComponent) instead of RFC 3986 encoding",
-    "slash-not-encoded": "the client left / unencoded (Python's quote() default safe='/')",
-    "tilde-encoded": "the client encoded ~ as %7E; RFC 3986 keeps ~ as it is",
-    "lowercase-hex": "the client wrote percent escapes in lower-case hex (%2f); they must "
-    "be upper case (%2F)",
-    "not-sorted": "the client did not sort the parameters by name and value",
-    "sorted-before-encoding": "the client sorted the parameters before percent-encoding "
-    "them; they are sorted by their encoded form",
-    "oauth-token-empty": "the client signed an empty oauth_token; this API has none",
-    "oauth-signature-signed": "the client put oauth_signature itself into the signed parameters",
-    "default-port-kept": "the client kept the default port in the signed URL; it is dropped",
-    "host-case": "the client signed the host name as written; it is signed in lower case",
-    "scheme-case": "the client signed the scheme as written; it is signed in lower case",
-    "path-differs": "the client signed a different path than the one the request went to",
-    "query-not-signed": "the client left the URL's query parameters out of the signature",
-    "body-not-signed": "the client left the body parameters out of the signature",
-    "body-double-encoded": "the body values were percent-encoded twice: once more in the "
-    "signature or in the body than the other",
-    "value-trimmed": "the client trimmed spaces around values before signing but sent them "
-    "untrimmed",
-    "login-in-body": "login belongs in oauth_consumer_key only, never in the body",
-    "sha1-instead-of-sha256": "the client signed with RSA-SHA1 instead of RSA-SHA256",
-    "pss-padding": "the client used RSA-PSS padding instead of PKCS#1 v1.5",
-    "hex-signature": "the client sent the signature in hex (a debug form) instead of base64",
-    "signature-not-url-decoded": "the signature in the header was percent-encoded twice, "
-    "or its percent-encoding was not undone",
-    "wrong-key": "the request was signed with another key than the one it was checked with",
-    "timestamp-millis": "oauth_timestamp is in milliseconds; the gateway wants Unix seconds",
-    "timestamp-stale": "oauth_timestamp is outside the gateway's window of real time",
-}
+T = TypeVar("T")
+DEFAULT_PORTS = {"http": 80, "https": 443}
+BUDGET = 2  # mistakes combined at most (a library's encoder counts as one)
 
 
 @dataclass(frozen=True)
-class Recipe:
-    """How one signer builds its base string."""
+class Option(Generic[T]):
+    """One way of reading one dimension."""
 
-    inner: Encoder = rfc3986  # names and values
-    outer: Encoder = rfc3986  # the URI and the normalized string
-    order: str = "encoded"  # encoded | decoded | as-sent | oauth-first
-    uri: Callable[[Received], str | None] | None = None
-    params: Callable[[Received], Pairs | None] | None = None
-
-
-def correct_uri(r: Received) -> str:
-    return _uri(r.scheme.lower(), r.host.lower(), _port(r), r.path)
+    key: str
+    codes: tuple[str, ...]
+    cost: int
+    value: T
 
 
-def correct_params(r: Received) -> Pairs:
-    return (*r.query, *r.body, *r.signed_oauth)
+@dataclass(frozen=True)
+class ParamSet:
+    """The signed parameters in three groups (kept apart for the unsorted orders)."""
+
+    query: Pairs
+    body: Pairs
+    oauth: Pairs  # the five signed oauth parameters, and any extra a client signed
+
+    @property
+    def all(self) -> Pairs:
+        return (*self.query, *self.body, *self.oauth)
 
 
-def build(r: Received, recipe: Recipe = Recipe()) -> str | None:
-    """The base string ``recipe`` makes of ``r``, or None when it does not apply."""
-    uri = (recipe.uri or correct_uri)(r)
-    pairs = (recipe.params or correct_params)(r)
-    if uri is None or pairs is None:
-        return None
-    enc = recipe.inner
-    if recipe.order == "encoded":
-        normalized = sorted((enc(n), enc(v)) for n, v in pairs)
-    elif recipe.order == "decoded":
-        normalized = [(enc(n), enc(v)) for n, v in sorted(pairs, key=_byte_order)]
+def _one(key: str, code: str, value: T) -> Option[T]:
+    return Option(key, (code,), 1, value)
+
+
+def methods(r: Received) -> list[Option[str]]:
+    other = "GET" if r.method == "POST" else "POST"
+    return [Option("", (), 0, r.method), _one("method", "method-differs", other)]
+
+
+def port_text(r: Received) -> str:
+    """``:port`` as the base string URI keeps it (empty for the scheme's default)."""
+    default = DEFAULT_PORTS.get(r.scheme.lower())
+    return "" if r.port is None or r.port == default else f":{r.port}"
+
+
+def uris(r: Received) -> list[Option[str]]:
+    """The correct base string URI and its deviations, up to :data:`BUDGET` at once."""
+    scheme = r.scheme.lower()
+    schemes = [Option("", (), 0, scheme)]
+    schemes.append(_one("scheme", "scheme-differs", "http" if scheme == "https" else "https"))
+    # as written, and in capitals (raw HTTP text does not show how the client wrote it)
+    for written in dict.fromkeys((r.scheme, scheme.upper())):
+        if written != scheme:
+            schemes.append(_one(f"scheme-case:{written}", "scheme-case", written))
+    hosts = [Option("", (), 0, r.host.lower())]
+    if r.host != r.host.lower():
+        hosts.append(_one("host-case", "host-case", r.host))
+    port = port_text(r)
+    ports = [Option("", (), 0, port)]
+    if port:
+        ports.append(_one("port-out", "port-left-out", ""))
+    elif scheme in DEFAULT_PORTS:
+        ports.append(_one("port-default", "default-port-kept", "default"))
+    paths = [Option("", (), 0, r.path)]
+    paths += [_one(f"path:{p}", "path-differs", p) for p in _paths(r.path)]
+    tails = [Option("", (), 0, "")]
+    if r.query_text:
+        tails.append(_one("query-in-uri", "query-in-uri", "?" + r.query_text))
+    out = []
+    for parts in product(schemes, hosts, ports, paths, tails):
+        cost = sum(p.cost for p in parts)
+        if cost <= BUDGET:
+            s, h, p, path, tail = (o.value for o in parts)
+            if p == "default":
+                p = f":{DEFAULT_PORTS.get(s.lower(), 443)}"
+            key = "|".join(o.key for o in parts if o.key)
+            codes = tuple(c for o in parts for c in o.codes)
+            out.append(Option(key, codes, cost, f"{s}://{h}{p}{path}{tail}"))
+    return out
+
+
+def _paths(path: str) -> list[str]:
+    candidates = [path.replace("/group/", "/", 1), path.rstrip("/") or "/", path + "/"]
+    api = path.find("/api/")
+    if api > 0:
+        candidates.append(path[api:])
+    return [p for p in dict.fromkeys(candidates) if p != path]
+
+
+def _applicable(
+    options: list[tuple[str, str, Pairs | None]], baseline: Pairs
+) -> list[Option[Pairs]]:
+    """The options that apply and change something."""
+    return [_one(k, c, v) for k, c, v in options if v is not None and v != baseline]
+
+
+def queries(r: Received) -> list[Option[Pairs]]:
+    q, text = r.query, r.query_text
+    options = [
+        ("q-none", "query-not-signed", () if q else None),
+        # before q-raw: without escapes, a + read as a plus and a raw value are the same
+        ("q-plus", "plus-literal", readings.form(text, plus=False) if "+" in text else None),
+        ("q-decoded", "query-double-encoded", tuple((n, readings.decode(v)) for n, v in q)),
+        ("q-raw", "query-double-encoded", readings.raw_values(text)),
+    ]
+    return [Option("", (), 0, q), *_applicable(options, q)]
+
+
+def bodies(r: Received) -> list[Option[Pairs]]:
+    b, text = r.body, r.body_text
+    json_like = readings.is_json(r)
+    ends = text.endswith("\n")
+    options = [
+        ("b-none", "json-body" if json_like else "body-not-signed", () if b else None),
+        ("b-plus", "plus-literal", readings.form(text, plus=False) if "+" in text else None),
+        ("b-raw", "body-double-encoded", readings.raw_values(text)),
+        ("b-decoded", "body-double-encoded", tuple((n, readings.decode(v)) for n, v in b)),
+        ("b-lf-out", "line-feed-not-signed", readings.form(text.rstrip("\r\n")) if ends else None),
+        (
+            "b-lf-in",
+            "line-feed-not-sent",
+            readings.form(text + "\n") if text and not ends else None,
+        ),
+        (
+            "b-crlf-in",
+            "line-feed-not-sent",
+            readings.form(text + "\r\n") if text and not ends else None,
+        ),
+        ("b-trim", "value-trimmed", tuple((n, v.strip()) for n, v in b)),
+        ("b-amp", "unencoded-ampersand", readings.glued(text)),
+        ("b-json", "json-body-form-signed", readings.json_fields(r)),
+        ("b-login", "login-in-body", tuple(p for p in b if p[0] != "login")),
+    ]
+    return [Option("", (), 0, b), *_applicable(options, b)]
+
+
+def header_extras(r: Received) -> Pairs:
+    """Header parameters that are neither oauth_ ones nor realm (body fields, most often)."""
+    return tuple((n, v) for n, v in r.oauth if not n.startswith("oauth_") and n != "realm")
+
+
+def extras(r: Received) -> list[Option[Pairs]]:
+    """Parameters a client signed that the gateway does not."""
+    names = {n for n, _ in r.oauth}
+    login = r.oauth_value("oauth_consumer_key") or ""
+    token = r.oauth_value("oauth_token") or ""
+    options: list[tuple[str, str, Pairs | None]] = [
+        ("x-token", "oauth-token-empty", (("oauth_token", token),)),
+        ("x-signature", "oauth-signature-signed", (("oauth_signature", ""),)),
+        ("x-realm", "realm-signed", _header_pair(r, "realm") if "realm" in names else None),
+        (
+            "x-body-hash",
+            "oauth-body-hash",
+            _header_pair(r, "oauth_body_hash") if "oauth_body_hash" in names else None,
+        ),
+        ("x-header", "body-fields-in-header", header_extras(r) or None),
+        (
+            "x-login",
+            "login-in-body",
+            None if any(n == "login" for n, _ in r.body) else (("login", login),),
+        ),
+    ]
+    return [Option("", (), 0, ()), *_applicable(options, ())]
+
+
+def _header_pair(r: Received, name: str) -> Pairs:
+    return ((name, r.oauth_value(name) or ""),)
+
+
+def duplicates(r: Received) -> list[Option[Callable[[Pairs], Pairs]]]:
+    """A repeated field signed once (the first or the last copy kept, as a dict would)."""
+    names = [n for n, _ in (*r.query, *r.body)]
+    out: list[Option[Callable[[Pairs], Pairs]]] = [Option("", (), 0, _same)]
+    if len(set(names)) < len(names):
+        out.append(_one("d-first", "duplicate-kept-once", _keep_first))
+        out.append(_one("d-last", "duplicate-kept-once", _keep_last))
+    return out
+
+
+def _same(pairs: Pairs) -> Pairs:
+    return pairs
+
+
+def _keep_first(pairs: Pairs) -> Pairs:
+    seen: dict[str, str] = {}
+    for name, value in pairs:
+        seen.setdefault(name, value)
+    return tuple(seen.items())
+
+
+def _keep_last(pairs: Pairs) -> Pairs:
+    return tuple(dict(pairs).items())
+
+
+def param_sets(r: Received) -> list[Option[ParamSet]]:
+    """Every combination of query, body, duplicate and extra options within the budget."""
+    oauth = r.signed_oauth
+    out = []
+    for q, b, d, x in product(queries(r), bodies(r), duplicates(r), extras(r)):
+        cost = q.cost + b.cost + d.cost + x.cost
+        if cost > BUDGET:
+            continue
+        query, body = q.value, b.value
+        if d.key:  # the copies kept, query and body as one dict
+            query, body = (), d.value((*query, *body))
+        key = "|".join(o.key for o in (q, b, d, x) if o.key)
+        codes = tuple(c for o in (q, b, d, x) for c in o.codes)
+        out.append(Option(key, codes, cost, ParamSet(query, body, (*oauth, *x.value))))
+    return out
+
+
+ORDERS = {
+    "": "",
+    "o-sent": "not-sorted",
+    "o-oauth-first": "not-sorted",
+    "o-body-first": "not-sorted",
+    "o-decoded": "sorted-before-encoding",
+    "o-value": "sorted-by-value",
+    "o-joined": "sorted-as-joined",
+    "o-name": "repeated-name-order",
+}
+
+
+def normalize(ps: ParamSet, enc: Encoder, order: str) -> str:
+    """The normalized parameter string in ``order`` (a key of :data:`ORDERS`)."""
+    if order == "o-decoded":
+        pairs = sorted(ps.all, key=lambda p: (_bytes(p[0]), _bytes(p[1])))
+        encoded = [(enc(n), enc(v)) for n, v in pairs]
     else:
-        if recipe.order == "oauth-first":
-            pairs = (*r.signed_oauth, *r.query, *r.body)
-        normalized = [(enc(n), enc(v)) for n, v in pairs]
-    text = "&".join(f"{n}={v}" for n, v in normalized)
-    return f"{recipe.outer(r.method)}&{recipe.outer(uri)}&{recipe.outer(text)}"
+        groups = {
+            "o-sent": (ps.query, ps.body, ps.oauth),
+            "o-oauth-first": (ps.oauth, ps.query, ps.body),
+            "o-body-first": (ps.body, ps.oauth, ps.query),
+        }.get(order, (ps.all,))
+        encoded = [(enc(n), enc(v)) for group in groups for n, v in group]
+        if order == "":
+            encoded.sort()
+        elif order == "o-value":
+            encoded.sort(key=lambda p: (p[1], p[0]))
+        elif order == "o-name":
+            encoded.sort(key=lambda p: p[0])
+    joined = [f"{n}={v}" for n, v in encoded]
+    if order == "o-joined":
+        joined.sort()
+    return "&".join(joined)
+
+
+def _bytes(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
 
 
 def correct(r: Received) -> str:
     """The base string the gateway computes."""
-    base = build(r)
-    assert base is not None
-    return base
-
-
-def _byte_order(pair: tuple[str, str]) -> tuple[bytes, bytes]:
-    return tuple(p.encode("utf-8", "surrogateescape") for p in pair)  # type: ignore[return-value]
-
-
-def _port(r: Received) -> int | None:
-    return None if r.port == _DEFAULT_PORTS.get(r.scheme.lower()) else r.port
-
-
-def _uri(scheme: str, host: str, port: int | None, path: str) -> str:
-    return f"{scheme}://{host}{f':{port}' if port else ''}{path}"
-
-
-def _default_port(r: Received) -> str | None:
-    if _port(r) is not None or r.scheme.lower() not in _DEFAULT_PORTS:
-        return None
-    return _uri(r.scheme.lower(), r.host.lower(), _DEFAULT_PORTS[r.scheme.lower()], r.path)
-
-
-def _host_case(r: Received) -> str | None:
-    return None if r.host == r.host.lower() else _uri(r.scheme.lower(), r.host, _port(r), r.path)
-
-
-def _scheme_case(r: Received) -> str | None:
-    if r.scheme == r.scheme.lower():
-        return None
-    return _uri(r.scheme, r.host.lower(), _port(r), r.path)
-
-
-def _paths(r: Received) -> list[Callable[[Received], str | None]]:
-    def with_path(path: str) -> Callable[[Received], str | None]:
-        return lambda r: (
-            None if path == r.path else _uri(r.scheme.lower(), r.host.lower(), _port(r), path)
-        )
-
-    candidates = [r.path.replace("/group/", "/", 1), r.path.rstrip("/") or "/", r.path + "/"]
-    api = r.path.find("/api/")
-    if api > 0:
-        candidates.append(r.path[api:])
-    return [with_path(p) for p in dict.fromkeys(candidates)]
-
-
-def _without(part: str) -> Callable[[Received], Pairs | None]:
-    def params(r: Received) -> Pairs | None:
-        if not getattr(r, part):
-            return None
-        rest = (*r.body,) if part == "query" else (*r.query,)
-        return (*rest, *r.signed_oauth)
-
-    return params
-
-
-def _with_oauth(name: str) -> Callable[[Received], Pairs | None]:
-    def params(r: Received) -> Pairs | None:
-        if name in {n for n, _ in r.signed_oauth}:
-            return None
-        return (*correct_params(r), (name, r.oauth_value(name) or ""))
-
-    return params
-
-
-def _body_values(change: Callable[[str], str]) -> Callable[[Received], Pairs | None]:
-    def params(r: Received) -> Pairs | None:
-        body = tuple((n, change(v)) for n, v in r.body)
-        query = tuple((n, change(v)) for n, v in r.query)
-        if body == r.body and query == r.query:
-            return None
-        return (*query, *body, *r.signed_oauth)
-
-    return params
-
-
-def _raw_body(r: Received) -> Pairs | None:
-    if r.body_raw is None or [v for _, v in r.body_raw] == [v for _, v in r.body]:
-        return None
-    return (
-        *r.query,
-        *((n, v) for (n, _), (_, v) in zip(r.body, r.body_raw, strict=True)),
-        *r.signed_oauth,
-    )
-
-
-def _login(r: Received) -> Pairs | None:
-    login = r.oauth_value("oauth_consumer_key") or ""
-    if any(n == "login" for n, _ in r.body):  # sent in the body but not signed
-        return (*r.query, *((n, v) for n, v in r.body if n != "login"), *r.signed_oauth)
-    return (*correct_params(r), ("login", login))
-
-
-def _decode_again(value: str) -> str:
-    return unquote_plus(value, errors="surrogateescape")
-
-
-def _encoder_recipes(code: str, enc: Encoder) -> list[tuple[str, Recipe]]:
-    # Either the one wrong encoder everywhere, or only for names and values.
-    return [(code, Recipe(inner=enc, outer=enc)), (code, Recipe(inner=enc))]
-
-
-def recipes(r: Received) -> list[tuple[str, Recipe]]:
-    """Every (mistake code, recipe) worth trying on ``r``."""
-    out = [
-        *_encoder_recipes("plus-for-space", encoders.form_encoding),
-        *_encoder_recipes("js-encodeuricomponent", encoders.encode_uri_component),
-        *_encoder_recipes("slash-not-encoded", encoders.quote_default),
-        *_encoder_recipes("tilde-encoded", encoders.tilde_encoded),
-        *_encoder_recipes("lowercase-hex", encoders.lowercase_hex),
-        ("not-sorted", Recipe(order="as-sent")),
-        ("not-sorted", Recipe(order="oauth-first")),
-        ("sorted-before-encoding", Recipe(order="decoded")),
-        ("oauth-token-empty", Recipe(params=_with_oauth("oauth_token"))),
-        ("oauth-signature-signed", Recipe(params=_with_oauth("oauth_signature"))),
-        ("default-port-kept", Recipe(uri=_default_port)),
-        ("host-case", Recipe(uri=_host_case)),
-        ("scheme-case", Recipe(uri=_scheme_case)),
-        *[("path-differs", Recipe(uri=uri)) for uri in _paths(r)],
-        ("query-not-signed", Recipe(params=_without("query"))),
-        ("body-not-signed", Recipe(params=_without("body"))),
-        ("body-double-encoded", Recipe(params=_raw_body)),
-        ("body-double-encoded", Recipe(params=_body_values(_decode_again))),
-        ("value-trimmed", Recipe(params=_body_values(str.strip))),
-        ("login-in-body", Recipe(params=_login)),
-    ]
-    return out
+    ps = ParamSet(r.query, r.body, r.signed_oauth)
+    uri = f"{r.scheme.lower()}://{r.host.lower()}{port_text(r)}{r.path}"
+    return f"{r.method}&{rfc3986(uri)}&{rfc3986(normalize(ps, rfc3986, ''))}"
