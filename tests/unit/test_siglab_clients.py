@@ -20,7 +20,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
-from console.core.siglab.capture import from_parts, parse_request_text
+from console.core.siglab.capture import from_parts
+from console.core.siglab.curl import parse_request_text
 from console.core.siglab.diagnose import diagnose
 from console.core.siglab.mistakes import NOTES
 from console.core.siglab.received import from_capture
