@@ -2,8 +2,10 @@
 checks, batches) sends through it.
 
 Public API:
-    Pipeline, Check, Decision, Sent, RefusedError, Refusal: the pipeline (the journal it
-        writes through is ``console.core.journals.Journal``).
+    Pipeline, Check, Decision, Sent, RefusedError, Refusal, card_question: the pipeline (the
+        journal it writes through is ``console.core.journals.Journal``).
+    Asker, Question, Answered, Ready, Refused, steps: the conversation around a send (the
+        refusals and questions in their one order; a front implements an Asker).
     Verdict, Seen, judge, verdict_for, client_orderid, NEW_ORDER_COMMANDS, ORDER_ID_FIELDS:
         the double-payout guard.
     SendSummary, receiver, amount: what a person confirms.
@@ -36,15 +38,24 @@ from .guard import (
 from .summary import SendSummary, amount, receiver
 
 if TYPE_CHECKING:
-    from .pipeline import Check, Decision, Pipeline, Refusal, RefusedError, Sent
+    from .asking import Answered, Asker, Question, Ready, Refused, steps
+    from .check import Check, Decision, Refusal, RefusedError, card_question
+    from .pipeline import Pipeline, Sent
     from .view import masked_outcome
 
 _LAZY = {
-    "Check": "pipeline",
-    "Decision": "pipeline",
+    "Answered": "asking",
+    "Asker": "asking",
+    "Question": "asking",
+    "Ready": "asking",
+    "Refused": "asking",
+    "steps": "asking",
+    "Check": "check",
+    "Decision": "check",
+    "Refusal": "check",
+    "RefusedError": "check",
+    "card_question": "check",
     "Pipeline": "pipeline",
-    "Refusal": "pipeline",
-    "RefusedError": "pipeline",
     "Sent": "pipeline",
     "masked_outcome": "view",
 }
@@ -56,10 +67,15 @@ __getattr__ = lazy_exports(__name__, _LAZY)
 __all__ = [
     "NEW_ORDER_COMMANDS",
     "ORDER_ID_FIELDS",
+    "Answered",
+    "Asker",
     "Check",
     "Decision",
     "Pipeline",
+    "Question",
+    "Ready",
     "Refusal",
+    "Refused",
     "RefusedError",
     "Seen",
     "SendSummary",
@@ -68,12 +84,14 @@ __all__ = [
     "accepted_verdict",
     "amount",
     "blocked_text",
+    "card_question",
     "client_orderid",
     "clock_text",
     "judge",
     "masked_outcome",
     "receiver",
     "resend_note",
+    "steps",
     "unknown_question",
     "verdict_for",
 ]
