@@ -81,7 +81,7 @@ class MainWindow(QMainWindow):
         )
         self.panel.use_in_payout.connect(self.use_in_payout)
         self.panel.guard.new_id_requested.connect(self.forms_part.new_order_id)
-        self.panel.guard.check_status.connect(self._check_status)
+        self.sender_.check_status.connect(self._check_status)
         self.environment = EnvironmentPart(
             session, self.banner, self.forms_part, self.panel, self.journal_part, self.tasks, self
         )
