@@ -38,15 +38,15 @@ def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -
         print(f"{checked.row.number:>6}  {'decide':8}  {field:28}  {note}", file=out)
     numbers = {r.row.number for r in v.rows}
     count = len(numbers) + sum(1 for n in v.error_rows if n not in numbers)
+    ready = [r for r in plan.to_send if r.state is not RowState.UNKNOWN]
     print(
-        f"\n{count} rows: {len(v.rows_in(RowState.READY))} ready, {len(v.error_rows)} with "
-        "errors, "
+        f"\n{count} rows: {len(ready)} ready, {len(v.error_rows)} with errors, "
         f"{len(v.rows_in(RowState.ACCEPTED))} accepted before (skipped), "
         f"{len(v.rows_in(RowState.UNKNOWN))} with an unknown outcome, "
         f"{len(plan.undecided)} needing a decision (not sent)",
         file=out,
     )
-    for total in sorted(v.totals.values(), key=lambda t: t.currency):
+    for total in sorted(plan.totals.values(), key=lambda t: t.currency):
         print(
             f"  {total.currency}: {total.count} payouts, total {total.total:.2f}, largest "
             f"{total.largest:.2f} (row {total.largest_row})",

@@ -97,10 +97,6 @@ class Refused:
     def of(cls, exc: RefusedError) -> Refused:
         return cls(exc.code, exc.message, exc.verdict)
 
-    def error(self) -> RefusedError:
-        """The refusal as the error the command line maps to its exit status."""
-        return RefusedError(self.code, self.message, self.verdict)
-
 
 @dataclass(frozen=True, slots=True)
 class Ready:
