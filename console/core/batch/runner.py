@@ -259,7 +259,7 @@ def refused_row(checked: CheckedRow, refused: Refused) -> RowResult:
 
 def sign_rows(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) -> BatchReport:
     """Dry run: every row a run would take, validated, signed and put to the pipeline's
-    questions with the batch's answers, as a run does; nothing is sent.
+    refusals and questions with the batch's answers, as a run does; nothing is sent.
 
     Raises:
         BatchRefusedError: the plan may not start (rows with errors, unknown outcomes...).
@@ -275,10 +275,6 @@ def sign_rows(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) -> 
     started = time.perf_counter()
     for checked in plan.to_run:
         check = pipeline.prepare(COMMAND, checked.row.values, **connection)
-        if not check.signed:
-            problems = "; ".join(p.message for p in check.prepared.errors)
-            report.results.append(RowResult(checked, Result.REJECTED, problems))
-            continue
         ready = pipeline.ask(check, Answered(decide(checked)), approval=False)
         if isinstance(ready, Refused):
             report.results.append(refused_row(checked, ready))

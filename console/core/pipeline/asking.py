@@ -122,7 +122,7 @@ def steps(check: Check, *, held: bool = False) -> Iterator[Step]:
     """The refusals and questions of ``check``, in their order; ``held``: the team's
     approval policy holds it (the submission replaces the production confirmation)."""
     if not check.signed:
-        yield Step(Refusal.INVALID, check.blocked)
+        yield Step(check.block_code, check.blocked)  # invalid: it has errors
     url = check.prepared.url
     if urlsplit(url).scheme.lower() != "https" and not is_local_address(url):
         yield Step(
