@@ -81,23 +81,3 @@ def test_the_window_asks_in_the_cores_order_and_the_first_cancel_ends_it(
     assert seen == DIALOGS
     assert _requests(window) == before + 1
     assert window.last_outcome.prepared.value("client_orderid") == "q-1"
-
-
-def test_plain_http_beyond_this_computer_is_refused_before_any_question(
-    qtbot: Any, window: MainWindow
-) -> None:
-    env = window.session.environment
-    assert env is not None
-    far = dataclasses.replace(
-        env, name="live", kind=EnvKind.PRODUCTION, base_url="http://gw.example/paynet"
-    )
-    window.session.use(far, window.session.private_key)
-    asked: list[str] = []
-    sender = window.sender_
-    sender.confirm = lambda _w, _t: bool(asked.append("production"))
-    sender.confirm_card = lambda _w, _t: bool(asked.append("card_number"))
-    window.fill_example()
-    window.form.rows["credit_card_number"].set_text(MISTYPED)
-    window.send()
-    qtbot.waitUntil(lambda: "plain http" in window.panel.result.text(), timeout=5_000)
-    assert asked == []  # nothing to confirm: it could never be sent
