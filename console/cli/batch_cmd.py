@@ -32,7 +32,13 @@ from console.cli.failures import (
     EXIT_UNKNOWN,
     EXIT_USAGE,
 )
-from console.cli.request_args import UsageError, add_connection_options, connection, gateway_of
+from console.cli.request_args import (
+    Connection,
+    UsageError,
+    add_connection_options,
+    connection,
+    gateway_of,
+)
 from console.cli.request_cmds import EXIT_BY_RESULT
 from console.core import batch as core
 from console.core.gateway_identity import gateway_for
@@ -97,6 +103,7 @@ def register(sub: Any) -> None:
 
     v = _file_command(bsub, "validate", "check a file; sends nothing")
     v.add_argument("--warnings", action="store_true", help="list warnings too")
+    _card_numbers_option(v)
     v.set_defaults(func=run_validate)
 
     r = _file_command(bsub, "run", "send a file's payouts once each (resumes where it stopped)")
@@ -124,6 +131,7 @@ def register(sub: Any) -> None:
         help="resend rows whose last send has an unknown outcome, with the same "
         "client_orderid (check their status first)",
     )
+    _card_numbers_option(r)
     r.add_argument(
         "--wait",
         type=arg_types.delay,
@@ -162,6 +170,15 @@ def register(sub: Any) -> None:
     )
     lim.add_argument("--clear", action="store_true", help="back to the defaults")
     lim.set_defaults(func=run_limits)
+
+
+def _card_numbers_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--confirm-card-numbers",
+        action="store_true",
+        help="send rows whose card number fails its check digit (Luhn) as typed: you "
+        "checked every digit (without it they need a decision and are not sent)",
+    )
 
 
 def _file_command(sub: Any, name: str, text: str) -> argparse.ArgumentParser:
@@ -216,6 +233,7 @@ def _plan(args: argparse.Namespace, pipeline: Pipeline, production: bool) -> cor
         limits,
         skip_invalid=getattr(args, "skip_invalid", False),
         resend_unknown=getattr(args, "resend_unknown", False),
+        confirm_card_numbers=getattr(args, "confirm_card_numbers", False),
     )
 
 
@@ -225,21 +243,22 @@ def _pipeline(
     args: argparse.Namespace,
     pool: core.TransportPool | None = None,
     journal: Any = None,
-    conn: dict[str, Any] | None = None,
+    conn: Connection | None = None,
 ) -> Pipeline:
+    settings = conn.settings if conn is not None else None
     return Pipeline(
         name,
         gateway=(
-            (lambda command: gateway_for(command, **conn))
-            if conn
+            (lambda command: gateway_for(command, **settings))
+            if settings
             else (lambda command: gateway_of(args, command))
         ),
         production=production,
         journal=journal if journal is not None else open_journal(),
         transport=pool or (lambda: Transport()),
         close_transport=pool is None,
-        connect_timeout=getattr(args, "connect_timeout", None) or 10.0,
-        read_timeout=getattr(args, "timeout", None) or 60.0,
+        connect_timeout=conn.connect_timeout if conn else args.connect_timeout or 10.0,
+        read_timeout=conn.read_timeout if conn else args.timeout or 60.0,
     )
 
 
@@ -267,7 +286,7 @@ def run_validate(args: argparse.Namespace) -> int:
 
 def _validate(args: argparse.Namespace, pipeline: Pipeline, production: bool) -> int:
     plan = _plan(args, pipeline, production)
-    print_validation(plan.validation, warnings=args.warnings)
+    print_validation(plan, warnings=args.warnings)
     if pipeline.journal is None:
         print(
             "The journal was not checked: name the environment (--env NAME) to see the "
@@ -276,7 +295,7 @@ def _validate(args: argparse.Namespace, pipeline: Pipeline, production: bool) ->
     return EXIT_INVALID if plan.validation.error_rows or plan.validation.header_broken else EXIT_OK
 
 
-def _connection(args: argparse.Namespace, command: str) -> dict[str, Any]:
+def _connection(args: argparse.Namespace, command: str) -> Connection:
     args.api_command = command
     return connection(args)
 
@@ -284,21 +303,20 @@ def _connection(args: argparse.Namespace, command: str) -> dict[str, Any]:
 def run_batch(args: argparse.Namespace) -> int:
     if args.dry_run == "sandbox":
         return _sandbox_dry_run(args)
-    name, production = _environment(args)
+    name, _production = _environment(args)
     conn = _connection(args, core.COMMAND)
-    production = bool(getattr(args, "env_production", production))
-    timeouts = Timeouts(connect=args.connect_timeout or 10.0, read=args.timeout or 60.0)
-    pool = core.TransportPool(lambda: Transport(timeouts=timeouts, verify=args.ca_bundle or True))
-    pipeline = _pipeline(name, production, args, pool, conn=conn)
+    timeouts = Timeouts(connect=conn.connect_timeout, read=conn.read_timeout)
+    pool = core.TransportPool(lambda: Transport(timeouts=timeouts, verify=conn.ca_bundle or True))
+    pipeline = _pipeline(name, conn.production, args, pool, conn=conn)
     try:
-        plan = _plan(args, pipeline, production)
+        plan = _plan(args, pipeline, conn.production)
         out = core.check_results_path(args.file, args.results or core.results_path(args.file))
         if args.dry_run == "sign":
-            report = core.sign_rows(pipeline, conn, plan)
+            report = core.sign_rows(pipeline, conn.settings, plan)
             print_report(report)
             print(f"Dry run: {report.count(core.SIGNED)} rows signed, nothing sent.")
-            return EXIT_OK if report.count(core.SIGNED) == len(report.results) else EXIT_INVALID
-        return _send(args, pipeline, conn, plan, out)
+            return batch_exit(report)  # rows the run would skip: as the run says
+        return _send(args, pipeline, conn.settings, plan, out)
     finally:
         pool.close()
         _close_journal(pipeline)
@@ -386,7 +404,12 @@ def _sandbox_dry_run(args: argparse.Namespace) -> int:
         }
         pool = core.TransportPool(Transport)
         with History(Path(tmp) / "dry-run.sqlite3") as journal:
-            pipeline = _pipeline("dry run (local sandbox)", False, args, pool, journal, conn)
+            local = Connection(
+                conn,
+                connect_timeout=args.connect_timeout or 10.0,
+                read_timeout=args.timeout or 60.0,
+            )
+            pipeline = _pipeline("dry run (local sandbox)", False, args, pool, journal, local)
             plan = _plan(args, pipeline, False)
             try:
                 report = core.BatchRunner(
@@ -415,7 +438,7 @@ def _status(args: argparse.Namespace, pipeline: Pipeline, production: bool, out:
     if args.check:
         conn = _connection(args, "status")
         asked = [line for line in lines.values() if core.needs_check(line)]
-        for answer in core.check_rows(pipeline, conn, asked):
+        for answer in core.check_rows(pipeline, conn.settings, asked):
             said = answer.status or answer.outcome.summary
             print(f"row {answer.row} {answer.client_orderid}: {said}")
         lines = core.result_lines(plan.validation, pipeline)

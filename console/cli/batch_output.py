@@ -5,16 +5,19 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from console.core.batch import BatchReport, Plan, Progress, RowState, Validation
+from console.core.batch import BatchReport, Plan, Progress, RowState
 from console.core.masking import mask_text
 from console.core.spec.model import Severity
 
 _MOST_PROBLEMS = 200  # the table's first rows; the count says how many more there are
+_CARD_NUMBER = "not sent unless you pass --confirm-card-numbers"
 
 
-def print_validation(v: Validation, *, warnings: bool, out: TextIO | None = None) -> None:
-    """The problem table (row, field, message), journal notes and totals per currency."""
+def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -> None:
+    """The problem table (row, field, message), journal notes, the rows needing a decision,
+    and totals per currency."""
     out = out or sys.stdout
+    v = plan.validation
     shown = [p for p in v.problems if warnings or p.severity is Severity.ERROR]
     if shown:
         print(f"{'row':>6}  {'severity':8}  {'field':28}  message", file=out)
@@ -29,16 +32,21 @@ def print_validation(v: Validation, *, warnings: bool, out: TextIO | None = None
                 f"{checked.row.number:>6}  {'journal':8}  {'client_orderid':28}  {checked.note}",
                 file=out,
             )
+    for checked in plan.undecided:
+        field = "credit_card_number"
+        note = f"{checked.card_question} ({_CARD_NUMBER})"
+        print(f"{checked.row.number:>6}  {'decide':8}  {field:28}  {note}", file=out)
     numbers = {r.row.number for r in v.rows}
     count = len(numbers) + sum(1 for n in v.error_rows if n not in numbers)
+    ready = [r for r in plan.to_send if r.state is not RowState.UNKNOWN]
     print(
-        f"\n{count} rows: {len(v.rows_in(RowState.READY))} ready, {len(v.error_rows)} with "
-        "errors, "
+        f"\n{count} rows: {len(ready)} ready, {len(v.error_rows)} with errors, "
         f"{len(v.rows_in(RowState.ACCEPTED))} accepted before (skipped), "
-        f"{len(v.rows_in(RowState.UNKNOWN))} with an unknown outcome",
+        f"{len(v.rows_in(RowState.UNKNOWN))} with an unknown outcome, "
+        f"{len(plan.undecided)} needing a decision (not sent)",
         file=out,
     )
-    for total in sorted(v.totals.values(), key=lambda t: t.currency):
+    for total in sorted(plan.totals.values(), key=lambda t: t.currency):
         print(
             f"  {total.currency}: {total.count} payouts, total {total.total:.2f}, largest "
             f"{total.largest:.2f} (row {total.largest_row})",
@@ -75,4 +83,6 @@ def print_plan(plan: Plan, *, out: TextIO | None = None) -> None:
         parts.append(f"{len(v.rows_in(RowState.ACCEPTED))} accepted before (skipped)")
     if v.error_rows:
         parts.append(f"{len(v.error_rows)} with errors (left out)")
+    if plan.undecided:
+        parts.append(f"{len(plan.undecided)} needing a decision (skipped: {_CARD_NUMBER})")
     print(f"{v.batch.path.name}: " + ", ".join(parts), file=out or sys.stdout)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,27 @@ MAX_FIELDS_FILE = 1024 * 1024
 
 class UsageError(InputError):
     """A problem with the command line itself, reported with exit status 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """Where and as whom this invocation's requests go: from --env, else the options.
+
+    Attributes:
+        settings: keyword arguments for ``console.core.client.prepare`` (address, login,
+            endpoint, key).
+        production: the environment is production (real money): a send is confirmed.
+        connect_timeout, read_timeout: seconds: the option, else the environment's, else
+            10 and 60.
+        ca_bundle: the CA bundle file: the option, else the environment's (None: the
+            system's).
+    """
+
+    settings: dict[str, Any]
+    production: bool = False
+    connect_timeout: float = 10.0
+    read_timeout: float = 60.0
+    ca_bundle: str | None = None
 
 
 def add_connection_options(p: argparse.ArgumentParser) -> None:
@@ -78,8 +100,9 @@ def read_fields(args: argparse.Namespace) -> dict[str, str]:
     return values
 
 
-def connection(args: argparse.Namespace) -> dict[str, Any]:
-    """Keyword arguments for ``console.core.client.prepare``: from --env, else the options."""
+def connection(args: argparse.Namespace) -> Connection:
+    """Where requests go and how, from --env (its key: --key-file, else the keyring), else
+    the options."""
     if args.env:
         return _env_connection(args)
     missing = [
@@ -95,18 +118,24 @@ def connection(args: argparse.Namespace) -> dict[str, Any]:
         missing.append("--endpoint-id or --group-id")
     if missing:
         raise UsageError("missing " + ", ".join(missing))
-    return {
+    settings = {
         "base_url": args.base_url,
         "login": args.login,
         "private_key": load_key(args),
         "endpoint_id": args.endpoint_id,
         "endpoint_group_id": args.group_id,
     }
+    return Connection(
+        settings,
+        connect_timeout=getattr(args, "connect_timeout", None) or 10.0,
+        read_timeout=getattr(args, "timeout", None) or 60.0,
+        ca_bundle=getattr(args, "ca_bundle", None) or None,
+    )
 
 
-def _env_connection(args: argparse.Namespace) -> dict[str, Any]:
+def _env_connection(args: argparse.Namespace) -> Connection:
     """Connection from a saved environment and its key: --key-file, else the keyring."""
-    from console.core.environments import EnvironmentStoreError, connect
+    from console.core.environments import EnvironmentStoreError, EnvKind, connect
     from console.core.secret_store import VaultError
 
     key = load_key(args) if args.key_file else None  # an explicit key: no keyring needed
@@ -119,12 +148,13 @@ def _env_connection(args: argparse.Namespace) -> dict[str, Any]:
     if args.endpoint_id or args.group_id:
         kwargs["endpoint_id"], kwargs["endpoint_group_id"] = args.endpoint_id, args.group_id
     env = conn.environment
-    args.env_production = env.kind == "production"
-    if hasattr(args, "timeout"):
-        args.connect_timeout = args.connect_timeout or env.connect_timeout
-        args.timeout = args.timeout or env.read_timeout
-        args.ca_bundle = args.ca_bundle or env.ca_bundle or None
-    return kwargs
+    return Connection(
+        kwargs,
+        production=env.kind is EnvKind.PRODUCTION,
+        connect_timeout=getattr(args, "connect_timeout", None) or env.connect_timeout,
+        read_timeout=getattr(args, "timeout", None) or env.read_timeout,
+        ca_bundle=getattr(args, "ca_bundle", None) or env.ca_bundle or None,
+    )
 
 
 def gateway_of(args: argparse.Namespace, command: str) -> str | None:

@@ -1,10 +1,11 @@
 """``sign``, ``validate`` and ``send``: the request commands of the command line.
 
 ``send`` goes through the core's send pipeline (``console.core.pipeline``), like the window:
-the double-payout guard, the production confirmation, the journal and masking are the
-pipeline's. Where the window asks the person, ``send`` refuses unless a flag records the
-decision (``--yes`` for production, ``--resend-unknown`` after an unknown outcome); an
-accepted client_orderid is refused with its own exit status. The exit statuses are in
+the double-payout guard, the order of the questions, the journal and masking are the
+pipeline's. Where the window asks the person, ``send``'s answers are its flags
+(``--yes`` for production, ``--resend-unknown`` after an unknown outcome,
+``--confirm-card-number``; :mod:`console.cli.asking`); an accepted client_orderid is refused
+with its own exit status. The exit statuses are in
 ``console.cli.failures`` (also printed by ``gateway-console send --help``).
 """
 
@@ -18,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from console.cli import arg_types
+from console.cli.asking import CommandLineAsker, refused_error
 from console.cli.failures import (
     EXIT_ACCESS_DENIED,
     EXIT_GATEWAY_FAILED,
@@ -30,7 +32,7 @@ from console.cli.failures import (
 )
 from console.cli.output import print_outcome, print_problems, print_signed
 from console.cli.request_args import (
-    UsageError,
+    Connection,
     add_connection_options,
     add_field_options,
     connection,
@@ -40,15 +42,8 @@ from console.core.client import Outcome, Result, prepare
 from console.core.gateway_identity import gateway_for
 from console.core.journals import Journal, open_journal
 from console.core.masking import mask_params
-from console.core.pipeline import (
-    Check,
-    Decision,
-    Pipeline,
-    Refusal,
-    RefusedError,
-    Sent,
-    resend_note,
-)
+from console.core.pipeline import Pipeline, Refused, Sent
+from console.core.pipeline.asking import HoldRule
 from console.core.spec import COMMANDS, validate
 from console.core.spec.model import Severity
 from console.core.transport import Timeouts, Transport
@@ -150,7 +145,7 @@ def run_sign(args: argparse.Namespace) -> int:
         nonce=args.nonce,
         timestamp=args.timestamp,
         skip_validation=args.no_validate,
-        **connection(args),
+        **connection(args).settings,
     )
     if prepared.signed is None:
         _report_refusal(args, prepared.problems)
@@ -172,17 +167,21 @@ def run_send(args: argparse.Namespace) -> int:
     journal = open_journal()
     try:
         pipeline = send_pipeline(args, conn, journal)
-        check = pipeline.prepare(args.api_command, values, skip_validation=args.no_validate, **conn)
+        check = pipeline.prepare(
+            args.api_command, values, skip_validation=args.no_validate, **conn.settings
+        )
         if not check.signed:
             _report_refusal(args, check.prepared.problems)
             return EXIT_INVALID
-        from console.cli.team_send import submit_if_held
+        from console.cli.team_send import go
 
-        held = submit_if_held(args, pipeline, check)
-        if isinstance(held, int):
-            return held  # submitted for a checker, not sent
-        sent = held if held is not None else pipeline.send(check.prepared, _decide(args, check))
-        return report_sent(args, sent)
+        ready = pipeline.ask(check, CommandLineAsker(args))
+        if isinstance(ready, Refused):
+            raise refused_error(ready)
+        done = go(args, pipeline, ready)
+        if isinstance(done, Refused):  # decided again in the journal: accepted, on its way
+            raise refused_error(done)
+        return done if isinstance(done, int) else report_sent(args, done)
     finally:
         journal.close()
 
@@ -203,57 +202,26 @@ def report_sent(args: argparse.Namespace, sent: Sent) -> int:
     return EXIT_BY_RESULT[sent.result]
 
 
-def send_pipeline(args: argparse.Namespace, conn: dict[str, Any], journal: Journal) -> Pipeline:
+def send_pipeline(args: argparse.Namespace, conn: Connection, journal: Journal) -> Pipeline:
     """The send pipeline for this invocation's environment, journalled in ``journal``."""
-    connect, read = args.connect_timeout or 10.0, args.timeout or 60.0
-    environment = args.env or f"command line ({urlsplit(conn['base_url']).netloc})"
+    settings = conn.settings
+    environment = args.env or f"command line ({urlsplit(settings['base_url']).netloc})"
+    timeouts = Timeouts(connect=conn.connect_timeout, read=conn.read_timeout)
+    holds: HoldRule | None = None
+    if journal.shared:  # boundary: team mode only (its approval rule, psycopg)
+        from console.core.team.held import hold
+
+        holds = hold
     return Pipeline(
         environment,
-        gateway=lambda command: gateway_for(command, **conn),
-        production=bool(getattr(args, "env_production", False)),
+        gateway=lambda command: gateway_for(command, **settings),
+        production=conn.production,
         journal=journal,
-        transport=lambda: Transport(
-            timeouts=Timeouts(connect=connect, read=read), verify=args.ca_bundle or True
-        ),
-        connect_timeout=connect,
-        read_timeout=read,
+        transport=lambda: Transport(timeouts=timeouts, verify=conn.ca_bundle or True),
+        connect_timeout=conn.connect_timeout,
+        read_timeout=conn.read_timeout,
+        holds=holds,
     )
-
-
-def _decide(args: argparse.Namespace, check: Check) -> Decision:
-    """What the person decided: the window asks; here the flags say it, or a prompt does."""
-    check.refuse_if_blocked()
-    if check.question and not args.resend_unknown:
-        raise RefusedError(
-            Refusal.UNKNOWN_OUTCOME,
-            f"{check.question} Check it with `gateway-console send status "
-            f"-f client_orderid={check.verdict.client_orderid} ...`, or pass --resend-unknown.",
-            check.verdict,
-        )
-    if check.question:
-        print(resend_note(check.verdict), file=sys.stderr)
-    if check.card_question and not args.confirm_card_number:
-        raise RefusedError(
-            Refusal.CARD_NUMBER,
-            f"{check.card_question} Nothing was sent; pass --confirm-card-number to send it.",
-            check.verdict,
-        )
-    confirmed = False
-    if check.needs_confirmation:
-        for line in check.summary.lines():
-            print(line, file=sys.stderr)
-        confirmed = args.yes or _ask_yes()
-    return Decision(
-        production_confirmed=confirmed,
-        resend_after_unknown=args.resend_unknown,
-        card_number_confirmed=args.confirm_card_number,
-    )
-
-
-def _ask_yes() -> bool:
-    if not sys.stdin.isatty():
-        raise UsageError("this is a production environment: add --yes to send without asking")
-    return input("Send it? [y/N] ").strip().lower() in ("y", "yes")
 
 
 def _print_sent(args: argparse.Namespace, sent: Sent) -> None:

@@ -16,7 +16,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from console.cli.failures import EXIT_AUDIT_BROKEN, EXIT_OK, EXIT_TABLE
-from console.cli.request_args import UsageError, add_connection_options, connection
+from console.cli.request_args import Connection, UsageError, add_connection_options, connection
 
 if TYPE_CHECKING:
     from console.core.team.approval import Submission
@@ -260,7 +260,7 @@ def run_send_approved(args: argparse.Namespace) -> int:
         return _send(args, journal, found, _connection(args, found))
 
 
-def _connection(args: argparse.Namespace, s: Submission) -> dict[str, Any]:
+def _connection(args: argparse.Namespace, s: Submission) -> Connection:
     """Where and as whom to send ``s`` from here: the options, else the environment of the
     same name in this profile."""
     if not args.env and not args.base_url:
@@ -269,9 +269,7 @@ def _connection(args: argparse.Namespace, s: Submission) -> dict[str, Any]:
     return connection(args)
 
 
-def _send(
-    args: argparse.Namespace, journal: TeamJournal, s: Submission, conn: dict[str, Any]
-) -> int:
+def _send(args: argparse.Namespace, journal: TeamJournal, s: Submission, conn: Connection) -> int:
     """Prepare the approved fields again here (this console's key signs) and send once."""
     from console.cli.request_cmds import report_sent, send_pipeline
     from console.core.client import prepare
@@ -279,7 +277,7 @@ def _send(
 
     pipeline = send_pipeline(args, conn, journal)
     pipeline.environment = s.environment
-    prepared = prepare(s.command, s.values, **conn)
+    prepared = prepare(s.command, s.values, **conn.settings)
     return report_sent(args, Approvals(journal).send_approved(pipeline, s.id, prepared))
 
 

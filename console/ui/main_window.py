@@ -190,7 +190,7 @@ class MainWindow(QMainWindow):
         self.sender_.failed.connect(lambda _text: status.result_replaced())
         self.sender_.cancelled.connect(status.result_replaced)
         bridge.row_changed.connect(status.final_status_arrived)
-        self.panel.guard.check_status.connect(status.check_id)
+        self.sender_.check_status.connect(status.check_id)
         panes = JournalPanes(
             journals, bridge, listeners, self.forms_part, self.tasks, self.add_pane, self
         )

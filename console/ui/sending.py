@@ -1,4 +1,6 @@
-"""Send: through the core's send pipeline; ask the person where it says so; send on a worker."""
+"""Send: through the core's send pipeline. The window's :class:`WindowAsker` answers the
+pipeline's questions with a dialog each (the order is the core's); the send runs on a
+worker."""
 
 from __future__ import annotations
 
@@ -10,17 +12,20 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from console.core.errors import ConsoleError, InputError, JournalUnavailableError
-from console.ui.confirm import ask
+from console.ui.confirm import ask, choose
 from console.ui.session import Session
 from console.ui.tasks import TaskManager
 
 if TYPE_CHECKING:
-    from console.core.client import PreparedRequest
     from console.core.journals import JournalStore
-    from console.core.pipeline import Check, Decision, Pipeline, SendSummary, Sent
+    from console.core.pipeline import Check, Pipeline, Ready, Refused, SendSummary, Sent, Verdict
+    from console.core.pipeline.asking import Hold, HoldRule
     from console.core.team.approval import Submission
-    from console.core.team.held import Awaiting, Held
+    from console.core.team.held import Awaiting
     from console.core.transport import Transport
+
+RESEND = "Resend with the same client_orderid"
+CHECK = "Check status"
 
 
 def production_question(summary: SendSummary) -> str:
@@ -49,7 +54,7 @@ def ask_production(parent: QWidget, text: str) -> bool:
     )
 
 
-def approval_question(held: Held) -> str:
+def approval_question(held: Hold) -> str:
     """The question before submitting a held request: why it is held and what it is."""
     lines = [f"<b>{html.escape(held.ACTION)}?</b>", html.escape(held.text)]
     lines += [html.escape(line) for line in held.check.summary.lines()]
@@ -64,6 +69,19 @@ def ask_approval(parent: QWidget, text: str) -> bool:
     )
 
 
+def ask_resend(parent: QWidget, text: str) -> str:
+    """Ask before resending an id whose last outcome is unknown: the words of the button
+    pressed (:data:`RESEND`, :data:`CHECK`), "" for Cancel, the default."""
+    return choose(
+        parent,
+        html.escape(text),
+        title="Outcome unknown: send again?",
+        action=RESEND,
+        others=(CHECK,),
+        name="unknown-outcome-question",
+    )
+
+
 def ask_card_number(parent: QWidget, text: str) -> bool:
     """Ask before sending a card number that fails the Luhn check; Cancel is the default."""
     return ask(
@@ -75,16 +93,44 @@ def ask_card_number(parent: QWidget, text: str) -> bool:
     )
 
 
+class WindowAsker:
+    """The window's answers to the pipeline's questions (``console.core.pipeline.Asker``):
+    a modal dialog each, Cancel by default. The dialogs are the controller's, so tests and
+    the window can replace them."""
+
+    def __init__(self, controller: SendController, window: QWidget) -> None:
+        self.controller = controller
+        self.window = window
+        self.checking: Verdict | None = None  # the person chose to check the status first
+
+    def resend_unknown(self, check: Check) -> bool:
+        answer = self.controller.confirm_resend(self.window, check.question)
+        if answer == CHECK:
+            self.checking = check.verdict
+        return answer == RESEND
+
+    def card_number(self, check: Check) -> bool:
+        return self.controller.confirm_card(self.window, check.card_question)
+
+    def submit_for_approval(self, held: Hold) -> bool:
+        return self.controller.confirm_submit(self.window, approval_question(held))
+
+    def production(self, check: Check) -> bool:
+        return self.controller.confirm(self.window, production_question(check.summary))
+
+
 class SendController(QObject):
     """Sends the window's requests through the core's send pipeline, one at a time.
 
-    The pipeline owns the rules (guard, confirmation, journal, masking); this asks the person
-    where the pipeline says so and runs the send on a worker.
+    The pipeline owns the rules (guard, the order of the questions, journal, masking); this
+    answers its questions with the window's dialogs and runs the send on a worker.
 
     Signals:
         prepared: the request about to be sent (or blocked), for the inspector.
         started / finished: busy state; ``finished`` carries the (masked) outcome.
         failed: plain words when nothing could be prepared or sent.
+        check_status(client_orderid, gateway_order_id): asked about an unknown outcome, the
+            person chose to check the status first (nothing was sent).
     """
 
     prepared = Signal(object)
@@ -92,6 +138,7 @@ class SendController(QObject):
     finished = Signal(object)
     failed = Signal(str)
     cancelled = Signal()
+    check_status = Signal(str, object)
     submitted = Signal(object)  # an Awaiting: held for a checker's approval (team mode)
     decided = Signal(object, str)  # an Awaiting not approved, and what became of it
 
@@ -103,6 +150,7 @@ class SendController(QObject):
         self.journal_error: JournalUnavailableError | None = None
         self.sending = False
         self.confirm: Callable[[QWidget, str], bool] = ask_production
+        self.confirm_resend: Callable[[QWidget, str], str] = ask_resend
         self.confirm_card: Callable[[QWidget, str], bool] = ask_card_number
         self.confirm_submit: Callable[[QWidget, str], bool] = ask_approval
         self.awaiting: dict[int, Awaiting] = {}  # submitted here, card data in memory
@@ -121,6 +169,11 @@ class SendController(QObject):
         env = self.session.environment
         if env is None:
             raise InputError(self.session.problem or "No environment is active: choose one.")
+        holds: HoldRule | None = None
+        if self.team:  # boundary: team mode only (its approval rule, psycopg)
+            from console.core.team.held import hold
+
+            holds = hold
         return Pipeline(
             env.name,
             gateway=env.gateway,
@@ -131,17 +184,12 @@ class SendController(QObject):
             connect_timeout=env.connect_timeout,
             read_timeout=env.read_timeout,
             journal_error=self.journal_error,
+            holds=holds,
         )
 
-    def send(
-        self,
-        command: str,
-        values: Mapping[str, str],
-        *,
-        window: QWidget,
-        resend_after_unknown: bool = False,
-    ) -> bool:
-        """Prepare, show, confirm if production, then send on a worker. True when sent."""
+    def send(self, command: str, values: Mapping[str, str], *, window: QWidget) -> bool:
+        """Prepare, ask what the pipeline asks (in its order), then send on a worker (or, held
+        by the team's policy, submit for approval). True when it went."""
         if self.sending:
             return False  # a second click while the first request is in flight
         if not self.session.ready:
@@ -156,45 +204,28 @@ class SendController(QObject):
             self.failed.emit(f"Could not prepare the request: {exc.message}")
             return False
         self.prepared.emit(check.prepared)
-        if check.blocked:
-            self.failed.emit(check.blocked)
-            return False
-        card_ok = False
-        held = self._hold(pipeline, check)
-        if check.card_question:
-            self.sending = True  # also guards while the question is open
-            try:
-                card_ok = self.confirm_card(window, check.card_question)
-            finally:
-                self.sending = False
-            if not card_ok:
-                self.cancelled.emit()
-                return False
-        from console.core.pipeline import Decision
+        from console.core.pipeline import Refused
 
-        if held is not None:  # the approval is the production confirmation
-            return self._submit(held, Decision(False, resend_after_unknown, card_ok), window)
-        confirmed = False
-        if check.needs_confirmation:
-            self.sending = True  # also guards while the question is open
-            try:
-                confirmed = self.confirm(window, production_question(check.summary))
-            finally:
-                self.sending = False
-            if not confirmed:
-                self.cancelled.emit()
-                return False
-        decision = Decision(confirmed, resend_after_unknown, card_ok)
-        self._start(pipeline, check.prepared, decision)
+        asker = WindowAsker(self, window)
+        self.sending = True  # also guards while a question is open
+        try:
+            ready = pipeline.ask(check, asker, approval=self.team)
+        finally:
+            self.sending = False
+        if isinstance(ready, Refused):
+            self._refused(ready, asker)
+            return False
+        self._go(pipeline, ready)
         return True
 
-    def _hold(self, pipeline: Pipeline, check: Check) -> Held | None:
-        """The team's approval policy on this request (None for one person)."""
-        if not self.team:
-            return None
-        from console.core.team.held import hold
-
-        return hold(pipeline, check)
+    def _refused(self, refused: Refused, asker: WindowAsker) -> None:
+        checking = asker.checking
+        if checking is not None:
+            self.check_status.emit(checking.client_orderid, checking.gateway_order_id)
+        elif refused.question is None:
+            self.failed.emit(refused.message)
+        else:
+            self.cancelled.emit()  # the person said no
 
     def needs_approval(self, command: str, values: Mapping[str, str]) -> bool:
         """Whether the team's policy would hold this request back (asks the database: call
@@ -210,24 +241,17 @@ class SendController(QObject):
         amount, currency = values.get("amount") or None, values.get("currency") or None
         return Approvals(journal).needs_approval_of(env.name, command, amount, currency)
 
-    def _submit(self, held: Held, decision: Decision, window: QWidget) -> bool:
-        """Submit a held request for a checker; this window keeps it (card data included)
-        in memory and sends it once when the approval arrives."""
-        self.sending = True  # also guards while the question is open
-        try:
-            go = self.confirm_submit(window, approval_question(held))
-        finally:
-            self.sending = False
-        if not go:
-            self.cancelled.emit()
-            return False
-        self.tasks.run(
-            lambda: held.submit(waiting=True, decision=decision),
-            self._submitted,
-            self._error,
-            lane="send",
-        )
-        return True
+    def _go(self, pipeline: Pipeline, ready: Ready) -> None:
+        """On a worker: send it; or, held for a checker, submit it, and this window keeps it
+        (card data included) in memory and sends it once when the approval arrives."""
+        if ready.held is not None:
+            self.tasks.run(
+                lambda: pipeline.go(ready, waiting=True), self._submitted, self._error, lane="send"
+            )
+            return
+        self.sending = True
+        self.started.emit(ready.check.prepared.command)
+        self.tasks.run(lambda: pipeline.go(ready), self._done, self._error, lane="send")
 
     def _submitted(self, awaiting: Awaiting) -> None:
         self.awaiting[awaiting.id] = awaiting
@@ -263,15 +287,13 @@ class SendController(QObject):
         self.awaiting.pop(awaiting.id, None)
         self.decided.emit(awaiting, words)
 
-    def _start(self, pipeline: Pipeline, request: PreparedRequest, decision: Decision) -> None:
-        self.sending = True
-        self.started.emit(request.command)
-        self.tasks.run(
-            lambda: pipeline.send(request, decision), self._done, self._error, lane="send"
-        )
-
-    def _done(self, sent: Sent) -> None:
+    def _done(self, sent: Sent | Refused) -> None:
         self.sending = False
+        from console.core.pipeline import Refused
+
+        if isinstance(sent, Refused):  # decided again in the journal: on its way, accepted
+            self.failed.emit(sent.message)
+            return
         self.finished.emit(sent.outcome)
 
     def _error(self, exc: BaseException, _tb: str) -> None:

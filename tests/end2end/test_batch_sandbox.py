@@ -328,3 +328,42 @@ def test_a_row_skipped_for_its_check_digit_makes_the_run_exit_16(
     with pytest.raises(SystemExit):
         main(["batch", "run", "--help"])
     assert "16 the batch ran; rows were refused when their turn came" in capsys.readouterr().out
+
+
+def test_a_card_number_failing_its_check_digit_is_reported_alike_by_validate_dry_runs_and_run(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mistyped = card_row("c-1", "11.00")
+    mistyped[HEADER.index("credit_card_number")] = PAN[:-1] + "9"  # fails the Luhn check
+    path = write_csv(tmp_path / "c.csv", [card_row("c-0"), mistyped])
+    said = "row 3 c-1: skipped: The card number 444444******4449 fails the card number check"
+
+    assert main(["batch", "validate", str(path), *conn]) == 0
+    out = capsys.readouterr().out
+    assert "2 rows: 1 ready," in out
+    assert "1 needing a decision" in out
+    assert "3  decide    credit_card_number            The card number 444444******4449" in out
+    assert "--confirm-card-numbers" in out
+    assert "EUR: 1 payouts, total 10.00" in out  # the totals of what a run sends
+    for dry in ("sign", "sandbox"):
+        assert main(["batch", "run", str(path), *conn, "--dry-run", dry]) == EXIT_ROWS_SKIPPED
+        assert said in capsys.readouterr().out
+    assert payouts(sandbox) == Counter()
+    assert main(["batch", "run", str(path), *conn]) == EXIT_ROWS_SKIPPED
+    out = capsys.readouterr().out
+    assert "1 to send, 1 needing a decision (skipped" in out
+    assert said in out
+    assert payouts(sandbox) == Counter({"c-0": 1})
+
+    # the batch's decision lets the row go, and all three say so
+    confirmed = [str(path), *conn, "--confirm-card-numbers"]
+    assert main(["batch", "validate", *confirmed]) == 0
+    out = capsys.readouterr().out
+    assert "0 needing a decision" in out
+    assert "decide" not in out
+    for dry in ("sign", "sandbox"):
+        assert main(["batch", "run", *confirmed, "--dry-run", dry]) == 0
+        assert "skipped" not in capsys.readouterr().out
+    assert main(["batch", "run", *confirmed]) == 0
+    assert "1 to send" in capsys.readouterr().out  # c-0 was sent by the first run
+    assert payouts(sandbox) == Counter({"c-0": 1, "c-1": 1})

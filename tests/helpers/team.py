@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.core.client import PreparedRequest, prepare
 from console.core.pipeline import Pipeline
 from console.core.spec import example_values
+from console.core.team.held import hold
 from console.core.transport import Transport
 
 FORM = {"Content-Type": "text/html;charset=utf-8"}
@@ -51,13 +52,15 @@ def pipeline(
     journal: Any, environment: str = "prod", *, production: bool = True, gateway: str = ""
 ) -> Pipeline:
     """The pipeline of ``environment``; ``gateway``: the identity :meth:`Pipeline.verdict`
-    looks up (sends use their own request's)."""
+    looks up (sends use their own request's). On the team's journal its approval rule
+    applies, as the fronts give it."""
     return Pipeline(
         environment,
         gateway=lambda _command: gateway,
         production=production,
         journal=journal,
         transport=Transport,
+        holds=hold if getattr(journal, "shared", False) else None,
     )
 
 

@@ -131,3 +131,32 @@ def test_closing_the_dialog_stops_the_batch(qtbot: Any, window: MainWindow, tmp_
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not dialog.controller.busy, timeout=20_000)
     assert sum(payouts(window).values()) < 30
+
+
+def test_a_card_number_failing_its_check_digit_goes_only_when_the_batch_says_so(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    mistyped = card_row("m-1", "11.00")
+    mistyped[3] = PAN[:-1] + "9"  # credit_card_number, failing the Luhn check
+    path = write_csv(tmp_path / "cards.csv", [card_row("m-0"), mistyped])
+    dialog = open_dialog(qtbot, window, path)
+    assert "<b>1</b> to send" in dialog.summary.text()
+    assert "1 with a card number failing its check digit" in dialog.summary.text()
+    assert "EUR 10.00 in 1" in dialog.summary.text()
+
+    qtbot.mouseClick(dialog.dry_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Dry run" in dialog.message.text())
+    said = "Row 3 would be skipped: The card number 444444******4449 fails"
+    assert said in dialog.message.text()
+    assert "1 rows signed, nothing sent" in dialog.message.text()
+    qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Results:" in dialog.message.text(), timeout=20_000)
+    assert "1 accepted, 1 skipped" in dialog.message.text()
+    assert payouts(window) == Counter({"m-0": 1})
+    qtbot.waitUntil(lambda: not dialog.controller.busy)
+
+    dialog.confirm_card_numbers.setChecked(True)
+    assert "<b>1</b> to send" in dialog.summary.text()  # m-1 now; m-0 was accepted
+    assert "check digit" not in dialog.summary.text()
+    qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: payouts(window) == Counter({"m-0": 1, "m-1": 1}), timeout=20_000)

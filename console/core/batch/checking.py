@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from console.core.batch.source import COMMAND, BatchFile, Row
 from console.core.order_facts import receiver
-from console.core.pipeline import Seen, Verdict, blocked_text, clock_text
+from console.core.pipeline import Seen, Verdict, blocked_text, card_question, clock_text
 from console.core.spec import validate
 from console.core.spec.model import Severity
 
@@ -25,6 +25,7 @@ class RowState(StrEnum):
     INVALID = "invalid"  # an error in the row or a repeated id: never sent
     ACCEPTED = "accepted-before"  # the journal holds it as accepted: skipped
     UNKNOWN = "unknown"  # its last send has an unknown outcome: the person decides
+    CARD_NUMBER = "card-number"  # a card number fails its check digit: the person decides
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,12 +40,17 @@ class RowProblem:
 
 @dataclass(frozen=True, slots=True)
 class CheckedRow:
-    """A row of the file with its state and what the journal said of its id."""
+    """A row of the file with its state and what the journal said of its id.
+
+    ``card_question`` is the pipeline's question about a card number failing its check digit
+    (empty: none): the row is sent only where the batch decided so (``--confirm-card-numbers``).
+    """
 
     row: Row
     state: RowState
     verdict: Verdict
     note: str = ""  # one line for tables: why it is skipped, what the journal says
+    card_question: str = ""
 
 
 @dataclass(slots=True)
@@ -131,9 +137,11 @@ def _check_row(
     verdict: Callable[[str], Verdict],
 ) -> CheckedRow:
     errors = False
-    for p in validate(COMMAND, row.values):
+    problems = validate(COMMAND, row.values)
+    for p in problems:
         out.problems.append(RowProblem(row.number, ", ".join(p.fields), p.message, p.severity))
         errors |= p.severity is Severity.ERROR
+    card = card_question(problems, list(row.values.items()))
     order_id = row.client_orderid
     others = [n for n in seen.get(order_id, ()) if n != row.number] if order_id else []
     if others:
@@ -157,5 +165,7 @@ def _check_row(
             f"the last send at {clock_text(found.at)} has an unknown outcome: check its "
             "status before it goes again"
         )
-        return CheckedRow(row, RowState.UNKNOWN, found, note)
+        return CheckedRow(row, RowState.UNKNOWN, found, note, card)
+    if card:
+        return CheckedRow(row, RowState.CARD_NUMBER, found, card, card)
     return CheckedRow(row, RowState.READY, found)

@@ -4,7 +4,10 @@ needs.
 A production batch is confirmed once, as a whole: the row count, the total per currency and
 the largest payout (:class:`BatchSummary`). The confirmed summary travels in the
 :class:`BatchDecision`; the runner refuses to start unless it is the summary of the plan it
-runs, and only then hands every row the pipeline's ``Decision(production_confirmed=True)``.
+runs, and only then answers every row's production question yes. A row's answers to the
+pipeline's questions are the batch's own decisions (:meth:`Plan.authorize`: production
+confirmed, resend after an unknown outcome, card numbers failing their check digit), so
+``batch validate``, a dry run and a run agree on what is sent.
 """
 
 from __future__ import annotations
@@ -85,11 +88,28 @@ class Plan:
     limits: BatchLimits
     skip_invalid: bool = False
     resend_unknown: bool = False
+    confirm_card_numbers: bool = False  # send card numbers failing their check digit
+
+    @property
+    def to_run(self) -> list[CheckedRow]:
+        """The rows a run takes in turn, in file order: what it sends, and the rows whose
+        card number needs a decision the batch did not make (refused at their turn, by the
+        pipeline's own question, and reported as skipped)."""
+        states = {RowState.READY, RowState.CARD_NUMBER}
+        if self.resend_unknown:
+            states.add(RowState.UNKNOWN)
+        return [r for r in self.validation.rows if r.state in states]
 
     @property
     def to_send(self) -> list[CheckedRow]:
-        states = {RowState.READY, RowState.UNKNOWN} if self.resend_unknown else {RowState.READY}
-        return [r for r in self.validation.rows if r.state in states]
+        """The rows a run sends (what a production batch confirms, what a team approves)."""
+        return [r for r in self.to_run if self.confirm_card_numbers or not r.card_question]
+
+    @property
+    def undecided(self) -> list[CheckedRow]:
+        """Rows whose card number fails its check digit, not sent without the batch's
+        decision (``confirm_card_numbers``)."""
+        return [r for r in self.to_run if r.card_question and not self.confirm_card_numbers]
 
     @property
     def totals(self) -> dict[str, Total]:
@@ -181,7 +201,11 @@ class Plan:
 
         def for_row(checked: CheckedRow) -> Decision:
             resend = decision.resend_unknown and checked.state is RowState.UNKNOWN
-            return Decision(production_confirmed=confirmed, resend_after_unknown=resend)
+            return Decision(
+                production_confirmed=confirmed,
+                resend_after_unknown=resend,
+                card_number_confirmed=self.confirm_card_numbers,
+            )
 
         return for_row
 

@@ -24,7 +24,7 @@ from console.core.batch.source import COMMAND
 from console.core.client import Outcome, Result
 from console.core.errors import JournalUnavailableError
 from console.core.order_facts import answer_order_id
-from console.core.pipeline import Decision, Pipeline, Refusal, RefusedError
+from console.core.pipeline import Answered, Pipeline, Refusal, Refused, Sent
 from console.core.transport import Transport
 
 MAX_CONCURRENCY = 4
@@ -194,7 +194,7 @@ class BatchRunner:
 
     def run(self) -> BatchReport:
         """Send the plan's rows in order; return when done, stopped or stopped by a row."""
-        rows = self.plan.to_send
+        rows = self.plan.to_run
         report = BatchReport()
         self._started = time.perf_counter()
         pending: set[Future[RowResult]] = set()
@@ -232,18 +232,17 @@ class BatchRunner:
         return Progress(done, total, time.perf_counter() - self._started - paused, self.paused)
 
     def _send_row(self, checked: CheckedRow) -> RowResult:
-        values = checked.row.values
+        answers = Answered(self._decide(checked))  # the batch's decisions, never a prompt
         try:
-            check = self.pipeline.prepare(COMMAND, values, **self.connection)
-            decision: Decision = self._decide(checked)
-            sent = self.pipeline.send(check.prepared, decision)
-        except RefusedError as exc:  # the guard: accepted meanwhile, or unknown now
-            if exc.code == Refusal.UNKNOWN_OUTCOME:
-                return RowResult(checked, Result.UNKNOWN, exc.message)
-            return RowResult(checked, SKIPPED, exc.message, refusal=exc.code)
+            done = self.pipeline.run(
+                COMMAND, checked.row.values, answers, approval=False, **self.connection
+            )
         except JournalUnavailableError as exc:
             return RowResult(checked, Result.NOT_SENT, exc.message)
-        return RowResult(checked, sent.result, sent.outcome.summary, sent.outcome)
+        if isinstance(done, Refused):  # its card number, accepted meanwhile, unknown now...
+            return refused_row(checked, done)
+        assert isinstance(done, Sent)  # a row is approved with its batch, never held alone
+        return RowResult(checked, done.result, done.outcome.summary, done.outcome)
 
     def _stop_reason(self, result: RowResult) -> str:
         for stop_on, reason in _STOPS.items():
@@ -252,8 +251,16 @@ class BatchRunner:
         return ""
 
 
+def refused_row(checked: CheckedRow, refused: Refused) -> RowResult:
+    """A row the pipeline refused at its turn: skipped, or unknown (the run stops there)."""
+    if refused.code == Refusal.UNKNOWN_OUTCOME:
+        return RowResult(checked, Result.UNKNOWN, refused.message)
+    return RowResult(checked, SKIPPED, refused.message, refusal=refused.code)
+
+
 def sign_rows(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) -> BatchReport:
-    """Dry run: validate and sign every row of the plan through the pipeline; send nothing.
+    """Dry run: every row a run would take, validated, signed and put to the pipeline's
+    refusals and questions with the batch's answers, as a run does; nothing is sent.
 
     Raises:
         BatchRefusedError: the plan may not start (rows with errors, unknown outcomes...).
@@ -261,14 +268,18 @@ def sign_rows(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) -> 
     refusal = plan.refusal()
     if refusal is not None:
         raise refusal
+    # nothing is sent, so the production question is the run's (asked once, for the batch)
+    decide = plan.authorize(
+        BatchDecision(confirmed=plan.summary, resend_unknown=plan.resend_unknown)
+    )
     report = BatchReport()
     started = time.perf_counter()
-    for checked in plan.to_send:
+    for checked in plan.to_run:
         check = pipeline.prepare(COMMAND, checked.row.values, **connection)
-        if check.signed:
-            report.results.append(RowResult(checked, SIGNED, "signed, not sent"))
+        ready = pipeline.ask(check, Answered(decide(checked)), approval=False)
+        if isinstance(ready, Refused):
+            report.results.append(refused_row(checked, ready))
         else:
-            problems = "; ".join(p.message for p in check.prepared.errors)
-            report.results.append(RowResult(checked, Result.REJECTED, problems))
+            report.results.append(RowResult(checked, SIGNED, "signed, not sent"))
     report.elapsed = time.perf_counter() - started
     return report

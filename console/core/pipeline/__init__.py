@@ -2,8 +2,10 @@
 checks, batches) sends through it.
 
 Public API:
-    Pipeline, Check, Decision, Sent, RefusedError, Refusal: the pipeline (the journal it
-        writes through is ``console.core.journals.Journal``).
+    Pipeline, Check, Decision, Sent, RefusedError, Refusal, card_question: the pipeline (the
+        journal it writes through is ``console.core.journals.Journal``).
+    Asker, Question, Answered, Ready, Refused, steps: the conversation around a send (the
+        refusals and questions in their one order; a front implements an Asker).
     Verdict, Seen, judge, verdict_for, NEW_ORDER_COMMANDS: the double-payout guard (the
         facts of an order it reads, such as its client_orderid: ``console.core.order_facts``).
     SendSummary: what a person confirms.
@@ -34,15 +36,24 @@ from .guard import (
 from .summary import SendSummary
 
 if TYPE_CHECKING:
-    from .pipeline import Check, Decision, Pipeline, Refusal, RefusedError, Sent
+    from .asking import Answered, Asker, Question, Ready, Refused, steps
+    from .check import Check, Decision, Refusal, RefusedError, card_question
+    from .pipeline import Pipeline, Sent
     from .view import masked_outcome
 
 _LAZY = {
-    "Check": "pipeline",
-    "Decision": "pipeline",
+    "Answered": "asking",
+    "Asker": "asking",
+    "Question": "asking",
+    "Ready": "asking",
+    "Refused": "asking",
+    "steps": "asking",
+    "Check": "check",
+    "Decision": "check",
+    "Refusal": "check",
+    "RefusedError": "check",
+    "card_question": "check",
     "Pipeline": "pipeline",
-    "Refusal": "pipeline",
-    "RefusedError": "pipeline",
     "Sent": "pipeline",
     "masked_outcome": "view",
 }
@@ -53,10 +64,15 @@ __getattr__ = lazy_exports(__name__, _LAZY)
 
 __all__ = [
     "NEW_ORDER_COMMANDS",
+    "Answered",
+    "Asker",
     "Check",
     "Decision",
     "Pipeline",
+    "Question",
+    "Ready",
     "Refusal",
+    "Refused",
     "RefusedError",
     "Seen",
     "SendSummary",
@@ -64,10 +80,12 @@ __all__ = [
     "Verdict",
     "accepted_verdict",
     "blocked_text",
+    "card_question",
     "clock_text",
     "judge",
     "masked_outcome",
     "resend_note",
+    "steps",
     "unknown_question",
     "verdict_for",
 ]

@@ -1,13 +1,15 @@
-"""The one send pipeline every front uses (window, command line, status checks):
+"""The one send pipeline every front uses (window, command line, batches, team mode):
 
-prepare (validate, sign) -> guard verdict -> confirmation summary -> journal row "pending"
--> send once -> decode -> masked outcome -> journal answer -> after-answer effects.
+prepare (validate, sign) -> guard verdict -> confirmation summary -> the conversation (the
+refusals and questions of :mod:`.asking`, asked of the front's :class:`~.asking.Asker`) ->
+journal row "pending" -> send once -> decode -> masked outcome -> journal answer ->
+after-answer effects.
 
-Fronts only show what :meth:`Pipeline.check` found and ask the person; what the person
-decided comes back as a :class:`Decision`, and :meth:`Pipeline.send` refuses (with
-:class:`~console.core.errors.SendRefusedError`) whatever was not decided. Nothing is sent
-without a journal (:class:`~console.core.errors.JournalUnavailableError`), and nothing is
-retried.
+:meth:`Pipeline.run` is all of it; a front that sends on a worker asks first
+(:meth:`Pipeline.ask`, on its own thread) and goes later (:meth:`Pipeline.go`).
+:meth:`Pipeline.send` refuses (with :class:`~console.core.errors.SendRefusedError`) whatever
+the :class:`~.check.Decision` it is given does not answer. Nothing is sent without a journal
+(:class:`~console.core.errors.JournalUnavailableError`), and nothing is retried.
 """
 
 from __future__ import annotations
@@ -15,122 +17,32 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
-from console.core.addresses import is_local_address
 from console.core.client import Client, Outcome, PreparedRequest, Result, prepare
-from console.core.errors import JournalUnavailableError, SendRefusedError
+from console.core.errors import JournalUnavailableError
 from console.core.journals import Journal
-from console.core.masking import mask_pan
 from console.core.order_facts import answer_order_id, client_orderid, requested_order_id
+from console.core.pipeline.asking import (
+    Asker,
+    HoldRule,
+    Ready,
+    Refused,
+    converse,
+    refuse_undecided,
+)
+from console.core.pipeline.check import Check, Decision, RefusedError
 from console.core.pipeline.guard import (
     NEW,
     NEW_ORDER_COMMANDS,
-    Seen,
     SentRow,
     Verdict,
-    blocked_text,
     judge,
     resend_note,
-    unknown_question,
     verdict_for,
 )
 from console.core.pipeline.summary import SendSummary
 from console.core.pipeline.view import masked_outcome
 from console.core.transport import Transport
-
-# Commands that only read: no confirmation needed, even on production.
-READ_ONLY_COMMANDS = frozenset({"status"})
-
-
-class Refusal:
-    """Why :meth:`Pipeline.send` refused: stable codes the fronts map to their words."""
-
-    INVALID = "invalid"  # the request has errors and was not signed
-    ACCEPTED_BEFORE = "accepted-before"  # double-payout guard
-    UNKNOWN_OUTCOME = "unknown-outcome"  # the last send's outcome is unknown: decide first
-    NOT_CONFIRMED = "not-confirmed"  # production, and the person did not confirm
-    PLAIN_HTTP = "plain-http"  # the address would carry card data and signatures in clear
-    CARD_NUMBER = "card-number"  # the card number fails the Luhn check and was not confirmed
-    IN_FLIGHT = "in-flight"  # a send of this order id is on its way right now
-
-
-class RefusedError(SendRefusedError):
-    """A send the pipeline refused; ``code`` is one of :class:`Refusal`'s."""
-
-    def __init__(self, code: str, message: str, verdict: Verdict = NEW) -> None:
-        super().__init__(message)
-        self.code = code
-        self.verdict = verdict
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """What the person decided when asked (or said up front on the command line)."""
-
-    production_confirmed: bool = False
-    resend_after_unknown: bool = False
-    card_number_confirmed: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """A prepared request with everything a front shows before asking the person."""
-
-    prepared: PreparedRequest
-    verdict: Verdict
-    summary: SendSummary
-
-    @property
-    def signed(self) -> bool:
-        return self.prepared.signed is not None
-
-    @property
-    def needs_confirmation(self) -> bool:
-        """Production sends are confirmed by the person; a status look-up changes nothing."""
-        return self.summary.production and self.prepared.command not in READ_ONLY_COMMANDS
-
-    @property
-    def blocked(self) -> str:
-        """Why it cannot be sent at all (empty when it can)."""
-        if not self.signed:
-            return "Not sent: the request has errors. Fix them and send again."
-        if self.verdict.blocks:
-            return blocked_text(self.verdict, self.prepared.command)
-        return ""
-
-    @property
-    def block_code(self) -> str:
-        """The :class:`Refusal` code of :attr:`blocked` (empty when it can be sent)."""
-        if not self.signed:
-            return Refusal.INVALID
-        if self.verdict.seen is Seen.SENDING:
-            return Refusal.IN_FLIGHT
-        return Refusal.ACCEPTED_BEFORE if self.verdict.blocks else ""
-
-    def refuse_if_blocked(self) -> None:
-        """Raise :class:`RefusedError` when it cannot be sent at all."""
-        if self.block_code:
-            raise RefusedError(self.block_code, self.blocked, self.verdict)
-
-    @property
-    def question(self) -> str:
-        """The question an unknown earlier outcome raises (empty when there is none)."""
-        return unknown_question(self.verdict) if self.verdict.asks else ""
-
-    @property
-    def card_question(self) -> str:
-        """The question a card number failing the Luhn check raises (empty: none). A typo
-        in a card number sends the money to a stranger, so it goes only on purpose."""
-        for problem in self.prepared.problems:
-            if problem.code == "luhn":
-                pan = next((v for n, v in self.prepared.params if n in problem.fields), "")
-                return (
-                    f"The card number {mask_pan(pan)} fails the card number check digit "
-                    "(Luhn): it is probably mistyped, and a mistyped number can pay a "
-                    "stranger. Send it only if you have checked every digit."
-                )
-        return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +96,8 @@ class Pipeline:
         transport: makes the transport for each send.
         close_transport: close it after each send (False: the caller owns and closes it).
         journal_error: why the journal is None, for the refusal's message.
+        holds: the team's approval rule (``console.core.team.held.hold``), given where the
+            journal is the team's; None: nothing is held back for approval.
     """
 
     def __init__(
@@ -198,6 +112,7 @@ class Pipeline:
         connect_timeout: float = 10.0,
         read_timeout: float = 60.0,
         journal_error: JournalUnavailableError | None = None,
+        holds: HoldRule | None = None,
     ) -> None:
         self.environment = environment
         self.gateway = gateway
@@ -207,6 +122,7 @@ class Pipeline:
         self._close_transport = close_transport
         self._timeouts = (connect_timeout, read_timeout)
         self._journal_error = journal_error
+        self._holds = holds
 
     # -- before sending ---------------------------------------------------------------
 
@@ -235,7 +151,49 @@ class Pipeline:
         """Validate and sign (``console.core.client.prepare``), then :meth:`check`."""
         return self.check(prepare(command, values, **connection))
 
-    # -- sending ----------------------------------------------------------------------
+    # -- the conversation, then the send ----------------------------------------------
+
+    def ask(self, check: Check, asker: Asker, *, approval: bool = True) -> Ready | Refused:
+        """The refusals and questions before sending ``check``'s request, in their one
+        order (:mod:`.asking`), asked of ``asker``; nothing is sent.
+
+        Args:
+            approval: the team's approval policy may hold it back (False: a row of a batch,
+                approved as a whole).
+        """
+        held = self._holds(self, check) if approval and self._holds is not None else None
+        return converse(check, asker, held)
+
+    def go(self, ready: Ready, *, waiting: bool = False) -> Sent | Refused | Any:
+        """Send what the conversation let through, once; or submit it for approval where
+        the team's policy holds it (``waiting``: this console waits for the decision and
+        sends it then, needed for card data), giving the submission
+        (``console.core.team.held.Awaiting``, known here only as the hold's result).
+
+        Raises:
+            JournalUnavailableError: no journal: nothing may be sent unjournaled.
+            CardDataNeedsWaitingError: held, with card data, and this console does not wait.
+        """
+        if ready.held is not None:
+            return ready.held.submit(waiting=waiting, decision=ready.decision)
+        try:
+            return self.send(ready.check.prepared, ready.decision)
+        except RefusedError as exc:  # decided again in the journal: on its way, accepted
+            return Refused.of(exc)
+
+    def run(
+        self,
+        command: str,
+        values: Mapping[str, str],
+        asker: Asker,
+        *,
+        waiting: bool = False,
+        approval: bool = True,
+        **connection: Any,
+    ) -> Sent | Refused | Any:
+        """Prepare, ask (:meth:`ask`) and go (:meth:`go`): one request, start to end."""
+        ready = self.ask(self.prepare(command, values, **connection), asker, approval=approval)
+        return ready if isinstance(ready, Refused) else self.go(ready, waiting=waiting)
 
     def send(self, prepared: PreparedRequest, decision: Decision) -> Sent:
         """Send once, if the guard and the person's decision allow it.
@@ -258,10 +216,10 @@ class Pipeline:
             order_id = client_orderid(prepared.params)
             guarded = prepared.command in NEW_ORDER_COMMANDS and order_id
             verdict = judge(order_id, rows) if guarded else NEW
-            self._refuse_unless_decided(Check(prepared, verdict, self._summary(prepared)), decision)
+            refuse_undecided(Check(prepared, verdict, self._summary(prepared)), decision)
             decided.append(verdict)
 
-        self._refuse_unless_decided(self.check(prepared), decision)  # before the journal lock
+        refuse_undecided(self.check(prepared), decision)  # before the journal lock
         hooks = self.journal.journal(
             self.environment, connect_timeout=self._timeouts[0], read_timeout=self._timeouts[1]
         )
@@ -283,31 +241,6 @@ class Pipeline:
             resend_note(verdict),
             getattr(hooks, "last_error", None),
         )
-
-    def _refuse_unless_decided(self, check: Check, decision: Decision) -> None:
-        verdict = check.verdict
-        if not check.signed:
-            check.refuse_if_blocked()
-        url = check.prepared.url
-        if urlsplit(url).scheme.lower() != "https" and not is_local_address(url):
-            raise RefusedError(
-                Refusal.PLAIN_HTTP,
-                f"Not sent: {url} is plain http, so card data and the signature would travel "
-                "unencrypted. Use an https address (plain http is allowed only for this "
-                "computer: localhost, 127.0.0.1, ::1).",
-                verdict,
-            )
-        check.refuse_if_blocked()
-        if verdict.asks and not decision.resend_after_unknown:
-            raise RefusedError(Refusal.UNKNOWN_OUTCOME, check.question, verdict)
-        if check.card_question and not decision.card_number_confirmed:
-            raise RefusedError(Refusal.CARD_NUMBER, check.card_question, verdict)
-        if check.needs_confirmation and not decision.production_confirmed:
-            raise RefusedError(
-                Refusal.NOT_CONFIRMED,
-                "Not sent: this is a production environment and the send was not confirmed.",
-                verdict,
-            )
 
     def _after_answer(self, outcome: Outcome) -> None:
         """Effects of an answer, whichever front asked: a status answer sets the order's

@@ -12,15 +12,17 @@ command line waits in the process), else :class:`CardDataNeedsWaitingError`. A r
 without card data can be sent by either side once approved (the checker's console prepares
 it again from the stored fields; see :mod:`.approval`).
 
-A front shows :attr:`Held.text` and offers :attr:`Held.ACTION` instead of Send; what it
-says after waiting comes from :func:`decision_text` or the errors raised by
-:meth:`Awaiting.send`.
+The pipeline's conversation (:meth:`~console.core.pipeline.Pipeline.ask`) calls :func:`hold`
+and, for a held request, asks the front's ``Asker.submit_for_approval`` instead of the
+production confirmation (the front shows :attr:`Held.text` and offers :attr:`Held.ACTION`);
+:meth:`~console.core.pipeline.Pipeline.go` submits it. What a front says after waiting comes
+from :func:`decision_text` or the errors raised by :meth:`Awaiting.send`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from console.core.team.errors import (
     ApprovalPendingError,
@@ -55,7 +57,7 @@ def hold(pipeline: Pipeline, check: Check) -> Held | None:
 class Held:
     """A request the environment's approval policy holds back for a checker."""
 
-    ACTION = "Submit for approval"  # what a front offers instead of Send
+    ACTION: ClassVar[str] = "Submit for approval"  # what a front offers instead of Send
 
     approvals: Approvals
     pipeline: Pipeline
@@ -106,14 +108,14 @@ class Held:
             RefusedError: the pipeline would refuse it when approved (an unknown earlier
                 outcome, or a card number failing its check, not decided).
         """
-        from console.core.pipeline import Decision, Refusal, RefusedError
+        from console.core.pipeline import Decision
+        from console.core.pipeline.asking import refuse_undecided
+        from console.core.team.approval import approved_decision
 
         decided = decision or Decision()
-        check = self.check
-        if check.question and not decided.resend_after_unknown:
-            raise RefusedError(Refusal.UNKNOWN_OUTCOME, check.question, check.verdict)
-        if check.card_question and not decided.card_number_confirmed:
-            raise RefusedError(Refusal.CARD_NUMBER, check.card_question, check.verdict)
+        # what the pipeline would refuse once approved (the approval is the production
+        # confirmation): refused now, so nobody approves what cannot be sent
+        refuse_undecided(self.check, approved_decision(decided))
         if self.card_data and not waiting:
             raise CardDataNeedsWaitingError(
                 f"The approval policy of {self.environment} needs a checker's approval, and "

@@ -144,7 +144,14 @@ class BatchController(QObject):
 
     # -- checking --------------------------------------------------------------------------
 
-    def load(self, path: Path, *, skip_invalid: bool = False, resend_unknown: bool = False) -> None:
+    def load(
+        self,
+        path: Path,
+        *,
+        skip_invalid: bool = False,
+        resend_unknown: bool = False,
+        confirm_card_numbers: bool = False,
+    ) -> None:
         """Read and check ``path`` against the contract and the journal (on a worker)."""
         env = self.session.environment
         if env is None:
@@ -162,7 +169,15 @@ class BatchController(QObject):
                 core.read_batch(path), lambda o: pipeline.verdict(core.COMMAND, o)
             )
             limits = core.limits_for(env.name, production=production)
-            plan = core.Plan(validation, env.name, production, limits, skip_invalid, resend_unknown)
+            plan = core.Plan(
+                validation,
+                env.name,
+                production,
+                limits,
+                skip_invalid,
+                resend_unknown,
+                confirm_card_numbers,
+            )
             return plan, core.result_lines(validation, pipeline)
 
         self._start(work, self._loaded)
@@ -172,11 +187,16 @@ class BatchController(QObject):
         self.checked.emit(self.plan)
         self.lines_ready.emit(lines)
 
-    def choose(self, *, skip_invalid: bool, resend_unknown: bool) -> None:
+    def choose(
+        self, *, skip_invalid: bool, resend_unknown: bool, confirm_card_numbers: bool = False
+    ) -> None:
         """The person's choices for the loaded file (no new reading)."""
         if self.plan is not None:
             self.plan = dataclasses.replace(
-                self.plan, skip_invalid=skip_invalid, resend_unknown=resend_unknown
+                self.plan,
+                skip_invalid=skip_invalid,
+                resend_unknown=resend_unknown,
+                confirm_card_numbers=confirm_card_numbers,
             )
             self.checked.emit(self.plan)
 
@@ -357,6 +377,9 @@ class BatchController(QObject):
         self._start(
             lambda: core.check_rows(pipeline, conn, asked),
             lambda _a: self.load(
-                path, skip_invalid=plan.skip_invalid, resend_unknown=plan.resend_unknown
+                path,
+                skip_invalid=plan.skip_invalid,
+                resend_unknown=plan.resend_unknown,
+                confirm_card_numbers=plan.confirm_card_numbers,
             ),
         )

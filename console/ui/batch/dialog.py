@@ -81,7 +81,10 @@ class BatchDialog(QDialog):
         self.environment = QLabel(f"Environment: <b>{where}</b>")
         self.skip_invalid = QCheckBox("Leave out rows with errors")
         self.resend_unknown = QCheckBox("Resend rows with an unknown outcome (same client_orderid)")
-        for box in (self.skip_invalid, self.resend_unknown):
+        self.confirm_card_numbers = QCheckBox(
+            "Send card numbers failing their check digit as typed (every digit checked)"
+        )
+        for box in (self.skip_invalid, self.resend_unknown, self.confirm_card_numbers):
             box.toggled.connect(self._choices_changed)
         self.concurrency = QSpinBox()
         self.concurrency.setRange(1, core.MAX_CONCURRENCY)
@@ -125,6 +128,7 @@ class BatchDialog(QDialog):
         options = QHBoxLayout()
         options.addWidget(self.skip_invalid)
         options.addWidget(self.resend_unknown)
+        options.addWidget(self.confirm_card_numbers)
         options.addStretch(1)
         options.addWidget(self.concurrency)
         buttons = QHBoxLayout()
@@ -169,17 +173,17 @@ class BatchDialog(QDialog):
     def open_file(self, path: Path) -> None:
         self.file_label.setText(f"File: <b>{path}</b>")
         self.message.setText("Checking the file…")
-        self.controller.load(
-            path,
-            skip_invalid=self.skip_invalid.isChecked(),
-            resend_unknown=self.resend_unknown.isChecked(),
-        )
+        self.controller.load(path, **self._choices())
+
+    def _choices(self) -> dict[str, bool]:
+        return {
+            "skip_invalid": self.skip_invalid.isChecked(),
+            "resend_unknown": self.resend_unknown.isChecked(),
+            "confirm_card_numbers": self.confirm_card_numbers.isChecked(),
+        }
 
     def _choices_changed(self) -> None:
-        self.controller.choose(
-            skip_invalid=self.skip_invalid.isChecked(),
-            resend_unknown=self.resend_unknown.isChecked(),
-        )
+        self.controller.choose(**self._choices())
 
     def _checked(self, plan: core.Plan) -> None:
         v = plan.validation
@@ -193,6 +197,11 @@ class BatchDialog(QDialog):
             parts.append(f"{len(v.rows_in(core.RowState.ACCEPTED))} accepted before (skipped)")
         if v.rows_in(core.RowState.UNKNOWN):
             parts.append(f"{len(v.rows_in(core.RowState.UNKNOWN))} with an unknown outcome")
+        if plan.undecided:
+            parts.append(
+                f"{len(plan.undecided)} with a card number failing its check digit (skipped "
+                "unless you send them as typed)"
+            )
         totals = [
             f"{t.currency} {t.total:.2f} in {t.count} "
             f"(largest {t.largest:.2f}, row {t.largest_row})"
@@ -227,7 +236,9 @@ class BatchDialog(QDialog):
     def _finished(self, report: core.BatchReport) -> None:
         signed = report.count(core.SIGNED)
         if signed:
-            self.message.setText(f"Dry run: {signed} rows signed, nothing sent.")
+            skipped = [r for r in report.results if r.result == core.SKIPPED]
+            said = "".join(f" Row {r.number} would be skipped: {r.message}" for r in skipped)
+            self.message.setText(f"Dry run: {signed} rows signed, nothing sent.{said}")
         else:
             counts = ", ".join(f"{n} {k}" for k, n in sorted(_counts(report).items()))
             plan = self.controller.plan
@@ -238,11 +249,7 @@ class BatchDialog(QDialog):
             _fit(self.results_view)
             if plan is not None:  # check the file again: what is left to send now
                 self._after_run = True
-                self.controller.load(
-                    plan.validation.batch.path,
-                    skip_invalid=plan.skip_invalid,
-                    resend_unknown=plan.resend_unknown,
-                )
+                self.controller.load(plan.validation.batch.path, **self._choices())
         self.pause_button.setText("Pause")
         self._update_buttons()
 
@@ -269,6 +276,7 @@ class BatchDialog(QDialog):
         self.stop_button.setEnabled(running)
         self.skip_invalid.setEnabled(not busy)
         self.resend_unknown.setEnabled(not busy)
+        self.confirm_card_numbers.setEnabled(not busy)
 
 
 def _fit(view: QTableView) -> None:

@@ -1,12 +1,12 @@
 """The row just above Send that stands against a second payout with the same client_orderid
 (the rules are the core's, ``console.core.pipeline``): the note saying why Send is off and a
-"New client_orderid" button, the fresh look-up before each send, the question when the last
-outcome is unknown, and what an answer teaches the guard."""
+"New client_orderid" button, the fresh look-up before each send, and what an answer teaches
+the guard. The question when the last outcome is unknown is the pipeline's (asked by
+``console.ui.sending``)."""
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -20,9 +20,7 @@ from console.core.pipeline import (
     accepted_verdict,
     blocked_text,
     resend_note,
-    unknown_question,
 )
-from console.ui.confirm import choose
 from console.ui.send_guard import Key, SendGuard
 from console.ui.theme import state_colour
 
@@ -33,9 +31,6 @@ if TYPE_CHECKING:
     from console.ui.window.forms_part import FormsPart
     from console.ui.window.journal_part import JournalPart
 
-RESEND = "Resend with the same client_orderid"
-CHECK = "Check status"
-
 
 class GuardRow(QWidget):
     """Hidden unless the form's client_orderid was accepted before.
@@ -43,12 +38,10 @@ class GuardRow(QWidget):
     Signals:
         changed: a verdict arrived or may be stale (Send's state follows).
         new_id_requested: the person asked for a fresh client_orderid.
-        check_status(client_orderid, gateway_order_id): the person chose to check first.
     """
 
     changed = Signal()
     new_id_requested = Signal()
-    check_status = Signal(str, object)
 
     def __init__(
         self,
@@ -126,36 +119,21 @@ class GuardRow(QWidget):
     def shows_block(self) -> bool:
         return self.note.isVisible()
 
-    def before_send(self, ask_parent: QWidget, cancelled: Callable[[], None]) -> bool | None:
-        """Look the id up again, fresh. None: not to be sent; else whether the person chose
-        to resend after an unknown outcome (asked here)."""
+    def before_send(self) -> bool:
+        """Look the id up again, fresh: False when it is not to be sent (shown why). The
+        questions before a send are the pipeline's, asked by the send controller."""
         key = self.key()
         command = self.forms.command
         self.guard.notes.pop(command, None)
         if key is None or not self._bind():
-            return False
+            return True
         found = self.guard.lookup_fresh(key)
         if found.blocks:
             self.show_block(found)
-            return None
-        if found.asks:
-            answer = choose(
-                ask_parent,
-                html.escape(unknown_question(found)),
-                title="Outcome unknown: send again?",
-                action=RESEND,
-                others=(CHECK,),
-                name="unknown-outcome-question",
-            )
-            if answer == CHECK:
-                self.check_status.emit(found.client_orderid, found.gateway_order_id)
-                return None
-            if answer != RESEND:
-                cancelled()
-                return None
+            return False
         self.guard.notes[command] = resend_note(found)
         self.guard.sending = key
-        return found.asks
+        return True
 
     def answered(self, outcome: Outcome | None) -> str:
         """The send is over: an accepted answer blocks its id; the note for the result line."""

@@ -202,17 +202,12 @@ class SendPanel(QWidget):
             return
         command = self.forms.command
         self.send_button.setEnabled(False)  # before anything else: no double send
-        resend = self.guard.before_send(
-            self.window(), lambda: self.show_result("", "Cancelled: nothing sent.")
-        )
-        if resend is None:  # accepted before, or the person chose not to
+        if not self.guard.before_send():  # accepted before, or on its way
             self.update_send()
             return
         self._sending_command = command
         values = self.forms.form.values()
-        if not self.controller.send(
-            command, values, window=self.window(), resend_after_unknown=resend
-        ):
+        if not self.controller.send(command, values, window=self.window()):
             self.guard.answered(None)
             self.update_send()
 

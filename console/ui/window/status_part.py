@@ -76,7 +76,7 @@ class StatusPart(QObject):
         self.controller.follow(order_of(row))
 
     def check_id(self, client_orderid: str, gateway_order_id: str | None) -> None:
-        """The guard row's "Check status" before resending after an unknown outcome."""
+        """The "Check status" offered before resending after an unknown outcome."""
         env = self.session.environment
         if env is None:
             return

@@ -1,0 +1,88 @@
+"""What a batch row meets at its turn, through the pipeline's conversation: an id another
+console lost meanwhile stops the batch (its outcome is unknown), no journal sends nothing, and
+a dry run of a file with errors is refused like the run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.core import batch as core
+from console.core.gateway_identity import gateway_for
+from console.core.history import History
+from console.core.journals import Journal
+from console.core.pipeline import Decision, Pipeline
+from console.core.transport import Transport
+from tests.helpers.batch_files import card_file, card_row, write_csv
+from tests.helpers.http_server import DROP, Reply, serve
+from tests.helpers.team import FORM, accepted, prepare_values
+
+
+def _pipeline(journal: Journal | None, conn: dict[str, object]) -> Pipeline:
+    return Pipeline(
+        "test",
+        gateway=lambda command: gateway_for(command, **conn),  # type: ignore[arg-type]
+        production=False,
+        journal=journal,
+        transport=Transport,
+    )
+
+
+def _plan(path: Path, pipeline: Pipeline, **choices: bool) -> core.Plan:
+    validation = core.check_batch(
+        core.read_batch(path), lambda oid: pipeline.verdict(core.COMMAND, oid)
+    )
+    return core.Plan(validation, "test", False, core.BatchLimits(10), **choices)
+
+
+def test_an_id_another_console_lost_meanwhile_stops_the_batch_at_its_row(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    path = card_file(tmp_path / "b.csv", 2)
+    with serve(lambda r: DROP) as server, History() as history:
+        conn = {"base_url": server.url, "login": "merchant", "private_key": rsa_key}
+        conn["endpoint_id"] = "1"
+        batch = _pipeline(history, conn)
+        plan = _plan(path, batch)  # checked while b-0 was never sent
+        other = _pipeline(history, conn)
+        values = dict(plan.to_send[0].row.values)
+        lost = other.send(prepare_values(server.url, rsa_key, values), Decision())
+        assert str(lost.result) == "unknown"
+        report = core.BatchRunner(batch, conn, plan, core.BatchDecision()).run()
+    assert [r.result for r in report.results] == ["unknown"]
+    assert "unknown outcome" in report.results[0].message
+    assert report.stopped.startswith("Stopped at row 2:")
+    assert len(server.received) == 1  # b-0 was not sent again, b-1 not at all
+
+
+def test_without_a_journal_no_row_is_sent(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> None:
+    path = card_file(tmp_path / "b.csv", 2)
+    with serve(lambda r: Reply(200, accepted(), FORM)) as server:
+        conn = {"base_url": server.url, "login": "merchant", "private_key": rsa_key}
+        conn["endpoint_id"] = "1"
+        nowhere = _pipeline(None, conn)
+        report = core.BatchRunner(nowhere, conn, _plan(path, nowhere), core.BatchDecision()).run()
+    assert [r.result for r in report.results] == ["not-sent"]
+    assert "journal" in report.results[0].message
+    assert server.received == []
+
+
+def test_a_dry_run_of_a_file_with_errors_is_refused_like_the_run(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    path = write_csv(tmp_path / "b.csv", [card_row("b-0"), card_row("b-1", "ten")])
+    conn = {"base_url": "http://127.0.0.1:9", "login": "merchant", "private_key": rsa_key}
+    conn["endpoint_id"] = "1"
+    with History() as history:
+        pipeline = _pipeline(history, conn)
+        plan = _plan(path, pipeline)
+        with pytest.raises(core.BatchRefusedError) as dry:
+            core.sign_rows(pipeline, conn, plan)
+        with pytest.raises(core.BatchRefusedError) as run:
+            core.BatchRunner(pipeline, conn, plan, core.BatchDecision())
+        assert dry.value.message == run.value.message
+        assert "rows 3" in dry.value.message
+        signed = core.sign_rows(pipeline, conn, _plan(path, pipeline, skip_invalid=True))
+    assert [r.result for r in signed.results] == [core.SIGNED]
