@@ -23,15 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 from urllib.parse import urlsplit
 
 from console.core.addresses import is_local_address
 from console.core.pipeline.check import Check, Decision, Refusal, RefusedError
 from console.core.pipeline.guard import Verdict
-
-if TYPE_CHECKING:
-    from console.core.pipeline.pipeline import Pipeline
 
 
 class Hold(Protocol):
@@ -51,8 +48,9 @@ class Hold(Protocol):
         """Record it for a checker's decision (a ``console.core.team.held.Awaiting``)."""
 
 
-# (pipeline, check) -> the hold on the request, or None: send it as usual.
-HoldRule = Callable[["Pipeline", Check], Hold | None]
+# (pipeline, check) -> the hold on the request, or None: send it as usual. The pipeline is
+# typed Any here: this module sits below it.
+HoldRule = Callable[[Any, Check], Hold | None]
 
 
 class Question(StrEnum):
