@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QV
 
 from console.core.order_facts import client_orderid
 from console.core.spec import COMMANDS, Problem
+from console.ui.banner import first_sentence
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.validation_view import ProblemSummary
 from console.ui.icons import icon
@@ -175,7 +176,13 @@ class SendPanel(QWidget):
         if sending:
             why = "Sending… Send is off until the answer comes."
         elif not self.session.ready:
-            why = self.session.problem or "No environment with a key is active."
+            # one short line: the banner above has the whole explanation behind Details…
+            problem = self.session.problem
+            why = (
+                f"{first_sentence(problem)} Details… in the banner says more."
+                if problem
+                else "No environment with a key is active."
+            )
         elif blocked:
             why = "Send is off: this client_orderid was accepted before (see above Send)."
         else:
