@@ -184,7 +184,7 @@ class SendPanel(QWidget):
                 else "No environment with a key is active."
             )
         elif blocked:
-            why = "Send is off: this client_orderid was accepted before (see above Send)."
+            why = "Send is off: the gateway accepted this client_orderid before (said above)."
         else:
             why = refusal
         self.summary.set_send_off(why)
