@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from console.core.order_facts import client_orderid
@@ -132,6 +132,12 @@ class SendPanel(QWidget):
         # that cannot be opened keeps it off
         journal.when_settled(self.update_send)
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            # the colours are in the text: a new theme reaches this widget after the switch
+            self.refresh_result()
+
     # -- what others read --------------------------------------------------------------------
     @property
     def last_outcome(self) -> Outcome | None:
@@ -184,7 +190,7 @@ class SendPanel(QWidget):
                 else "No environment with a key is active."
             )
         elif blocked:
-            why = "Send is off: the gateway accepted this client_orderid before (said above)."
+            why = "Send is off: this client_orderid was accepted before (said above)."
         else:
             why = refusal
         self.summary.set_send_off(why)
