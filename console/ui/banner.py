@@ -90,4 +90,6 @@ class EnvironmentBanner(QFrame):
             self.setStyleSheet("#environment-banner { background: palette(alternate-base); }")
 
     def _show_details(self) -> None:
-        QMessageBox.information(self, "Why this environment cannot send", self.problem)
+        # The window's child, not the banner's: the production banner's white words would
+        # reach the box's labels and vanish on its light background.
+        QMessageBox.information(self.window(), "Why this environment cannot send", self.problem)

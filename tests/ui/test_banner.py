@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 import dataclasses
+import re
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from console.core.environments import EnvKind
 from console.core.secret_store import no_backend_message
 from console.ui.main_window import MainWindow
+from console.ui.theme import apply_theme
+from tests.helpers.contrast import rendered_text_contrast
+
+
+@pytest.fixture(autouse=True)
+def _system_theme_afterwards() -> Any:
+    yield
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    apply_theme(app, "system", set_style=False)
 
 
 def test_no_keyring_is_one_short_line_with_details_on_demand(window: MainWindow) -> None:
@@ -23,3 +39,43 @@ def test_no_keyring_is_one_short_line_with_details_on_demand(window: MainWindow)
     assert "KeePassXC" not in text  # the rest is behind Details…
     assert banner.problem == problem
     assert problem not in window.panel.result.text()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_details_box_of_a_production_banner_is_readable(
+    qtbot: Any, window: MainWindow, theme: str
+) -> None:
+    env = window.session.environment
+    assert env is not None
+    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
+    window.actions_by_name[f"theme:{theme}"].trigger()
+    window.session.use(live, None, f"No key: {no_backend_message()}")
+    measured: list[tuple[float, str, str]] = []
+
+    def look() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, look)
+            return
+        label = box.findChild(QLabel, "qt_msgbox_label")
+        measured.append(rendered_text_contrast(label))
+        box.accept()
+
+    QTimer.singleShot(20, look)
+    window.banner.details_button.click()
+    qtbot.waitUntil(lambda: bool(measured), timeout=5_000)
+    ratio, text, background = measured[0]
+    assert ratio >= 4.5, (text, background)
+
+
+def test_under_the_form_the_keyring_problem_is_one_short_line(window: MainWindow) -> None:
+    env = window.session.environment
+    assert env is not None
+    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
+    window.fill_example()
+    window.session.use(live, None, f"No key: {no_backend_message()}")
+    window.panel.update_send()
+    said = window.panel.summary.headline.text()
+    assert "No OS keyring" in said
+    assert "KeePassXC" not in said  # the rest is behind the banner's Details…
+    assert len(re.sub("<[^>]+>", "", said)) < 160

@@ -148,7 +148,7 @@ def test_a_card_number_failing_its_check_digit_goes_only_when_the_batch_says_so(
     qtbot.waitUntil(lambda: "Dry run" in dialog.message.text())
     said = "Row 3 would be skipped: The card number 444444******4449 fails"
     assert said in dialog.message.text()
-    assert "1 rows signed, nothing sent" in dialog.message.text()
+    assert "1 row signed, nothing sent" in dialog.message.text()
     qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "Results:" in dialog.message.text(), timeout=20_000)
     assert "1 accepted, 1 skipped" in dialog.message.text()

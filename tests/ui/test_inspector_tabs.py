@@ -36,9 +36,12 @@ def test_signature_tab_first_shown_shows_the_request_on_screen(
     dock.tabs.setCurrentIndex(1)  # the person opens the Signature tab
     assert dock.signature.base.value() == req.signed.masked().base_string
     assert PAN not in dock.signature.base.value()
-    assert dock.signature.base64.value() == req.signed.signature_base64
+    assert dock.signature.base64.value() == ""  # not answered yet: withheld
+    assert "withheld" in dock.signature.masked_note.text()
     dock.request.reveal.click()  # reveal reaches the tab once it exists
     assert dock.signature.base.value() == req.signed.base_string
+    dock.show_outcome(answered(req, "type=async-response&status=processing&serial-number=1"))
+    assert dock.signature.base64.value() == req.signed.signature_base64
 
 
 def test_reveal_before_the_signature_tab_exists_is_shown_when_it_opens(

@@ -127,3 +127,27 @@ def test_status_for_an_environment_without_a_key_says_why(qtbot: Any, window: Ma
     window.status_part.controller.check(OrderRef("nowhere", "x-1"))
     assert seen
     assert "nowhere" in seen[0]
+
+
+def test_a_history_check_speaks_under_the_payout_form_and_moves_nothing(
+    qtbot: Any, slow_window: MainWindow
+) -> None:
+    window = slow_window
+    pane = pane_of(window)
+    _no_callback(qtbot, window, "status-3")
+    shown_rows(qtbot, pane, 1)
+    window.show_command("create-recurring-payment")
+    recurring_line = window.panel.result.text()
+    pane.select_position(0)
+    table_top = pane.table.mapTo(pane, pane.table.rect().topLeft()).y()
+    qtbot.wait(1500)
+    pane.actions_by_name["status"].trigger()
+    qtbot.waitUntil(lambda: "approved" in pane.message.text(), timeout=10_000)
+    assert window.panel.result.text() == recurring_line  # not the payout's news
+    assert "status-3" not in window.panel.result.text()
+    assert "Order status-3" in window.panel.result_of("payout-check")[1]
+    qtbot.wait(50)
+    assert pane.table.mapTo(pane, pane.table.rect().topLeft()).y() == table_top
+    qtbot.wait(300)
+    assert [r.client_orderid for r in pane.selected_rows()] == ["status-3"]
+    assert [r.command for r in pane.selected_rows()] == ["payout-check"]

@@ -83,6 +83,6 @@ def test_a_dry_run_of_a_file_with_errors_is_refused_like_the_run(
         with pytest.raises(core.BatchRefusedError) as run:
             core.BatchRunner(pipeline, conn, plan, core.BatchDecision())
         assert dry.value.message == run.value.message
-        assert "rows 3" in dry.value.message
+        assert "row 3" in dry.value.message
         signed = core.sign_rows(pipeline, conn, _plan(path, pipeline, skip_invalid=True))
     assert [r.result for r in signed.results] == [core.SIGNED]

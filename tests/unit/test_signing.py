@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import re
 import time
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import pytest
 from cryptography.exceptions import InvalidSignature
@@ -22,6 +23,7 @@ from console.core.signing import (
     normalize_parameters,
     parse_form,
     percent_encode,
+    shown_request,
     sign,
     signature_base_string,
 )
@@ -486,3 +488,32 @@ def test_to_json_has_the_cli_keys(rsa_key: rsa.RSAPrivateKey) -> None:
     assert data["oauth"] == signed.oauth
     assert data["signature_base64"] == signed.signature_base64
     assert data["masked"] is False
+
+
+def test_unsigned_keeps_what_the_key_signs_and_drops_every_form_of_the_signature(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    signed = _card_request(rsa_key)
+    unsigned = signed.unsigned()
+    assert unsigned.base_string == signed.base_string
+    assert unsigned.body == signed.body
+    assert (unsigned.signature, unsigned.signature_hex, unsigned.signature_base64) == (b"", "", "")
+    assert 'oauth_signature="SIGN-ME"' in unsigned.authorization
+    assert unsigned.headers["Authorization"] == unsigned.authorization
+    encoded = quote(signed.signature_base64, safe="")
+    assert encoded not in repr(dataclasses.astuple(unsigned))
+    assert signed.signature_base64 not in repr(dataclasses.astuple(unsigned))
+
+
+def test_a_front_shows_the_signature_only_of_an_answered_request(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    signed = _card_request(rsa_key)
+    for revealed in (False, True):
+        waiting = shown_request(signed, revealed=revealed, answered=False)
+        assert waiting.is_unsigned
+        assert not waiting.signature_base64
+        assert (PAN in waiting.body) is revealed
+        answered = shown_request(signed, revealed=revealed, answered=True)
+        assert answered.signature_base64 == signed.signature_base64
+        assert (PAN in answered.body) is revealed

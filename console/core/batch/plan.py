@@ -29,11 +29,27 @@ from console.core.pipeline import Decision
 
 
 class BatchRefusedError(SendRefusedError):
-    """A batch that may not start; nothing was sent. ``code`` is one of :class:`Refused`."""
+    """A batch that may not start; nothing was sent. ``code`` is one of :class:`Refused`.
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    ``message`` names the command line's ways out (its options), ``in_window`` the window's
+    (its buttons): each front says only what its person can do. ``{how}`` and ``{check}`` in
+    ``text`` stand for the option and the status check.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        text: str,
+        *,
+        option: tuple[str, str] = ("", ""),
+        check: tuple[str, str] = ("", ""),
+    ) -> None:
+        def words(which: int) -> str:
+            return text.replace("{how}", option[which]).replace("{check}", check[which])
+
+        super().__init__(words(0))
         self.code = code
+        self.in_window = words(1)
 
 
 class Refused:
@@ -149,18 +165,23 @@ class Plan:
         if bad and not self.skip_invalid:
             return BatchRefusedError(
                 Refused.INVALID,
-                f"{len(bad)} rows have errors (rows {_rows_text(bad)}): fix them, or leave "
-                "them out (--skip-invalid; in the window: Leave out rows with errors).",
+                f"{_rows(len(bad))} {'has' if len(bad) == 1 else 'have'} errors "
+                f"({_rows_text(bad)}): fix them, or leave them out ({{how}}).",
+                option=("--skip-invalid", "Leave out rows with errors"),
             )
         unknown = v.rows_in(RowState.UNKNOWN)
         if unknown and not self.resend_unknown:
             return BatchRefusedError(
                 Refused.UNKNOWN_OUTCOME,
-                f"{len(unknown)} rows' last sends have an unknown outcome (rows "
-                f"{_rows_text([r.row.number for r in unknown])}): check their status first "
-                "(`gateway-console batch status FILE --check`, or Check status in the window); "
-                "rows the gateway holds are then skipped. Rows it does not know can be resent "
-                "with the same client_orderid (--resend-unknown).",
+                f"The last send of {_rows(len(unknown))} has an unknown outcome "
+                f"({_rows_text([r.row.number for r in unknown])}): check their status first "
+                "({check}); rows the gateway holds are then skipped. Rows it does not know "
+                "can be resent with the same client_orderid ({how}).",
+                option=(
+                    "--resend-unknown",
+                    "Resend rows with an unknown outcome",
+                ),
+                check=("`gateway-console batch status FILE --check`", "Check status"),
             )
         return self._over_limit()
 
@@ -210,6 +231,12 @@ class Plan:
         return for_row
 
 
+def _rows(count: int) -> str:
+    return f"{count} row{'' if count == 1 else 's'}"
+
+
 def _rows_text(numbers: list[int], most: int = 10) -> str:
+    """``row 4`` or ``rows 4, 7 and 3 more``."""
     shown = ", ".join(str(n) for n in numbers[:most])
-    return shown + (f" and {len(numbers) - most} more" if len(numbers) > most else "")
+    more = f" and {len(numbers) - most} more" if len(numbers) > most else ""
+    return f"{'row' if len(numbers) == 1 else 'rows'} {shown}{more}"

@@ -15,7 +15,8 @@ Modules, one job each:
 
 - ``encoding``: percent-encoding (``urllib.parse.quote``), normalization, form parsing.
 - ``base_string``: base string URI, signature base string, the body.
-- ``request``: :class:`SignedRequest`, with its masked copy and JSON form.
+- ``request``: :class:`SignedRequest`, with its masked and unsigned copies and JSON form;
+  :func:`shown_request`, what a front may show of it.
 - ``signer``: :func:`sign` and the Authorization header.
 """
 
@@ -28,19 +29,21 @@ from console.core.signing.encoding import (
     parse_form,
     percent_encode,
 )
-from console.core.signing.request import SignedRequest
+from console.core.signing.request import UNSIGNED, SignedRequest, shown_request
 from console.core.signing.signer import CONTENT_TYPE, OAUTH_VERSION, SIGNATURE_METHOD, sign
 
 __all__ = [
     "CONTENT_TYPE",
     "OAUTH_VERSION",
     "SIGNATURE_METHOD",
+    "UNSIGNED",
     "SignedRequest",
     "UnencodableTextError",
     "base_string_uri",
     "normalize_parameters",
     "parse_form",
     "percent_encode",
+    "shown_request",
     "sign",
     "signature_base_string",
 ]

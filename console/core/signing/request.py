@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from console.core.masking import is_sensitive, mask_params, mask_text
 from console.core.signing.base_string import assemble, url_parts
+
+UNSIGNED = "SIGN-ME"  # what stands where a withheld signature goes
+_SIGNATURE_IN_HEADER = re.compile(r'oauth_signature="[^"]*"')
 
 
 @dataclass(frozen=True, repr=False)
@@ -30,6 +34,7 @@ class SignedRequest:
         headers: ``Content-Type`` and ``Authorization``.
         is_masked: True for a copy made by :meth:`masked`, whose body and base string no
             longer match the signature.
+        is_unsigned: True for a copy made by :meth:`unsigned`: no signature in it at all.
     """
 
     method: str
@@ -45,6 +50,7 @@ class SignedRequest:
     body: str
     headers: dict[str, str]
     is_masked: bool = False
+    is_unsigned: bool = False
 
     def masked(self) -> SignedRequest:
         """Return a copy fit to show or store: card numbers and CVV2 masked.
@@ -69,6 +75,28 @@ class SignedRequest:
             is_masked=True,
         )
 
+    def unsigned(self) -> SignedRequest:
+        """Return a copy without its signature: the raw, hex and base64 forms empty and
+        :data:`UNSIGNED` where the header carries ``oauth_signature``. Everything else (the
+        body, the oauth parameters, the base string) is kept: it is what the key would sign,
+        and none of it lets the request through without the key."""
+        authorization = _SIGNATURE_IN_HEADER.sub(
+            f'oauth_signature="{UNSIGNED}"', self.authorization
+        )
+        headers = {
+            name: authorization if name.lower() == "authorization" else value
+            for name, value in self.headers.items()
+        }
+        return dataclasses.replace(
+            self,
+            signature=b"",
+            signature_hex="",
+            signature_base64="",
+            authorization=authorization,
+            headers=headers,
+            is_unsigned=True,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict (the CLI's ``sign --json`` object)."""
         return {
@@ -91,5 +119,19 @@ class SignedRequest:
         return (
             f"SignedRequest(method={self.method!r}, url={self.url!r}, "
             f"params={len(self.params)}, nonce={self.oauth.get('oauth_nonce')!r}, "
-            f"masked={self.is_masked})"
+            f"masked={self.is_masked}, unsigned={self.is_unsigned})"
         )
+
+
+def shown_request(signed: SignedRequest, *, revealed: bool, answered: bool) -> SignedRequest:
+    """The one rule for what a front may show (and so let be copied) of a signed request.
+
+    Card data is masked unless the person revealed it for this request. The signature is
+    withheld until the gateway has answered this very request: a request that was cancelled,
+    refused, held for approval, is still waiting for a question or its answer, or never
+    arrived must not leave the console in a form that pays out from a terminal, past the
+    confirmation and the journal. Once answered, its nonce is spent at the gateway, which
+    refuses a replay (contract section 5: a nonce is unique per request).
+    """
+    shown = signed if revealed else signed.masked()
+    return shown if answered else shown.unsigned()

@@ -35,9 +35,11 @@ def _decimals(amount: Decimal) -> int:
     return -exponent if isinstance(exponent, int) and exponent < 0 else 0
 
 
-def amounts_fit_currency(amount_fields: Sequence[str], currency_field: str = "currency") -> Rule:
-    """Each amount (and each element of an amount list) is above zero and has no more
-    decimals than the currency's minor units."""
+def amounts_fit_currency(
+    amount_fields: Sequence[str], currency_field: str = "currency", *, lists: Sequence[str] = ()
+) -> Rule:
+    """Each amount (and each element of an amount list, the fields named in ``lists``) is
+    above zero and has no more decimals than the currency's minor units."""
 
     def rule(given: Mapping[str, str], today: date, out: list[Problem]) -> None:
         currency = given.get(currency_field, "")
@@ -46,7 +48,8 @@ def amounts_fit_currency(amount_fields: Sequence[str], currency_field: str = "cu
             raw = given.get(name)
             if raw is None:
                 continue
-            for part in raw.split(","):
+            # a comma in a single amount is a writing mistake its own check names, not a list
+            for part in raw.split(",") if name in lists else (raw,):
                 amount = parse_amount(part)
                 if amount is None:
                     continue  # its own check said what is wrong with the writing

@@ -206,7 +206,9 @@ RECURRING_RULES: tuple[Rule, ...] = (
     _state_unless_dst,
     date_order("start-date", "finish-date"),
     expiry("expire-month", "expire-year"),
-    amounts_fit_currency(("amount", "amount-from", "amount-to", "amount-sequence")),
+    amounts_fit_currency(
+        ("amount", "amount-from", "amount-to", "amount-sequence"), lists=("amount-sequence",)
+    ),
 )
 
 RULES: dict[str, tuple[Rule, ...]] = {

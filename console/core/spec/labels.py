@@ -12,7 +12,7 @@ from collections.abc import Iterable
 _LABELS = {
     "client_orderid": "Client order id",
     "orderid": "Gateway order id",
-    "by-request-sn": "Serial number of the request",
+    "by_request_sn": "Serial number of the request",
     "amount": "Amount",
     "currency": "Currency",
     "order_desc": "Description",
@@ -85,7 +85,7 @@ _LABELS = {
     "interval": "Interval (× period)",
     "start_date": "First charge",
     "finish_date": "Last charge",
-    "max_repeats_number": "Most charges (repeats index)",
+    "max_repeats_number": "Most charges",
 }
 
 # Card details in the order they are printed and read off a card; where the contract

@@ -32,6 +32,13 @@ if TYPE_CHECKING:
     from console.ui.tasks import TaskManager
 
 
+def _words(exc: ConsoleError) -> str:
+    """What the window says of a refusal: its own ways out (a batch's refusal names the
+    window's choices, not the command line's options)."""
+    in_window = getattr(exc, "in_window", None)
+    return in_window if isinstance(in_window, str) else exc.message
+
+
 class Sender(Protocol):
     """What a batch needs of the window's sender: the active environment's pipeline, and
     whether the journal is the team's (its approval policy applies)."""
@@ -135,7 +142,7 @@ class BatchController(QObject):
         self._drain()
         self._set_busy(False)
         if isinstance(exc, ConsoleError):
-            self.failed.emit(exc.message)
+            self.failed.emit(_words(exc))
         else:
             self.failed.emit(
                 f"The batch could not go on ({type(exc).__name__}: {exc}). Rows sent so far "
@@ -160,7 +167,7 @@ class BatchController(QObject):
         try:
             pipeline = self._pipeline()
         except ConsoleError as exc:
-            self.failed.emit(exc.message)
+            self.failed.emit(_words(exc))
             return
         production = self.session.is_production
 
@@ -210,7 +217,7 @@ class BatchController(QObject):
         try:
             pipeline, conn = self._pipeline(), self._connection(core.COMMAND)
         except ConsoleError as exc:
-            self.failed.emit(exc.message)
+            self.failed.emit(_words(exc))
             return
         self._start(lambda: core.sign_rows(pipeline, conn, plan), self.finished.emit)
 
@@ -248,7 +255,7 @@ class BatchController(QObject):
             )
         except ConsoleError as exc:
             pool.close()
-            self.failed.emit(exc.message)
+            self.failed.emit(_words(exc))
             return False
         self._run(results, pool, self.runner.run)
         return True
@@ -370,7 +377,7 @@ class BatchController(QObject):
         try:
             pipeline, conn = self._pipeline(), self._connection("status")
         except ConsoleError as exc:
-            self.failed.emit(exc.message)
+            self.failed.emit(_words(exc))
             return
         asked = [line for line in lines.values() if core.needs_check(line)]
         path = plan.validation.batch.path

@@ -53,7 +53,8 @@ def _table(model: ProblemsModel | ResultsModel, name: str) -> QTableView:
 def progress_text(p: core.Progress) -> str:
     left = f", about {p.left:.0f} s left" if p.left is not None and p.done < p.total else ""
     paused = " — paused" if p.paused else ""
-    return f"{p.done} of {p.total} rows, {p.rate:.1f} rows/s{left}{paused}"
+    rows = "row" if p.total == 1 else "rows"
+    return f"{p.done} of {p.total} {rows}, {p.rate:.1f} rows/s{left}{paused}"
 
 
 class BatchDialog(QDialog):
@@ -216,7 +217,7 @@ class BatchDialog(QDialog):
             self._update_buttons()
             return
         if refusal is not None:
-            self.message.setText(refusal.message)
+            self.message.setText(refusal.in_window)
         elif plan.to_send:
             self.message.setText("Ready: nothing is sent until you press Send batch.")
         else:
@@ -238,7 +239,8 @@ class BatchDialog(QDialog):
         if signed:
             skipped = [r for r in report.results if r.result == core.SKIPPED]
             said = "".join(f" Row {r.number} would be skipped: {r.message}" for r in skipped)
-            self.message.setText(f"Dry run: {signed} rows signed, nothing sent.{said}")
+            rows = "1 row" if signed == 1 else f"{signed} rows"
+            self.message.setText(f"Dry run: {rows} signed, nothing sent.{said}")
         else:
             counts = ", ".join(f"{n} {k}" for k, n in sorted(_counts(report).items()))
             plan = self.controller.plan

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from console.core.spec.choices import CALLBACK_FIELDS
 from console.ui.forms.field_widgets import LABEL_WIDTH
 
 
@@ -122,7 +123,6 @@ class Switch(_Options):
             self.buttons[key].setChecked(True)
 
 
-CALLBACK_FIELDS = ("server_callback_url", "notify_url")
 _CALLBACK_HELP = {
     "none": "No callback: learn the final status with the status command.",
     "listener": "The address of this console's callback listener, filled in when the request "

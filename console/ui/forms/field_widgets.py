@@ -173,7 +173,7 @@ class FieldRow(QWidget):
         # so it costs no height)
         self.required = field.necessity is Necessity.REQUIRED
         mark = " *" if self.required else ""
-        self.label = QLabel(f"{html.escape(label_for(field.name))}{mark}", self)
+        self.label = QLabel(f"{html.escape(label_for(field.name), quote=False)}{mark}", self)
         self.label.setToolTip(tip)
         self.label.setBuddy(self._editor)
         self.label.setFixedWidth(LABEL_WIDTH)
@@ -301,7 +301,7 @@ class FieldRow(QWidget):
         if required != self.required:
             self.required = required
             mark = " *" if required else ""
-            self.label.setText(f"{html.escape(label_for(self.field.name))}{mark}")
+            self.label.setText(f"{html.escape(label_for(self.field.name), quote=False)}{mark}")
 
     def set_state(self, state: str, message: str = "") -> None:
         """Show "required", "fine", "warning", "error" or "" (nothing to say)."""

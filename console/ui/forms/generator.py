@@ -141,6 +141,11 @@ class CommandForm(QWidget):
         """Hook: the rows the choices hide at first (built when first shown)."""
         return set()
 
+    def with_choices(self, problems: list[Problem], values: Mapping[str, str]) -> list[Problem]:
+        """Hook: the core's problems as the form's choices narrow them (a chosen receiver
+        or callback names its own fields)."""
+        return problems
+
     def _build_sections(self) -> None:
         order = list(self.SECTION_ORDER)
         for f in self.command.fields:

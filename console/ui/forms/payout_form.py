@@ -6,9 +6,10 @@ from collections.abc import Mapping
 
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
+from console.core.spec.choices import CALLBACK_FIELDS, for_callback, for_receiver
 from console.core.spec.command_rules import RECEIVER_KINDS
-from console.core.spec.model import Command
-from console.ui.forms.choices import CALLBACK_FIELDS, CallbackChoice, Choice, new_client_orderid
+from console.core.spec.model import Command, Problem
+from console.ui.forms.choices import CallbackChoice, Choice, new_client_orderid
 from console.ui.forms.field_widgets import FieldRow
 from console.ui.forms.generator import CommandForm
 
@@ -93,6 +94,10 @@ class PayoutForm(CommandForm):
     def required_by_choices(self) -> tuple[str, ...]:
         """The chosen receiver's fields: a payout must name who receives it."""
         return RECEIVER_KINDS.get(self.receiver.key(), ())
+
+    def with_choices(self, problems: list[Problem], values: Mapping[str, str]) -> list[Problem]:
+        problems = for_receiver(problems, self.receiver.key())
+        return for_callback(problems, values, self.callback.key())
 
     def initially_hidden(self) -> set[str]:
         # Start-up builds only what the default choices show; the rest on first showing.

@@ -9,9 +9,9 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from console.core.schedule import preview
-from console.core.spec.model import CardType, Command
+from console.core.spec.choices import CALLBACK_FIELDS, for_callback
+from console.core.spec.model import CardType, Command, Problem
 from console.ui.forms.choices import (
-    CALLBACK_FIELDS,
     CallbackChoice,
     Choice,
     Switch,
@@ -137,6 +137,9 @@ class RecurringForm(CommandForm):
     def required_by_choices(self) -> tuple[str, ...]:
         """The chosen amount rule's fields."""
         return AMOUNT_RULES[self.amount_rule.key()][1]
+
+    def with_choices(self, problems: list[Problem], values: Mapping[str, str]) -> list[Problem]:
+        return for_callback(problems, values, self.callback.key())
 
     def extra_values(self) -> dict[str, str]:
         return {CARD_TYPE_FIELD: self.card_type.key(), **self.callback.values()}

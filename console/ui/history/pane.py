@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QToolButton,
@@ -107,9 +108,9 @@ class HistoryPane(QWidget):
         self.filters = HistoryFilters()
         self.count_label = QLabel("Reading the history…")
         self.count_label.setAccessibleName("Number of requests shown")
+        # beside the count, not a line of its own: a message never pushes the table down
         self.message = QLabel()
-        self.message.setWordWrap(True)
-        self.message.setVisible(False)  # no empty line above the table
+        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.table = QTableView()
         self.table.setObjectName("history-table")
         self.table.setAccessibleName("History of requests")
@@ -132,7 +133,8 @@ class HistoryPane(QWidget):
         self.actions_by_name: dict[str, QAction] = {}
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
-        bar.addWidget(self.count_label, 1)
+        bar.addWidget(self.count_label)
+        bar.addWidget(self.message, 1)
         for name, text, slot, tip in (
             ("use", "Use in payout", self._use, "Pay out to this card reference / RPI"),
             ("repeat", "Repeat as new", self._repeat, "Same values, fresh client_orderid"),
@@ -166,7 +168,6 @@ class HistoryPane(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.filters)
         lay.addLayout(bar)
-        lay.addWidget(self.message)
         lay.addWidget(split, 1)
 
         self.filters.changed.connect(self.apply_filters)
@@ -200,7 +201,7 @@ class HistoryPane(QWidget):
     def show_message(self, state: str, text: str) -> None:
         colour = state_colour(state or "required", self.palette()).name()
         self.message.setText(f"<span style='color:{colour}'>{text}</span>" if text else "")
-        self.message.setVisible(bool(text))
+        self.message.setToolTip(text)  # the whole text, where the bar cuts it
 
     # -- selection and details -------------------------------------------------------------
     def selected_rows(self) -> list[HistoryRow]:

@@ -27,7 +27,9 @@ class InspectorDock(QDockWidget):
     """Shows the prepared request before sending, then the answer.
 
     The full request lives only in memory while it is shown; "reveal" applies to the
-    request on screen and resets with the next one. The Signature and Response tabs are
+    request on screen and resets with the next one. Its signature is shown only once the
+    gateway has answered it (the core's ``shown_request``): a cancelled or unsent request
+    leaves no working signature in any tab. The Signature and Response tabs are
     built when first shown or used (a few dozen widgets the first picture of the window
     does not need); :attr:`signature` and :attr:`response` build them on access.
     """
@@ -48,6 +50,7 @@ class InspectorDock(QDockWidget):
         self.tabs.currentChanged.connect(self._tab_shown)
         self.setWidget(self.tabs)
         self.prepared: PreparedRequest | None = None
+        self.answered = False  # the gateway answered the request on screen
         self.request.reveal_toggled.connect(lambda _on: self._render())
 
     @property
@@ -88,6 +91,7 @@ class InspectorDock(QDockWidget):
     def show_prepared(self, prepared: PreparedRequest) -> None:
         """A new request: masked again, answer cleared, Request tab in front."""
         self.prepared = prepared
+        self.answered = False
         self.request.reveal.blockSignals(True)
         self.request.reveal.setChecked(False)
         self.request.reveal.blockSignals(False)
@@ -96,9 +100,14 @@ class InspectorDock(QDockWidget):
         self.tabs.setCurrentWidget(self.request)
 
     def _shown(self) -> SignedRequest | None:
-        """The signed request as it is shown: masked unless revealed."""
+        """The signed request as it is shown: masked unless revealed, unsigned unless the
+        gateway answered it."""
         signed = self.prepared.signed if self.prepared is not None else None
-        return signed if (signed is None or self.revealed) else signed.masked()
+        if signed is None:
+            return None
+        from console.core.signing import shown_request  # loaded with the request itself
+
+        return shown_request(signed, revealed=self.revealed, answered=self.answered)
 
     def _render(self) -> None:
         prepared = self.prepared
@@ -117,6 +126,9 @@ class InspectorDock(QDockWidget):
 
     def show_outcome(self, outcome: Outcome) -> None:
         """The answer (or transport failure) to the request on screen."""
+        if outcome.prepared is self.prepared and outcome.response is not None:
+            self.answered = True  # its nonce is spent: the signature may be shown
+            self._render()
         self.response.show_outcome(outcome, get_command(outcome.prepared.command))
         self.tabs.setCurrentWidget(self._response_page)
 

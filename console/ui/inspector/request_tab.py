@@ -68,8 +68,10 @@ class RequestTab(QWidget):
         fill_table(self.params, list(signed.params))
         self.curl.set_text(curl_command(signed))
         self.reveal.setEnabled(True)
-        self.masking.setText(
+        masking = (
             "Card data revealed for this request only (never stored)."
             if revealed
             else "Card number and CVV2 are masked (first six and last four digits shown)."
         )
+        unsigned = " Unsigned until the gateway answers it." if signed.is_unsigned else ""
+        self.masking.setText(masking + unsigned)

@@ -10,6 +10,12 @@ from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 from console.core.masking import is_sensitive
 from console.ui.inspector.widgets import CopyBlock, fill_table, pairs_table, wrap_base_string
 
+WITHHELD = (
+    "Signature withheld: it is shown once the gateway has answered this request. A request "
+    "not sent (waiting, cancelled, refused or not arrived) leaves no working signature to "
+    "copy; the header carries a placeholder."
+)
+
 if TYPE_CHECKING:
     from console.core.signing import SignedRequest
 
@@ -41,6 +47,8 @@ class SignatureTab(QWidget):
             "Signature (base64)", lines=2, caption="Sent, percent-encoded, in the header."
         )
         self.authorization = CopyBlock("Authorization header", lines=3)
+        for block in (self.hex, self.base64):
+            block.text.setPlaceholderText("Withheld until the gateway answers this request.")
         self.masked_note = QLabel()
         self.masked_note.setWordWrap(True)
         inner = QWidget()
@@ -77,10 +85,11 @@ class SignatureTab(QWidget):
         self.hex.set_text(signed.signature_hex)
         self.base64.set_text(signed.signature_base64)
         self.authorization.set_text(signed.authorization)
-        self.masked_note.setText(
-            "Card data is masked in the normalized parameters and the base string, so "
-            "they will not verify against the signature; reveal on the Request tab to see "
-            "the exact values."
-            if signed.is_masked and any(is_sensitive(n) for n, _ in signed.params)
-            else ""
-        )
+        notes = [WITHHELD] if signed.is_unsigned else []
+        if signed.is_masked and any(is_sensitive(n) for n, _ in signed.params):
+            notes.append(
+                "Card data is masked in the normalized parameters and the base string, so "
+                "they will not verify against the signature; reveal on the Request tab to see "
+                "the exact values."
+            )
+        self.masked_note.setText(" ".join(notes))

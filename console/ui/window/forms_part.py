@@ -242,7 +242,7 @@ class FormsPart(QWidget):
             # sandbox calls any port, and its own listener's port is a random one.
             problems = [p for p in problems if p.code != Code.CALLBACK_PORT]
         problems.extend(loopback_without_listener(values, self.listener_url))
-        return problems
+        return form.with_choices(problems, values)
 
     def validate(self, form: CommandForm | None = None) -> None:
         """Per keystroke: core rules -> field states; ``validated`` tells the send panel."""

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from console.core.order_facts import client_orderid
 from console.core.spec import COMMANDS, Problem
+from console.ui.banner import first_sentence
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.validation_view import ProblemSummary
 from console.ui.icons import icon
@@ -131,6 +132,12 @@ class SendPanel(QWidget):
         # that cannot be opened keeps it off
         journal.when_settled(self.update_send)
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            # the colours are in the text: a new theme reaches this widget after the switch
+            self.refresh_result()
+
     # -- what others read --------------------------------------------------------------------
     @property
     def last_outcome(self) -> Outcome | None:
@@ -175,9 +182,15 @@ class SendPanel(QWidget):
         if sending:
             why = "Sending… Send is off until the answer comes."
         elif not self.session.ready:
-            why = self.session.problem or "No environment with a key is active."
+            # one short line: the banner above has the whole explanation behind Details…
+            problem = self.session.problem
+            why = (
+                f"{first_sentence(problem)} Details… in the banner says more."
+                if problem
+                else "No environment with a key is active."
+            )
         elif blocked:
-            why = "Send is off: this client_orderid was accepted before (see above Send)."
+            why = "Send is off: this client_orderid was accepted before (said above)."
         else:
             why = refusal
         self.summary.set_send_off(why)

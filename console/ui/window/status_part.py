@@ -150,7 +150,9 @@ class StatusPart(QObject):
 
     # -- the controller's news -----------------------------------------------------------------
     def _checked(self, order: OrderRef, state: str, words: str) -> None:
-        self.panel.show_result(state, f"Order {order.client_orderid}: {words}")
+        # under the payout form, whose order it is, never under another form that happens
+        # to be shown (the History pane says it too)
+        self.panel.show_result(state, f"Order {order.client_orderid}: {words}", PAYOUT)
 
     def _follow_started(self, follow: Follow) -> None:
         bar = self.window.statusBar()

@@ -1,0 +1,42 @@
+"""Contrast as a person sees it: measured from the rendered pixels of a widget (WCAG 2)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from PySide6.QtGui import QColor, QImage
+from PySide6.QtWidgets import QWidget
+
+
+def luminance(c: QColor) -> float:
+    """WCAG relative luminance."""
+
+    def f(v: float) -> float:
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * f(c.redF()) + 0.7152 * f(c.greenF()) + 0.0722 * f(c.blueF())
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def pixels(image: QImage) -> Counter[int]:
+    """How often each colour (as RGB) occurs in ``image``."""
+    seen: Counter[int] = Counter()
+    for y in range(image.height()):
+        for x in range(image.width()):
+            seen[image.pixel(x, y) & 0xFFFFFF] += 1
+    return seen
+
+
+def rendered_text_contrast(widget: QWidget) -> tuple[float, str, str]:
+    """(contrast, text colour, background) of a widget's text as drawn: the background is
+    its most frequent colour, the text the drawn colour that stands out most from it (the
+    core of a glyph is drawn in the full text colour)."""
+    seen = pixels(widget.grab().toImage())
+    background = QColor(seen.most_common(1)[0][0])
+    text = max((QColor(rgb) for rgb in seen), key=lambda c: contrast(c, background))
+    return contrast(text, background), text.name(), background.name()

@@ -1,0 +1,39 @@
+"""The result line under the form stays readable, measured from its rendered pixels, also
+when the theme changes after it was written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from console.ui.main_window import MainWindow
+from console.ui.theme import apply_theme
+from tests.helpers.contrast import rendered_text_contrast
+from tests.helpers.dialogs import answer_next_question
+
+
+@pytest.fixture(autouse=True)
+def _system_theme_afterwards() -> Any:
+    yield
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    apply_theme(app, "system", set_style=False)
+
+
+@pytest.mark.parametrize(("first", "then"), [("light", "dark"), ("dark", "light")])
+def test_cancelled_nothing_sent_is_readable_in_either_theme(
+    qtbot: Any, window: MainWindow, first: str, then: str
+) -> None:
+    window.actions_by_name[f"theme:{first}"].trigger()
+    window.fill_example()
+    window.form.rows["credit_card_number"].set_text("4444444444444441")  # fails Luhn
+    answer_next_question(False, [])
+    window.send()
+    qtbot.waitUntil(lambda: "Cancelled" in window.panel.result.text(), timeout=5_000)
+    for theme in (first, then):
+        window.actions_by_name[f"theme:{theme}"].trigger()
+        qtbot.wait(50)
+        ratio, text, background = rendered_text_contrast(window.panel.result)
+        assert ratio >= 4.5, (theme, text, background)
