@@ -255,13 +255,37 @@ def test_a_card_number_typed_into_a_description_is_kept_masked(
         assert quote(spelling).encode() not in raw  # nor in the stored body
 
 
-def test_the_signature_is_kept_when_no_card_data_was_sent(rsa_key: rsa.RSAPrivateKey) -> None:
+def test_the_signature_is_kept_once_answered_when_no_card_data_was_sent(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
     history = History()
+    hooks = history.journal("sb")
     req = prepared(rsa_key, "create-card-ref", client_orderid="first-1", orderid="900")
-    row_id = history.journal("sb").before_send(req)
+    row_id = hooks.before_send(req)
     assert req.signed is not None
-    assert history.details(row_id).request["signature_base64"] == req.signed.signature_base64
     assert history.get(row_id).gateway_order_id == "900"  # the order it refers to is searchable
+    # on its way: nothing in the history that a terminal could send past the console
+    waiting = history.details(row_id).request
+    assert waiting["signature_base64"] == ""
+    assert req.signed.signature_base64 not in json.dumps(waiting)
+    assert 'oauth_signature="SIGN-ME"' in waiting["authorization"]
+    body = "type=create-card-ref-response&status=approved&card-ref-id=cr-1"
+    hooks.after_answer(row_id, answered(req, body))  # its nonce is spent at the gateway
+    assert history.details(row_id).request["signature_base64"] == req.signed.signature_base64
+
+
+def test_a_request_whose_answer_never_came_keeps_no_signature(rsa_key: rsa.RSAPrivateKey) -> None:
+    """An unknown outcome may be resent by someone with a terminal: the history must not
+    hold a copy that goes past the guard, the confirmation and the journal."""
+    history = History()
+    hooks = history.journal("sb")
+    req = prepared(rsa_key, "create-card-ref", client_orderid="first-2", orderid="901")
+    row_id = hooks.before_send(req)
+    hooks.after_answer(row_id, lost(req))
+    assert req.signed is not None
+    stored = history.details(row_id).request
+    assert req.signed.signature_base64 not in json.dumps(stored)
+    assert req.signed.signature_hex not in json.dumps(stored)
 
 
 def test_status_answers_become_final_status_of_the_payout(rsa_key: rsa.RSAPrivateKey) -> None:

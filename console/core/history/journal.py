@@ -190,6 +190,7 @@ class History(HistoryQueries):
     def finish(self, row_id: int, outcome: Outcome) -> None:
         """Store the outcome of the send journalled as ``row_id``."""
         columns, answer = answer_columns(outcome)
+        answered = outcome.response is not None  # its nonce is spent: the signature may stay
         if columns.get("final_status"):
             columns["final_status_at"] = timestamp_now()
         sets = ", ".join(f"{name} = ?" for name in columns)
@@ -197,8 +198,13 @@ class History(HistoryQueries):
             sql = f"UPDATE requests SET {sets} WHERE id = ?"  # noqa: S608 (column names are ours)
             db.execute(sql, [*columns.values(), row_id])
             db.execute(
-                "UPDATE request_details SET response_json = ? WHERE request_id = ?",
-                (json.dumps(answer), row_id),
+                "UPDATE request_details SET response_json = ?, request_json = ?"
+                " WHERE request_id = ?",
+                (
+                    json.dumps(answer),
+                    json.dumps(masked_request(outcome.prepared, answered=answered)),
+                    row_id,
+                ),
             )
             self._in_flight.discard(row_id)
         self.notify("changed", row_id)

@@ -23,6 +23,7 @@ from console.core.order_facts import (
     receiver,
     requested_order_id,
 )
+from console.core.signing import shown_request
 
 if TYPE_CHECKING:
     from console.core.client import Outcome, PreparedRequest
@@ -58,10 +59,13 @@ def _secrets(params: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(n, v) for n, v in params if is_sensitive(n) and v]
 
 
-def masked_request(prepared: PreparedRequest) -> dict[str, Any]:
-    """The signed request as it may be stored: card data masked, signature dropped with it."""
+def masked_request(prepared: PreparedRequest, *, answered: bool = False) -> dict[str, Any]:
+    """The signed request as it may be stored: card data masked, signature dropped with it;
+    without card data, its signature only once the gateway has ``answered`` it
+    (:func:`console.core.signing.shown_request`: before that, a copy from the history would
+    pay out past the confirmation and the journal)."""
     assert prepared.signed is not None
-    data = prepared.signed.masked().to_json()
+    data = shown_request(prepared.signed, revealed=False, answered=answered).to_json()
     if _secrets(prepared.params):
         data["signature_hex"] = data["signature_base64"] = NOT_KEPT
         data["authorization"] = _SIGNATURE_IN_HEADER.sub(

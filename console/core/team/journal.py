@@ -226,6 +226,7 @@ class TeamJournal:
             TeamUnavailableError: the database did not store it.
         """
         columns, answer = answer_columns(outcome)
+        answered = outcome.response is not None  # its nonce is spent: the signature may stay
         if columns.get("final_status"):
             columns["final_status_at"] = timestamp_now()
         sets = ", ".join(f"{name} = %s" for name in columns)
@@ -240,8 +241,13 @@ class TeamJournal:
                     "(it is not this person's, or it was answered already)."
                 )
             db.execute(
-                "UPDATE request_details SET response_json = %s WHERE request_id = %s",
-                (json.dumps(answer), row_id),
+                "UPDATE request_details SET response_json = %s, request_json = %s"
+                " WHERE request_id = %s",
+                (
+                    json.dumps(answer),
+                    json.dumps(masked_request(outcome.prepared, answered=answered)),
+                    row_id,
+                ),
             )
         self.notify("changed", row_id)
 

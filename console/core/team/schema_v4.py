@@ -325,6 +325,9 @@ CREATE TRIGGER audit_chain BEFORE INSERT ON gateway.audit
 REVOKE ALL ON gateway.team_key, gateway.submission_rows, gateway.callback_secrets,
     gateway.audit_head FROM PUBLIC;
 GRANT SELECT ON gateway.team_key TO gateway_maker, gateway_checker, gateway_admin;
+-- The sender stores its request's signature once the gateway has answered it (the journal
+-- keeps none of a request still waiting or never answered: a copy must not be sendable).
+GRANT UPDATE (request_json) ON gateway.request_details TO gateway_maker, gateway_checker;
 GRANT SELECT ON gateway.submission_rows, gateway.audit_head
     TO gateway_maker, gateway_checker, gateway_admin;
 REVOKE ALL ON FUNCTION gateway.submit_batch(text, text, text, text, jsonb, boolean, text),
