@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from console.core.spec import COMMANDS
+from console.core.spec.checks import check_length
 from console.core.spec.command_rules import (
     AMOUNT_RULES,
     RECEIVER_KINDS,
     SRC_ONLY_FIELDS,
     SRC_REQUIRED_FIELDS,
 )
-from console.core.spec.engine import always_required
+from console.core.spec.engine import always_required, field_checks
 from console.core.spec.model import Command, Field, FieldType
 
 PLACEHOLDER_SERVER = "https://gateway.example/paynet"
@@ -64,10 +65,11 @@ def _property(f: Field, *, alias_of: str | None = None) -> dict[str, Any]:
         words.append(f"For {next(iter(f.card_types))} profiles only.")
     words.append(f"Contract type: {f.type}; length: {f.length.text}; {f.necessity}.")
     prop: dict[str, Any] = {"type": "string", "description": " ".join(words)}
-    if f.length.max is not None:
-        prop["maxLength"] = f.length.max
-    if f.length.min is not None:
-        prop["minLength"] = f.length.min
+    if check_length in field_checks(f):  # the lengths validation holds values to
+        if f.length.max is not None:
+            prop["maxLength"] = f.length.max
+        if f.length.min is not None:
+            prop["minLength"] = f.length.min
     if f.choices:
         prop["enum"] = list(f.choices)
     if f.sensitive:
