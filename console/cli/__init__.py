@@ -26,6 +26,8 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "console.cli.import_curl_cmd",
     "console.cli.team_cmd",
     "console.cli.batch_cmd",
+    "console.cli.code_cmd",
+    "console.cli.export_cmd",
 )
 
 

@@ -163,6 +163,16 @@ def gateway_of(args: argparse.Namespace, command: str) -> str | None:
     (a results file's environment of connection options)."""
     if not args.env and not args.base_url:
         return None
+    settings = address_settings(args, command)
+    try:
+        return gateway_for(command, **settings)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise UsageError(f"the gateway's address cannot be made: {exc}") from exc
+
+
+def address_settings(args: argparse.Namespace, command: str) -> dict[str, Any]:
+    """Base URL, login, endpoint or group id and path templates of ``command`` from --env
+    and the connection options (explicit options win), without reading any key."""
     settings: dict[str, Any] = {}
     if args.env:
         from console.core.environments import EnvironmentStore, EnvironmentStoreError
@@ -181,10 +191,7 @@ def gateway_of(args: argparse.Namespace, command: str) -> str | None:
     settings.update({k: v for k, v in (("base_url", args.base_url), ("login", args.login)) if v})
     if args.endpoint_id or args.group_id or not args.env:
         settings["endpoint_id"], settings["endpoint_group_id"] = args.endpoint_id, args.group_id
-    try:
-        return gateway_for(command, **settings)
-    except (KeyError, ValueError, TypeError) as exc:
-        raise UsageError(f"the gateway's address cannot be made: {exc}") from exc
+    return settings
 
 
 def load_key(args: argparse.Namespace) -> Any:

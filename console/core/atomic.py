@@ -10,6 +10,15 @@ from pathlib import Path
 from typing import TextIO
 
 
+def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None:
+    """Replace ``path`` with ``text`` (UTF-8) atomically; ``mode`` as for write_atomic."""
+
+    def write(fh: TextIO) -> None:
+        fh.write(text)
+
+    write_atomic(path, write, mode=mode)
+
+
 def write_atomic(path: Path, write: Callable[[TextIO], None], *, mode: int | None = None) -> None:
     """Call ``write(file)`` on a temporary file in ``path``'s folder, then rename it to
     ``path``. ``mode`` sets the file's permissions (the temporary file's are 0600)."""

@@ -130,6 +130,12 @@ SRC_REQUIRED_FIELDS = tuple(
     or f.note.startswith("Required for SRC")
 )
 AMOUNT_FIELDS = ("amount", "amount-from", "amount-to", "amount-sequence")
+# Rule 1's three ways of giving the amount: exactly one of them, with all its fields.
+AMOUNT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("amount", ("amount",)),
+    ("amount-from with amount-to", ("amount-from", "amount-to")),
+    ("amount-sequence", ("amount-sequence",)),
+)
 
 
 def _card_type(given: Mapping[str, str], today: date, out: list[Problem]) -> None:
@@ -165,15 +171,7 @@ def _card_type(given: Mapping[str, str], today: date, out: list[Problem]) -> Non
 
 def _amount_rule(given: Mapping[str, str], today: date, out: list[Problem]) -> None:
     """Rule 1: exactly one of amount, the from/to pair, or amount-sequence."""
-    used = [
-        rule
-        for rule, names in (
-            ("amount", ("amount",)),
-            ("amount-from with amount-to", ("amount-from", "amount-to")),
-            ("amount-sequence", ("amount-sequence",)),
-        )
-        if any(n in given for n in names)
-    ]
+    used = [rule for rule, names in AMOUNT_RULES if any(n in given for n in names)]
     if len(used) == 1:
         return
     if not used:

@@ -94,7 +94,8 @@ class _Plan:
     rules: tuple[Rule, ...]
 
 
-def _always_required(f: Field) -> bool:
+def always_required(f: Field) -> bool:
+    """The field is required whatever else the request holds (validation, OpenAPI)."""
     # Rows "Required" but "Not supported for DST" are required for SRC only; the card-type
     # rule reports them, knowing the profile's type.
     return f.necessity is Necessity.REQUIRED and (
@@ -108,7 +109,7 @@ def _plan(command: Command) -> _Plan:
         by_name[f.name] = f
         if f.alias:
             by_name[f.alias] = f
-    steps = tuple((f, field_checks(f), _always_required(f)) for f in command.fields)
+    steps = tuple((f, field_checks(f), always_required(f)) for f in command.fields)
     return _Plan(command, by_name, steps, RULES.get(command.name, ()))
 
 

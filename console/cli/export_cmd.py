@@ -1,0 +1,158 @@
+"""``gateway-console export postman|openapi``: the commands for other tools.
+
+``export postman`` writes a Postman collection (v2.1) with one request per command, signed by
+Postman itself with OAuth 1.0 RSA-SHA256, and an environment holding the base URL, login and
+endpoint ids (from --env or the connection options) and the private key as an empty secret.
+``--with-key FILE`` fills the key in, for a sandbox only (a local sandbox's address or an
+environment that is not production); the sandbox's test card then fills the card variables.
+
+``export openapi`` prints an OpenAPI 3.1 description of the commands (JSON), generated from
+the same contract tables as the forms.
+
+Exit statuses: 0 written, 1 a key for a gateway that is not a sandbox, 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from console.cli.failures import EXIT_OK
+from console.cli.request_args import UsageError, address_settings
+from console.core.addresses import is_loopback_host
+from console.core.atomic import write_text_atomic
+from console.core.exports import openapi_document, postman_collection, postman_environment
+from console.core.exports.postman import dumps
+from console.core.keys import KeyProblem, load_private_key
+
+COLLECTION_FILE = "gateway-v4.postman_collection.json"
+ENVIRONMENT_FILE = "gateway-v4.postman_environment.json"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "export",
+        help="a Postman collection and environment, or an OpenAPI description",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    targets = p.add_subparsers(dest="target", metavar="TARGET", required=True)
+    pm = targets.add_parser("postman", help="a Postman collection v2.1 and its environment")
+    _address_options(pm)
+    pm.add_argument("--group-id", help="endpoint group id (path /group/<id>)")
+    pm.add_argument(
+        "--with-key",
+        type=Path,
+        metavar="FILE",
+        help="fill the environment's privateKey with this PEM file (sandboxes only)",
+    )
+    pm.add_argument(
+        "--output-dir",
+        type=Path,
+        default=Path("."),
+        metavar="DIR",
+        help=f"where {COLLECTION_FILE} and {ENVIRONMENT_FILE} go (default: here)",
+    )
+    pm.set_defaults(func=run_postman)
+    oa = targets.add_parser("openapi", help="an OpenAPI 3.1 description (JSON)")
+    oa.add_argument("--env", metavar="NAME", help="take the server address from an environment")
+    oa.add_argument("--base-url", help="the server address (scheme, host and prefix)")
+    oa.add_argument("--output", "-o", type=Path, metavar="FILE", help="default: standard output")
+    oa.set_defaults(func=run_openapi, login=None, endpoint_id=None, group_id=None)
+
+
+def _address_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--env", metavar="NAME", help="a saved environment (see `env list`)")
+    p.add_argument("--base-url", help="scheme, host and prefix before /api/v4")
+    p.add_argument("--login", help="your login (oauth_consumer_key)")
+    p.add_argument("--endpoint-id", help="endpoint id (path /<endpoint_id>)")
+
+
+def _is_sandbox(args: argparse.Namespace, base_url: str | None) -> bool:
+    """A sandbox: an environment that is not production, or a loopback address."""
+    if args.env:
+        from console.core.environments import EnvironmentStore, EnvironmentStoreError, EnvKind
+
+        try:
+            kind = EnvironmentStore().get(args.env).kind
+        except EnvironmentStoreError as exc:
+            raise UsageError(f"--env {args.env}: {exc}") from exc
+        if kind is EnvKind.PRODUCTION:
+            return False
+        return args.base_url is None or is_loopback_host(urlsplit(args.base_url).hostname or "")
+    return bool(base_url) and is_loopback_host(urlsplit(base_url or "").hostname or "")
+
+
+def _key_text(path: Path) -> str:
+    """The PEM text of --with-key, checked to be an unencrypted RSA private key."""
+    try:
+        pem = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"--with-key {path}: {exc.strerror or exc}") from exc
+    try:
+        load_private_key(pem, None)
+    except KeyProblem as exc:
+        raise UsageError(
+            f"--with-key {path}: {exc} (Postman needs an unencrypted PEM key)"
+        ) from exc
+    return pem.decode("ascii")
+
+
+def run_postman(args: argparse.Namespace) -> int:
+    settings = address_settings(args, "payout-check") if (args.env or args.base_url) else {}
+    base_url = settings.get("base_url")
+    sandbox = _is_sandbox(args, base_url)
+    key = _key_text(args.with_key) if args.with_key else None
+    environment = postman_environment(
+        name=args.env or "gateway v4",
+        base_url=base_url,
+        login=settings.get("login") or args.login,
+        endpoint_id=settings.get("endpoint_id") or args.endpoint_id,
+        endpoint_group_id=settings.get("endpoint_group_id") or args.group_id,
+        sandbox=sandbox,
+        private_key_pem=key,
+    )
+    collection = postman_collection(
+        group=bool(args.group_id) and not args.endpoint_id,
+        path_templates={} if not args.env else _templates(args.env),
+    )
+    folder: Path = args.output_dir
+    paths = (folder / COLLECTION_FILE, folder / ENVIRONMENT_FILE)
+    write_text_atomic(paths[0], dumps(collection))
+    # An environment with a key in it is readable by its owner only.
+    write_text_atomic(paths[1], dumps(environment), mode=0o600 if key else None)
+    for path in paths:
+        print(path)
+    if key is None:
+        print(
+            "note: set the environment's secret privateKey (PEM) in Postman before sending",
+            file=sys.stderr,
+        )
+    return EXIT_OK
+
+
+def _templates(env: str) -> Mapping[str, Mapping[str, str]]:
+    from console.core.environments import EnvironmentStore, EnvironmentStoreError
+
+    try:
+        return EnvironmentStore().get(env).path_templates
+    except EnvironmentStoreError as exc:
+        raise UsageError(f"--env {env}: {exc}") from exc
+
+
+def run_openapi(args: argparse.Namespace) -> int:
+    base_url = args.base_url
+    if args.env and not base_url:
+        base_url = address_settings(args, "payout-check").get("base_url")
+    text = json.dumps(openapi_document(server_url=base_url), indent=2, ensure_ascii=False) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        write_text_atomic(args.output, text)
+        print(args.output)
+    return EXIT_OK

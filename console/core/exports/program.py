@@ -1,0 +1,141 @@
+"""What a generated program needs: one request's address, login and body, nothing secret.
+
+A generated program signs at run time with a fresh nonce and timestamp, so it carries no
+signature, and it reads the private key from the environment or a file, so it carries no key.
+Card data (the fields the masking policy calls sensitive) is read from environment variables
+too: a program is source text that gets pasted, mailed and committed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from console.core.errors import InputError
+from console.core.masking import is_sensitive
+from console.core.signing import base_string_uri
+from console.core.signing.encoding import encode_pairs
+from console.core.spec import command_url, get_command, request_fields, validate
+from console.core.spec.model import Problem, Severity
+
+# Where every generated program looks for the private key: the PEM text in the first
+# variable, else the file the second names, else the program's default file.
+KEY_VARIABLE = "GATEWAY_PRIVATE_KEY"
+KEY_FILE_VARIABLE = "GATEWAY_PRIVATE_KEY_FILE"
+DEFAULT_KEY_FILE = "merchant-key.pem"
+_PLACEHOLDER = re.compile(r"@([A-Z_]+)@")
+
+
+def secret_variable(field: str) -> str:
+    """The environment variable a program reads a card field from (``CREDIT_CARD_NUMBER``)."""
+    return field.upper().replace("-", "_")
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """One request as a generated program sends it.
+
+    Attributes:
+        command: the command's wire name.
+        url: the request URL in its signed form (RFC 5849 base string URI).
+        login: the OAuth consumer key.
+        fields: the body parameters in send order; the value of a name in ``from_env`` is
+            not used (it is read at run time from :func:`secret_variable` of the name).
+        from_env: names of card fields the program reads from the environment.
+        key_file: the key file the program reads when neither key variable is set.
+        success_type: the ``type`` of a success answer.
+    """
+
+    command: str
+    url: str
+    login: str
+    fields: tuple[tuple[str, str], ...]
+    from_env: frozenset[str]
+    key_file: str
+    success_type: str
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The environment variables the program needs besides the key, in body order."""
+        return tuple(secret_variable(n) for n, _ in self.fields if n in self.from_env)
+
+
+def program_for(
+    command: str,
+    values: Mapping[str, str],
+    *,
+    base_url: str,
+    login: str,
+    endpoint_id: str | None = None,
+    endpoint_group_id: str | None = None,
+    path_templates: Mapping[str, str] | None = None,
+    key_file: str | None = None,
+    skip_validation: bool = False,
+) -> tuple[Program | None, tuple[Problem, ...]]:
+    """Validate the fields like a send would and describe the program that sends them.
+
+    Returns:
+        The program (None when errors block it and ``skip_validation`` is False) and the
+        validation problems.
+
+    Raises:
+        InputError: unknown command, an address that cannot be made, an empty login, a
+            ``login`` field, or text with no UTF-8 form.
+    """
+    try:
+        spec = get_command(command)
+    except KeyError as exc:
+        raise InputError(str(exc.args[0])) from None
+    if "login" in values:
+        raise InputError(
+            "login is never sent as a body field: it is the OAuth consumer key. "
+            "Remove the login field and give the login as the connection's login."
+        )
+    if not login.strip():
+        raise InputError("The login is empty: give the login the gateway issued to you.")
+    try:
+        url = base_string_uri(
+            command_url(
+                base_url,
+                command,
+                endpoint_id=endpoint_id,
+                endpoint_group_id=endpoint_group_id,
+                templates=path_templates,
+            )
+        )
+    except ValueError as exc:  # the contract's path rules name what is missing
+        raise InputError(str(exc)) from None
+    problems = tuple(validate(command, values))
+    if any(p.severity is Severity.ERROR for p in problems) and not skip_validation:
+        return None, problems
+    fields = tuple(request_fields(command, values))
+    encode_pairs([*fields, ("login", login)])  # refuses text with no UTF-8 form, by name
+    program = Program(
+        command=command,
+        url=url,
+        login=login,
+        fields=fields,
+        from_env=frozenset(n for n, _ in fields if is_sensitive(n)),
+        key_file=key_file or DEFAULT_KEY_FILE,
+        success_type=spec.success_type,
+    )
+    return program, problems
+
+
+def fill(template: str, values: Mapping[str, str]) -> str:
+    """``template`` with each ``@NAME@`` replaced by ``values["NAME"]``.
+
+    Generated programs are full of braces and dollar signs, which str.format and
+    string.Template would read as their own.
+    """
+    # One pass: a value that happens to hold "@URL@" is left as it is.
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+
+
+def needs_line(program: Program, comment: str) -> str:
+    """A comment line naming the card variables the program reads, or nothing."""
+    if not program.variables:
+        return ""
+    names = ", ".join(program.variables)
+    return f"{comment} Card data is never in this file: set {names} in the environment.\n"

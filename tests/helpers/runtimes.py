@@ -1,0 +1,49 @@
+"""The language runtimes that generated programs run on, and why one is missing."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+NEWMAN = Path(__file__).parents[1] / "clients" / "newman" / "node_modules" / ".bin" / "newman"
+
+# How each language's program is run from its folder (the file named by exports.file_name).
+COMMANDS: dict[str, list[str]] = {
+    "python": [sys.executable],
+    "node": ["node"],
+    "php": ["php"],
+    "java": ["java"],
+    "go": ["go", "run"],
+}
+
+
+def missing(language: str) -> str | None:
+    """Why ``language``'s programs cannot run here, or None."""
+    tool = COMMANDS[language][0]
+    if language != "python" and shutil.which(tool) is None:
+        return f"{tool} is not installed (.ci/run installs it from Debian's packages)"
+    if language == "php":
+        modules = subprocess.run(["php", "-m"], capture_output=True, text=True, timeout=30)
+        for ext in ("curl", "openssl"):
+            if ext not in modules.stdout.split():
+                return f"PHP's {ext} extension is not installed (apt-get install php-{ext})"
+    return None
+
+
+def require(language: str) -> None:
+    """Skip the calling test, with the reason, when ``language`` cannot run here."""
+    reason = missing(language)
+    if reason:
+        pytest.skip(reason)
+
+
+def require_newman() -> None:
+    """Skip, with the reason, when newman cannot run here."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: newman needs it")
+    if not NEWMAN.exists():
+        pytest.skip("newman is not installed: run npm ci in tests/clients/newman")

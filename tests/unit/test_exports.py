@@ -1,0 +1,123 @@
+"""The exports' rules that need no runtime: the OpenAPI description against the contract,
+each language's literals, and the command line's refusals."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate as validate_openapi
+from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
+
+from console.cli import main
+from console.core.exports import literals, openapi_document
+from console.core.spec import COMMANDS, FieldType, example_values
+
+HOSTILE = "a b+c~d*e&f=g%h/i?j ü€😀 \"'\\$@URL@ {x} \n\t\x7f"
+
+
+def _request_schema(doc: dict[str, Any], command: str) -> Draft202012Validator:
+    name = "".join(part.title() for part in command.split("-")) + "Request"
+    return Draft202012Validator(doc["components"]["schemas"][name])
+
+
+def test_the_openapi_file_passes_the_validator_and_holds_every_field(tmp_path: Path) -> None:
+    out = tmp_path / "openapi.json"
+    assert (
+        main(["export", "openapi", "--base-url", "https://gw.example/paynet", "-o", str(out)]) == 0
+    )
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    validate_openapi(doc)
+    assert doc["servers"] == [{"url": "https://gw.example/paynet"}]
+    assert set(doc["paths"]) == {t for c in COMMANDS.values() for t in c.path_templates.values()}
+    for command in COMMANDS.values():
+        schema = _request_schema(doc, command.name).schema
+        for field in command.fields:
+            prop = schema["properties"][field.name]
+            assert prop.get("maxLength") in (None, field.length.max), field.name
+            if field.type is FieldType.STRING and not field.choices:
+                assert prop.get("maxLength") == field.length.max, field.name
+            assert field.meaning in prop["description"]
+    broken = json.loads(json.dumps(doc))
+    del broken["paths"]["/api/v4/status/{endpoint_id}"]["post"]["parameters"][0]["in"]
+    with pytest.raises(OpenAPIValidationError):  # the validator is not a formality
+        validate_openapi(broken)
+
+
+def test_the_openapi_schemas_take_the_examples_and_refuse_the_either_or_breaches() -> None:
+    doc = openapi_document()
+    for command in COMMANDS:
+        assert not list(_request_schema(doc, command).iter_errors(example_values(command)))
+    recurring = _request_schema(doc, "create-recurring-payment")
+    two_amounts = {**example_values("create-recurring-payment"), "amount-sequence": "1.00,2.00"}
+    assert not recurring.is_valid(two_amounts)
+    dst = {**example_values("create-recurring-payment"), "rp_card_type": "DST"}
+    assert not recurring.is_valid(dst)  # SRC-only fields on a DST profile
+    payout = example_values("payout-check")
+    del payout["credit_card_number"]
+    assert not _request_schema(doc, "payout-check").is_valid(payout)  # nobody receives it
+
+
+def test_literals_are_ascii_and_read_back_as_the_same_text() -> None:
+    assert ast.literal_eval(literals.python(HOSTILE)) == HOSTILE
+    assert json.loads(literals.javascript(HOSTILE)) == HOSTILE
+    for write in (literals.python, literals.javascript, literals.php, literals.java, literals.go):
+        assert write(HOSTILE).isascii()
+    # Java reads \u000a before it lexes: a line feed must be an octal escape.
+    assert literals.java("a\nb") == '"a\\012b"'
+    assert literals.java("😀") == '"\\ud83d\\ude00"'
+    assert literals.go("😀\x01") == '"\\U0001f600\\x01"'
+    assert literals.php("$x ü") == '"\\$x \\u{fc}"'
+
+
+def _code(*extra: str) -> int:
+    return main(
+        [
+            "code",
+            "node",
+            "payout-check",
+            "--base-url",
+            "https://gw.example/paynet",
+            "--login",
+            "merchant",
+            "--endpoint-id",
+            "7",
+            *extra,
+        ]
+    )
+
+
+def test_code_refuses_fields_that_break_the_contract_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "p.js"
+    assert _code("-f", "amount=ten", "-o", str(out)) == 1
+    assert "client_orderid" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_code_names_what_it_lacks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["code", "go", "status", "-f", "client_orderid=1"]) == 2
+    err = capsys.readouterr().err
+    assert "--base-url" in err
+    assert "--login" in err
+    assert "--endpoint-id" in err
+
+
+def test_code_keeps_card_data_and_the_key_out_of_the_program(
+    key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    values = example_values("payout-check")
+    fields = [a for name, value in values.items() for a in ("-f", f"{name}={value}")]
+    assert _code("--key-file", str(key_file), "--json", *fields) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["variables"] == ["CREDIT_CARD_NUMBER", "CVV2"]
+    assert values["credit_card_number"] not in out["source"]
+    assert '"123"' not in out["source"]
+    assert str(key_file) in out["source"]
+    assert "PRIVATE KEY-----" not in out["source"]
+    assert _code("--key-file", str(key_file), "--key-passphrase-env", "X", *fields) == 2
