@@ -355,8 +355,10 @@ class SendPanel(QWidget):
             self.use_in_payout.emit(rpi)
 
     def forget_environment(self) -> None:
-        """Result lines and answers (Use in payout) of an environment left behind."""
+        """Result lines, answers (Use in payout) and the inspector's request of an
+        environment left behind."""
         self._results.clear()
+        self.inspector.forget()
         self._outcomes.clear()
         self._last = None
         self.refresh_result()
