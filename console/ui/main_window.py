@@ -26,7 +26,7 @@ from console.ui.inspector.dock import InspectorDock
 from console.ui.menus import MenuCommands, build_menus
 from console.ui.secrets_access import SecretsAccess
 from console.ui.sending import SendController
-from console.ui.session import Session
+from console.ui.session import LOCAL_SANDBOX_STATE, Session
 from console.ui.startup import AfterFirstPaint
 from console.ui.tasks import TaskManager
 from console.ui.theme import apply_theme
@@ -86,7 +86,7 @@ class MainWindow(QMainWindow):
         self.panel.guard.new_id_requested.connect(self.forms_part.new_order_id)
         self.environment = EnvironmentPart(
             session, self.banner, self.forms_part, self.panel, self.journal_part, self.tasks,
-            self.secrets.local_control, self,
+            self.secrets.local_control, self.secrets.paths.state_dir / LOCAL_SANDBOX_STATE, self,
         )  # fmt: skip
         self.environment.title_changed.connect(self.setWindowTitle)
         self.environment.problem.connect(lambda text: self.show_result("warning", text))
