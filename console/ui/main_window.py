@@ -92,6 +92,7 @@ class MainWindow(QMainWindow):
         self.environment.problem.connect(lambda text: self.show_result("warning", text))
 
         central = QWidget()
+        central.setMinimumWidth(layout.FORM_MIN_WIDTH)  # a dock dragged wide stops there
         self._top = QVBoxLayout(central)
         self._top.setContentsMargins(6, 6, 6, 6)
         self._top.addWidget(self.banner)
@@ -282,6 +283,7 @@ class MainWindow(QMainWindow):
             return
         self.forms_part.put_drafts()
         self.drafts.layout["window"] = layout.state_text(self)
+        self.drafts.layout["shares"] = layout.shares_text(self)
         self.drafts.save()
 
     def add_pane(
@@ -300,7 +302,8 @@ class MainWindow(QMainWindow):
 
     def restore_layout(self, panes: Sequence[QDockWidget] = ()) -> bool:
         """Put the docks where the person left them; see ``layout.restore``."""
-        return layout.restore(self, self.drafts.layout.get("window", ""), panes)
+        saved = self.drafts.layout
+        return layout.restore(self, saved.get("window", ""), panes, saved.get("shares", ""))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
