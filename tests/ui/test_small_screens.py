@@ -123,3 +123,17 @@ def test_no_dock_takes_the_forms_room_below_its_minimum(qtbot: Any, window: Main
     _settle(qtbot, window, (1024, 700))  # and back: the form still keeps its minimum
     assert window.centralWidget().width() >= layout.FORM_MIN_WIDTH
     assert fully_shown(window.panel.send_button, window)
+
+
+def test_an_answer_does_not_widen_the_inspector(qtbot: Any, window: MainWindow) -> None:
+    from tests.ui.journal_helpers import send_form
+
+    _settle(qtbot, window, (1024, 700))
+    for command in ("create-recurring-payment", "payout-check", "create-card-ref", "status"):
+        window.show_command(command)
+        window.fill_example()
+        settle(qtbot)
+        before = (window.inspector.width(), window.centralWidget().width())
+        send_form(qtbot, window)
+        settle(qtbot)
+        assert (window.inspector.width(), window.centralWidget().width()) == before, command
