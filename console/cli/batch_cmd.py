@@ -434,15 +434,17 @@ def run_status(args: argparse.Namespace) -> int:
 
 def _status(args: argparse.Namespace, pipeline: Pipeline, production: bool, out: Path) -> int:
     plan = _plan(args, pipeline, production)
-    lines = core.result_lines(plan.validation, pipeline)
     if args.check:
         conn = _connection(args, "status")
-        asked = [line for line in lines.values() if core.needs_check(line)]
-        for answer in core.check_rows(pipeline, conn.settings, asked):
-            said = answer.status or answer.outcome.summary
-            print(f"row {answer.row} {answer.client_orderid}: {said}")
+
+        def said(answer: core.StatusAnswer) -> None:
+            words = answer.status or answer.outcome.summary
+            print(f"row {answer.row} {answer.client_orderid}: {words}")
+
+        lines = core.check_results(pipeline, conn.settings, plan.validation, out, said)
+    else:
         lines = core.result_lines(plan.validation, pipeline)
-    core.write_results(out, lines)
+        core.write_results(out, lines)
     counts: dict[str, int] = {}
     for line in lines.values():
         counts[line.outcome] = counts.get(line.outcome, 0) + 1

@@ -6,7 +6,17 @@ import html
 import re
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMessageBox, QToolButton, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from console.core.environments import Environment, EnvKind
 from console.ui.theme import PRODUCTION_BG, PRODUCTION_FG
@@ -18,10 +28,39 @@ _KIND_WORDS = {
 }
 
 
+READY = "Its key is loaded: requests are signed and sent here."
+STARTING = "Send waits until it runs."
+CHOOSE_ONE = "Choose one in Environment > Manage environments."
+
+
 def first_sentence(text: str, limit: int = 110) -> str:
     """The first sentence of a long explanation, for one line of the banner."""
     head = re.split(r"(?<=\.)\s", text.strip(), maxsplit=1)[0]
     return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
+
+
+class OneLine(QLabel):
+    """Plain text on one line that never widens its parent: elided to the width it gets,
+    the whole text in its tooltip."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.whole = ""
+
+    def set_whole(self, text: str) -> None:
+        self.whole = text
+        self.setToolTip(text)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = max(self.width(), 40)
+        self.setText(self.fontMetrics().elidedText(self.whole, Qt.TextElideMode.ElideRight, width))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
 
 
 class EnvironmentBanner(QFrame):
@@ -42,10 +81,19 @@ class EnvironmentBanner(QFrame):
         self.details_button.setVisible(False)
         self.details_button.clicked.connect(self._show_details)
         self.problem = ""
+        # Whether it can send, on a line of its own that is always there and never wraps
+        # (elided, the whole text in its tooltip): a key arriving or going changes its
+        # words, not the banner's height, so the form below does not jump.
+        self.state_line = OneLine(self)
+        self.state_line.setAccessibleName("Whether this environment can send")
+        words = QVBoxLayout()
+        words.setSpacing(0)
+        words.addWidget(self.detail)
+        words.addWidget(self.state_line)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(10, 4, 10, 4)
         lay.addWidget(self.kind_label)
-        lay.addWidget(self.detail, 1)
+        lay.addLayout(words, 1)
         lay.addWidget(self.details_button)
         self.kind = ""
         self.show_environment(None)
@@ -55,6 +103,7 @@ class EnvironmentBanner(QFrame):
         self.kind = "local-sandbox"
         self.kind_label.setText("<b>LOCAL SANDBOX</b>")
         self.detail.setText("Starting the built-in sandbox with a fresh demo key…")
+        self._set_state(STARTING, bold=False)
         self.setStyleSheet("#environment-banner { background: palette(alternate-base); }")
 
     def show_environment(self, conn: Environment | None, problem: str = "") -> None:
@@ -65,6 +114,7 @@ class EnvironmentBanner(QFrame):
             self.kind = ""
             self.kind_label.setText("<b>NO ENVIRONMENT</b>")
             self.detail.setText("Nothing can be sent until an environment is chosen.")
+            self._set_state(CHOOSE_ONE, bold=False)
             self.setStyleSheet("")
             self.setAccessibleName("No environment")
             return
@@ -77,8 +127,8 @@ class EnvironmentBanner(QFrame):
         self.detail.setText(
             f"{html.escape(conn.name)} · login {html.escape(conn.login)} · {ids} · "
             f"{html.escape(conn.base_url)}"
-            + (f"<br><b>{html.escape(first_sentence(problem))}</b>" if problem else "")
         )
+        self._set_state(first_sentence(problem) if problem else READY, bold=bool(problem))
         self.setAccessibleName(f"Environment: {words}, {conn.name}")
         if conn.kind is EnvKind.PRODUCTION:
             # The one fixed colour in the window: production must look the same everywhere.
@@ -88,6 +138,17 @@ class EnvironmentBanner(QFrame):
             )
         else:
             self.setStyleSheet("#environment-banner { background: palette(alternate-base); }")
+
+    def _set_state(self, text: str, *, bold: bool) -> None:
+        font = self.state_line.font()
+        font.setBold(bold)
+        self.state_line.setFont(font)
+        self.state_line.set_whole(text)
+
+    @property
+    def state_text(self) -> str:
+        """The whole text of the state line (it may be shown elided)."""
+        return self.state_line.whole
 
     def _show_details(self) -> None:
         # The window's child, not the banner's: the production banner's white words would

@@ -36,6 +36,7 @@ from console.ui.theme import state_colour
 
 KINDS = ((EnvKind.SANDBOX, "Sandbox (integration)"), (EnvKind.PRODUCTION, "Production"))
 URL_RULE = "https is required; plain http only for this computer (localhost, 127.0.0.1, ::1)."
+URL_HINT = "https://HOST/paynet"
 
 
 def _seconds(maximum: float, value: float) -> QDoubleSpinBox:
@@ -64,7 +65,7 @@ class EnvironmentForm(QWidget):
         for kind, text in KINDS:
             self.kind.addItem(text, kind)
         self.base_url = QLineEdit()
-        self.base_url.setPlaceholderText("https://HOST/paynet")
+        self.base_url.setPlaceholderText(URL_HINT)
         self.url_rule = QLabel(URL_RULE)
         self.url_rule.setWordWrap(True)
         self.url_rule.setAccessibleName("Base URL rule")
@@ -174,6 +175,8 @@ class EnvironmentForm(QWidget):
             self.name.setText(env.name)
             self.kind.setCurrentIndex(max(self.kind.findData(env.kind), 0))
             self.base_url.setText(env.base_url)
+            # the built-in sandbox's address is known once it runs: no address to write
+            self.base_url.setPlaceholderText("set when it starts" if env.builtin else URL_HINT)
             self.login.setText(env.login)
             self.endpoint_id.setText(env.endpoint_id)
             self.endpoint_group_id.setText(env.endpoint_group_id)

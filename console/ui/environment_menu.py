@@ -73,6 +73,7 @@ class EnvironmentMenu(QObject):
         dialog = EnvironmentsDialog(self.secrets, self.parent_widget, tasks=self.tasks)
         dialog.use_requested.connect(lambda name: self.activate(name, dialog.show_problem))
         dialog.keys_requested.connect(self.open_keys)
+        self.session.changed.connect(dialog.local_changed)  # the built-in sandbox started
         dialog.show()
         return dialog
 

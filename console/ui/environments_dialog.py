@@ -52,6 +52,18 @@ _KIND_WORDS = {
 }
 
 
+BUILTIN_RUNNING = (
+    "The local sandbox is built in: it runs inside this window, at the address and with the "
+    "demo merchant shown, and its demo key lives in memory only. Add a sandbox environment "
+    "for a gateway you run yourself."
+)
+BUILTIN_NOT_RUNNING = (
+    "The local sandbox is built in and not running now: its address, merchant and demo key "
+    "are set when it starts (Use this environment starts it). Add a sandbox environment for "
+    "a gateway you run yourself."
+)
+
+
 def _not_saved(found: list[FieldProblem]) -> str:
     return "Not saved. " + " ".join(f"{p.field}: {p.message}" for p in found)
 
@@ -101,10 +113,7 @@ class EnvironmentsDialog(QDialog):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.form)
-        self.builtin_note = QLabel(
-            "The local sandbox is built in: it starts with the window and its address and "
-            "demo key are set then. Add a sandbox environment for a gateway you run yourself."
-        )
+        self.builtin_note = QLabel(BUILTIN_RUNNING)
         self.builtin_note.setWordWrap(True)
         self.message = QLabel()
         self.message.setWordWrap(True)
@@ -158,13 +167,11 @@ class EnvironmentsDialog(QDialog):
         except EnvironmentStoreError as exc:
             self.show_problem(str(exc))
             envs = []
-        local = self.secrets.local_environment
         self.list.blockSignals(True)
         self.list.clear()
         for env in envs:
-            shown = local if env.builtin and local is not None else env
             item = QListWidgetItem(f"{env.name}  ({_KIND_WORDS[env.kind]})")
-            item.setData(Qt.ItemDataRole.UserRole, shown)
+            item.setData(Qt.ItemDataRole.UserRole, env)
             self.list.addItem(item)
         self.list.blockSignals(False)
         names = [e.name for e in envs]
@@ -181,8 +188,12 @@ class EnvironmentsDialog(QDialog):
         env = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
         if not isinstance(env, Environment):
             return
-        self.form.load(env)
         builtin = env.builtin
+        running = self.secrets.local_environment if builtin else None
+        if running is not None and running.base_url:
+            env = running  # its address and merchant as it runs now
+        self.form.load(env)
+        self.builtin_note.setText(BUILTIN_RUNNING if env.base_url else BUILTIN_NOT_RUNNING)
         self._editing = None if builtin else env.name
         self.form.setEnabled(not builtin)
         self.builtin_note.setVisible(builtin)
@@ -193,6 +204,14 @@ class EnvironmentsDialog(QDialog):
         self.show_problem("")
         if self.policy is not None:
             self.policy.show_for(env.name)
+
+    def local_changed(self) -> None:
+        """The window's environment changed: the built-in sandbox, when shown, may have
+        started meanwhile (its address and merchant are known only then)."""
+        item = self.list.currentItem()
+        env = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if isinstance(env, Environment) and env.builtin and not self.busy:
+            self._show_current()
 
     def new_environment(self) -> None:
         """An empty sandbox environment in the form, to fill and save."""

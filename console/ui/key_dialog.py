@@ -176,7 +176,7 @@ class KeyDialog(QDialog):
         self.export_button.clicked.connect(self._export_dialog)
         self.delete_button.clicked.connect(self.delete)
         close.clicked.connect(self.accept)
-        self.environment.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.environment.currentIndexChanged.connect(lambda _i: self._chosen())
         names = [e.name for e in secrets.environments_file().environments() if not e.builtin]
         local = secrets.local_environment
         if local is not None and secrets.local_key is not None:
@@ -205,6 +205,11 @@ class KeyDialog(QDialog):
         if local is not None and self.name == local.name:
             return self.secrets.local_key
         return None
+
+    def _chosen(self) -> None:
+        """Another environment chosen: the last action's words were about the one before."""
+        self.show_message("", "")
+        self.refresh()
 
     def refresh(self) -> None:
         """Show the chosen environment's key, or why there is none (read on a worker)."""

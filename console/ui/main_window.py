@@ -26,7 +26,7 @@ from console.ui.inspector.dock import InspectorDock
 from console.ui.menus import MenuCommands, build_menus
 from console.ui.secrets_access import SecretsAccess
 from console.ui.sending import SendController
-from console.ui.session import Session
+from console.ui.session import LOCAL_SANDBOX_STATE, Session
 from console.ui.startup import AfterFirstPaint
 from console.ui.tasks import TaskManager
 from console.ui.theme import apply_theme
@@ -86,12 +86,13 @@ class MainWindow(QMainWindow):
         self.panel.guard.new_id_requested.connect(self.forms_part.new_order_id)
         self.environment = EnvironmentPart(
             session, self.banner, self.forms_part, self.panel, self.journal_part, self.tasks,
-            self.secrets.local_control, self,
+            self.secrets.local_control, self.secrets.paths.state_dir / LOCAL_SANDBOX_STATE, self,
         )  # fmt: skip
         self.environment.title_changed.connect(self.setWindowTitle)
         self.environment.problem.connect(lambda text: self.show_result("warning", text))
 
         central = QWidget()
+        central.setMinimumWidth(layout.FORM_MIN_WIDTH)  # a dock dragged wide stops there
         self._top = QVBoxLayout(central)
         self._top.setContentsMargins(6, 6, 6, 6)
         self._top.addWidget(self.banner)
@@ -282,6 +283,7 @@ class MainWindow(QMainWindow):
             return
         self.forms_part.put_drafts()
         self.drafts.layout["window"] = layout.state_text(self)
+        self.drafts.layout["shares"] = layout.shares_text(self)
         self.drafts.save()
 
     def add_pane(
@@ -300,7 +302,8 @@ class MainWindow(QMainWindow):
 
     def restore_layout(self, panes: Sequence[QDockWidget] = ()) -> bool:
         """Put the docks where the person left them; see ``layout.restore``."""
-        return layout.restore(self, self.drafts.layout.get("window", ""), panes)
+        saved = self.drafts.layout
+        return layout.restore(self, saved.get("window", ""), panes, saved.get("shares", ""))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -148,7 +148,8 @@ class SendController(QObject):
         self.tasks = tasks
         self.journal: JournalStore | None = None
         self.journal_error: JournalUnavailableError | None = None
-        self.sending = False
+        self.sending = False  # a request is asked about or on its way: no second one
+        self.asking = False  # a question about it is open: nothing is on its way yet
         self.confirm: Callable[[QWidget, str], bool] = ask_production
         self.confirm_resend: Callable[[QWidget, str], str] = ask_resend
         self.confirm_card: Callable[[QWidget, str], bool] = ask_card_number
@@ -207,11 +208,11 @@ class SendController(QObject):
         from console.core.pipeline import Refused
 
         asker = WindowAsker(self, window)
-        self.sending = True  # also guards while a question is open
+        self.sending = self.asking = True  # also guards while a question is open
         try:
             ready = pipeline.ask(check, asker, approval=self.team)
         finally:
-            self.sending = False
+            self.sending = self.asking = False
         if isinstance(ready, Refused):
             self._refused(ready, asker)
             return False

@@ -8,6 +8,7 @@ memory only. A configured environment takes its key from the vault (the OS keyri
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
@@ -20,6 +21,13 @@ if TYPE_CHECKING:
     from console.core.environments import EnvironmentStore
 
 
+LOCAL_SANDBOX_STATE = "local-sandbox.sqlite3"  # in the profile's state folder
+IN_MEMORY = (
+    "The built-in sandbox keeps this session's orders in memory only (a status check after "
+    "a restart will not find them):"
+)
+
+
 def default_placeholder(base_url: str) -> str:
     """The redirect placeholder used when the environment sets none (contract 4.2 rule 6)."""
     return base_url.rstrip("/") + "/redirect-placeholder" if base_url else ""
@@ -27,19 +35,53 @@ def default_placeholder(base_url: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class LaunchedSandbox:
-    """A running in-process sandbox and its demo merchant's key (memory only)."""
+    """A running in-process sandbox and its demo merchant's key (memory only).
+
+    Attributes:
+        note: why its orders are not kept across restarts ("" when they are, or were not
+            asked to be).
+        lock: the state file's lock, held while it runs (None without a state file).
+    """
 
     handle: Any
     private_key: RSAPrivateKey
+    note: str = ""
+    lock: Any = None
+
+    def stop(self) -> None:
+        """Stop it and free its state file (a sandbox nobody adopted)."""
+        self.handle.stop()
+        if self.lock is not None:
+            self.lock.release()
 
 
-def launch_sandbox(**options: Any) -> LaunchedSandbox:
-    """Start the sandbox with a fresh demo key. Qt-free, so it runs on a worker thread."""
+def _hold(state: Path) -> Any:
+    """The lock of the built-in sandbox's state file, or None when another console's
+    sandbox runs on it (two sandboxes on one file would both finish its open orders)."""
+    import filelock  # boundary: only when the built-in sandbox starts, on its worker
+
+    lock = filelock.FileLock(state.with_name(state.name + ".lock"), timeout=0)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        return None
+    return lock
+
+
+def launch_sandbox(state_path: Path | None = None, **options: Any) -> LaunchedSandbox:
+    """Start the sandbox with a fresh demo key. Qt-free, so it runs on a worker thread.
+
+    With ``state_path`` its orders, stored cards and recurring profiles are kept in that file
+    across restarts (the journal's History keeps its rows too, so a later status check finds
+    them); when another console's sandbox holds the file, or it cannot be used, this one keeps
+    them in memory and :attr:`LaunchedSandbox.note` says so.
+    """
     # boundary: key generation and the sandbox load on the worker, after the first paint
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import rsa
 
     from console.sandbox import start_sandbox
+    from console.sandbox.state import StateError
 
     # Generated here and handed over as PEM, so the key object need not be parsed again.
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
@@ -48,6 +90,21 @@ def launch_sandbox(**options: Any) -> LaunchedSandbox:
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
+    lock = None
+    if state_path is not None:
+        state_path.parent.mkdir(parents=True, exist_ok=True)
+        lock = _hold(state_path)
+        if lock is None:
+            note = f"{IN_MEMORY} another Gateway Console runs it on this profile now."
+            handle = start_sandbox(demo_private_key_pem=pem, **options)
+            return LaunchedSandbox(handle, key, note)
+        try:
+            handle = start_sandbox(demo_private_key_pem=pem, state_path=state_path, **options)
+        except StateError as exc:
+            lock.release()
+            handle = start_sandbox(demo_private_key_pem=pem, **options)
+            return LaunchedSandbox(handle, key, f"{IN_MEMORY} {exc}")
+        return LaunchedSandbox(handle, key, "", lock)
     return LaunchedSandbox(start_sandbox(demo_private_key_pem=pem, **options), key)
 
 
@@ -67,6 +124,7 @@ class Session(QObject):
         self.private_key: RSAPrivateKey | None = None
         self.problem = ""  # why the active environment cannot send, in plain words
         self.sandbox: Any = None
+        self._state_lock: Any = None
 
     @property
     def ready(self) -> bool:
@@ -107,6 +165,7 @@ class Session(QObject):
         """Use a sandbox started by :func:`launch_sandbox` (on a worker) as the environment."""
         self.stop_sandbox()
         self.sandbox = launched.handle
+        self._state_lock = launched.lock
         demo = launched.handle.demo
         args = (
             str(launched.handle.base_url),
@@ -139,3 +198,6 @@ class Session(QObject):
         if self.sandbox is not None:
             self.sandbox.stop()
             self.sandbox = None
+        if self._state_lock is not None:  # its state file is free for the next start
+            self._state_lock.release()
+            self._state_lock = None

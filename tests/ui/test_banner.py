@@ -33,10 +33,11 @@ def test_no_keyring_is_one_short_line_with_details_on_demand(window: MainWindow)
     window.session.use(live, None, problem)
     banner = window.banner
     assert banner.details_button.isVisible()
-    text = banner.detail.text()
+    text = banner.state_text
     assert "No OS keyring" in text
-    assert len(text.split("<br>")[-1]) < 140  # one short line, not seven
+    assert len(text) < 140  # one short line, not seven
     assert "KeePassXC" not in text  # the rest is behind Details…
+    assert "KeePassXC" not in banner.detail.text()
     assert banner.problem == problem
     assert problem not in window.panel.result.text()
 
@@ -79,3 +80,28 @@ def test_under_the_form_the_keyring_problem_is_one_short_line(window: MainWindow
     assert "No OS keyring" in said
     assert "KeePassXC" not in said  # the rest is behind the banner's Details…
     assert len(re.sub("<[^>]+>", "", said)) < 160
+
+
+def test_a_key_arriving_or_going_keeps_the_banner_and_the_form_in_place(
+    qtbot: Any, window: MainWindow
+) -> None:
+    from PySide6.QtCore import QPoint
+
+    from tests.ui.journal_helpers import settle
+
+    window.resize(1024, 700)
+    settle(qtbot)
+    env, key = window.session.environment, window.session.private_key
+    assert env is not None
+    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
+
+    def places() -> tuple[int, int]:
+        settle(qtbot)
+        return window.banner.height(), window.forms_part.mapTo(window, QPoint(0, 0)).y()
+
+    window.session.use(live, None, f"No key: {no_backend_message()}")
+    without = places()
+    window.session.use(live, key)  # a key generated or imported for it
+    assert places() == without
+    window.session.use(live, None, "No key: live has no private key yet.")
+    assert places() == without

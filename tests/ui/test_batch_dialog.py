@@ -160,3 +160,28 @@ def test_a_card_number_failing_its_check_digit_goes_only_when_the_batch_says_so(
     assert "check digit" not in dialog.summary.text()
     qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: payouts(window) == Counter({"m-0": 1, "m-1": 1}), timeout=20_000)
+
+
+def test_check_status_writes_the_final_status_into_the_results_file(
+    qtbot: Any, make_window: Any, tmp_path: Path
+) -> None:
+    import csv
+
+    from console.core.batch import results_path
+
+    window = make_window(sandbox_options={"callback_delay": 0.5})  # processing, then final
+    path = write_csv(tmp_path / "later.csv", [card_row("later-1"), card_row("later-2", "11.00")])
+    dialog = open_dialog(qtbot, window, path)
+    qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Results:" in dialog.message.text(), timeout=20_000)
+    out = results_path(path)
+
+    def final_statuses() -> dict[str, str]:
+        with out.open(encoding="utf-8", newline="") as fh:
+            return {r["client_orderid"]: r["final_status"] for r in csv.DictReader(fh)}
+
+    assert final_statuses() == {"later-1": "", "later-2": ""}  # still processing when sent
+    qtbot.wait(800)  # the sandbox makes the orders final meanwhile
+    qtbot.mouseClick(dialog.check_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: cells(dialog.results, 7) == ["approved", "approved"], timeout=15_000)
+    assert final_statuses() == {"later-1": "approved", "later-2": "approved"}  # as the table

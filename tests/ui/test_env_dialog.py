@@ -153,6 +153,8 @@ def test_the_built_in_sandbox_starts_when_chosen_after_starting_elsewhere(
     )
     dialog.list.setCurrentRow(row)  # the built-in sandbox
     assert dialog.current_name() == "local-sandbox"
+    assert "not running" in dialog.builtin_note.text()
+    assert "HOST" not in dialog.form.base_url.placeholderText()  # nothing for a person to write
     red = state_colour("error", dialog.palette()).name()
     assert red not in dialog.form.url_rule.text()  # nothing to fill in for it
     assert red not in dialog.form.problems.text()
@@ -161,6 +163,10 @@ def test_the_built_in_sandbox_starts_when_chosen_after_starting_elsewhere(
     qtbot.waitUntil(lambda: window.session.ready, timeout=30_000)
     assert window.session.environment.name == "local-sandbox"
     assert window.session.environment.base_url.startswith("http://127.0.0.1:")
+    # the dialog, still open, shows the sandbox as it runs now, not an address to write
+    assert dialog.form.base_url.text() == window.session.environment.base_url
+    assert dialog.form.login.text() == window.session.environment.login != ""
+    assert "not running" not in dialog.builtin_note.text()
 
 
 def test_saving_renaming_and_removing_write_the_keyring_off_the_gui_thread(

@@ -31,3 +31,31 @@ def test_switching_clears_results_ids_and_old_order_ids(qtbot: Any, window: Main
     assert window.form.text_of("orderid") == ""  # the sandbox's order id means nothing here
     assert window.panel.result.text() == ""  # the sandbox's answer stays with the sandbox
     assert not window.panel.use_in_payout_button.isVisible()
+
+
+def test_switching_leaves_the_old_request_and_answer_behind(qtbot: Any, window: MainWindow) -> None:
+    window.show_command("create-card-ref")
+    window.form.load({"client_orderid": "first-payment-2", "orderid": "9000001"})
+    shown_before = window.last_outcome
+    window.send()
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
+    inspector = window.inspector
+    sandbox_url = window.session.environment.base_url  # type: ignore[union-attr]
+    assert sandbox_url in inspector.request.line.text()
+    assert "first-payment-2" in inspector.windowTitle()
+    assert inspector.signature.authorization.value()
+    assert inspector.response.fields.rowCount()
+    env = window.session.environment
+    assert env is not None
+    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
+    window.session.use(live, window.session.private_key)
+    # nothing of the sandbox's request or answer stays on screen under production
+    assert sandbox_url not in inspector.request.line.text()
+    assert inspector.request.params.rowCount() == 0
+    assert inspector.request.curl.value() == ""
+    assert not inspector.request.reveal.isEnabled()
+    assert "first-payment-2" not in inspector.windowTitle()
+    assert inspector.signature.authorization.value() == ""
+    assert inspector.signature.oauth.rowCount() == 0
+    assert inspector.response.fields.rowCount() == 0
+    assert "No answer yet" in inspector.response.headline.text()

@@ -226,3 +226,25 @@ def test_a_failing_keyring_is_said_in_the_dialog(
     dialog = _dialog(qtbot, secrets)
     assert "the Secret Service went away" in dialog.message.text()
     assert not dialog.export_button.isEnabled()
+
+
+def test_choosing_another_environment_drops_the_last_actions_words(
+    qtbot: Any, secrets: SecretsAccess
+) -> None:
+    EnvironmentStore(resolve()).add(
+        Environment(
+            name="acme-live",
+            kind=EnvKind.PRODUCTION,
+            base_url="https://gateway.example/paynet",
+            login="acme",
+            endpoint_id="1234",
+        )
+    )
+    dialog = _dialog(qtbot, secrets)
+    dialog.generate(2048)
+    qtbot.waitUntil(lambda: "Generated a 2048-bit key for acme-sb" in dialog.message.text())
+    _settle(qtbot, dialog)
+    dialog.environment.setCurrentText("acme-live")
+    _settle(qtbot, dialog)
+    assert "no private key yet" in dialog.info.text()
+    assert dialog.message.text() == ""  # not "Generated … for acme-sb" under acme-live

@@ -84,3 +84,56 @@ def test_the_history_dock_open_still_fits_a_small_screen(qtbot: Any, window: Mai
     assert fully_shown(window.panel.send_button, window)
     assert fully_shown(journal.pane.table, window)
     assert window.inspector.width() <= 1024 * 35 // 100  # the form keeps most of the width
+
+
+def test_a_layout_from_a_large_screen_keeps_its_proportions_on_a_small_one(
+    qtbot: Any, make_window: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtCore import Qt
+
+    from console.ui.window import layout
+
+    big = make_window()
+    _settle(qtbot, big, (1600, 1000))
+    big.resizeDocks([big.inspector], [553], Qt.Orientation.Horizontal)  # dragged wider
+    settle(qtbot)
+    share = big.inspector.width() / big.width()
+    assert 0.33 < share < 0.37
+    big.close()  # the layout is kept with the drafts
+    monkeypatch.setattr(layout, "DEFAULT_SIZE", (1024, 668))  # the next start: a small screen
+    small = make_window()
+    settle(qtbot)
+    assert small.width() == 1024
+    assert abs(small.inspector.width() / small.width() - share) < 0.03  # not 553 px (54%)
+    assert small.centralWidget().width() >= layout.FORM_MIN_WIDTH
+    assert fully_shown(small.form.rows["client_orderid"].editor, small)
+
+
+def test_no_dock_takes_the_forms_room_below_its_minimum(qtbot: Any, window: MainWindow) -> None:
+    from PySide6.QtCore import Qt
+
+    from console.ui.window import layout
+
+    _settle(qtbot, window, (1024, 700))
+    window.resizeDocks([window.inspector], [700], Qt.Orientation.Horizontal)  # dragged wide
+    settle(qtbot)
+    assert window.centralWidget().width() >= layout.FORM_MIN_WIDTH
+    assert fully_shown(window.form.rows["client_orderid"].editor, window)
+    _settle(qtbot, window, (1600, 1000))
+    _settle(qtbot, window, (1024, 700))  # and back: the form still keeps its minimum
+    assert window.centralWidget().width() >= layout.FORM_MIN_WIDTH
+    assert fully_shown(window.panel.send_button, window)
+
+
+def test_an_answer_does_not_widen_the_inspector(qtbot: Any, window: MainWindow) -> None:
+    from tests.ui.journal_helpers import send_form
+
+    _settle(qtbot, window, (1024, 700))
+    for command in ("create-recurring-payment", "payout-check", "create-card-ref", "status"):
+        window.show_command(command)
+        window.fill_example()
+        settle(qtbot)
+        before = (window.inspector.width(), window.centralWidget().width())
+        send_form(qtbot, window)
+        settle(qtbot)
+        assert (window.inspector.width(), window.centralWidget().width()) == before, command

@@ -190,3 +190,36 @@ def test_validate_without_an_environment_checks_the_file_alone(
     out = capsys.readouterr().out
     assert "amount" in out
     assert "The journal was not checked" in out
+
+
+def test_a_card_number_written_in_groups_is_read_as_the_form_reads_it(tmp_path: Path) -> None:
+    from console.core.order_facts import card_number_digits
+
+    grouped = card_row("grouped-1")
+    grouped[3] = "4444 4444 4444 4448"  # as printed on the card, as the form accepts it
+    dashed = card_row("dashed-1", "11.00")
+    dashed[3] = "4444-4444-4444-4448"
+    typo = card_row("typo-1", "12.00")
+    typo[3] = "4444 4444 4444 444B"  # not a card number in groups: named, not guessed
+    path = write_csv(tmp_path / "p.csv", [grouped, dashed, typo])
+    jsonl = tmp_path / "p.jsonl"
+    jsonl.write_text(
+        '{"client_orderid": "j-1", "amount": "1.00", "currency": "EUR", '
+        '"credit_card_number": "4444 4444 4444 4448", "card_printed_name": "JOHN SMITH", '
+        '"expire_month": "12", "expire_year": "2030", "cvv2": "123", '
+        '"ipaddress": "203.0.113.10"}\n',
+        encoding="utf-8",
+    )
+    v = check_batch(read_batch(path), never_sent)
+    states = {c.row.client_orderid: c.state for c in v.rows}
+    assert states == {
+        "grouped-1": RowState.READY,
+        "dashed-1": RowState.READY,
+        "typo-1": RowState.INVALID,
+    }
+    assert {c.row.values["credit_card_number"] for c in v.rows[:2]} == {"4444444444444448"}
+    errors = [p.field for p in v.problems if p.row == 4 and p.severity is Severity.ERROR]
+    assert errors == ["credit_card_number"]
+    assert card_number_digits("4444 4444 4444 4448") == "4444444444444448"  # the form's rule
+    j = check_batch(read_batch(jsonl), never_sent)
+    assert [c.state for c in j.rows] == [RowState.READY]

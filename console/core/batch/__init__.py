@@ -15,7 +15,8 @@ Public API:
         running (and the sign-only dry run).
     ResultsFile, journal_rows, result_lines, results_path, results_environment, write_results,
         COLUMNS: the results CSV.
-    check_rows, needs_check, StatusAnswer: status checks of unknown or unfinished rows.
+    check_rows, check_results, needs_check, StatusAnswer: status checks of unknown or
+        unfinished rows (check_results writes the results file from their answers).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from .source import (
     detect_delimiter,
     read_batch,
 )
-from .status import StatusAnswer, check_rows, needs_check
+from .status import StatusAnswer, check_results, check_rows, needs_check
 from .templates import TEMPLATES, template_csv, template_values
 
 __all__ = [
@@ -89,6 +90,7 @@ __all__ = [
     "TransportPool",
     "Validation",
     "check_batch",
+    "check_results",
     "check_results_path",
     "check_rows",
     "detect_delimiter",

@@ -6,7 +6,8 @@ Column names are the contract's field names or their aliases (``first_name`` for
 guessed: an unknown column, a row with more or fewer values than the header, a line that is
 not a JSON object, or bytes that are not UTF-8 are problems that name the row and the fix.
 Row numbers are the file's line numbers (the CSV header is line 1), so a person finds them
-in any editor.
+in any editor. A card number written in groups is read as its digits, as the form reads it
+(``console.core.order_facts.card_number_digits``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from console.core.errors import InputError
 from console.core.input_files import InputFileError, parse_json, read_capped
-from console.core.order_facts import client_orderid
+from console.core.order_facts import card_numbers_as_digits, client_orderid
 from console.core.spec import get_command
 
 COMMAND = "payout-check"
@@ -173,7 +174,7 @@ def _read_csv(path: Path, text: str) -> BatchFile:
                 )
                 continue
             values = {c: v for c, v in zip(columns, cells, strict=True) if c and v != ""}
-            batch.rows.append(Row(number, values))
+            batch.rows.append(Row(number, card_numbers_as_digits(values)))
     except csv.Error as exc:
         batch.problems.append(  # "(file)": the rest is unread, so nothing may be sent
             FileProblem(
@@ -229,7 +230,7 @@ def _read_jsonl(path: Path, text: str) -> BatchFile:
             elif value is not None and str(value) != "":
                 values[name] = str(value)
         if usable:
-            batch.rows.append(Row(number, values))
+            batch.rows.append(Row(number, card_numbers_as_digits(values)))
     if not batch.rows and not batch.problems:
         raise BatchFileError(f"{path}: the file holds no rows.")
     return batch

@@ -1,16 +1,19 @@
 """Status checks for a batch's rows: rows whose last send has an unknown outcome, and
 accepted rows without a final status. Each check is a ``status`` command through the send
 pipeline, which journals it and sets the order's final status from the answer; a row whose
-order the gateway holds then reads as accepted, and a resumed batch skips it.
+order the gateway holds then reads as accepted, and a resumed batch skips it. The results
+file is written again from the journal afterwards (:func:`check_results`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from console.core.batch.results import ResultLine
+from console.core.batch.checking import Validation
+from console.core.batch.results import ResultLine, result_lines, write_results
 from console.core.client import Outcome
 from console.core.pipeline import Decision, Pipeline
 
@@ -55,3 +58,20 @@ def check_rows(
         if on_answer is not None:
             on_answer(answer)
     return answers
+
+
+def check_results(
+    pipeline: Pipeline,
+    connection: Mapping[str, Any],
+    validation: Validation,
+    out: Path,
+    on_answer: Callable[[StatusAnswer], None] | None = None,
+) -> dict[int, ResultLine]:
+    """Check the status of every row worth asking about, then write the results file ``out``
+    from the journal, where the answers have set the final statuses: the file says what the
+    gateway said, whichever front asked. Returns every row's line."""
+    asked = [line for line in result_lines(validation, pipeline).values() if needs_check(line)]
+    check_rows(pipeline, connection, asked, on_answer)
+    lines = result_lines(validation, pipeline)
+    write_results(out, lines)
+    return lines

@@ -368,9 +368,10 @@ class BatchController(QObject):
 
     # -- status ----------------------------------------------------------------------------
 
-    def check_status(self, lines: dict[int, core.ResultLine]) -> None:
-        """Ask the gateway about rows whose outcome is unknown or not final, then check the
-        file again (rows the gateway holds are then skipped)."""
+    def check_status(self) -> None:
+        """Ask the gateway about rows whose outcome is unknown or not final, write the
+        results file with what it said, then check the file again (rows the gateway holds
+        are then skipped)."""
         plan = self.plan
         if plan is None or self.busy:
             return
@@ -379,10 +380,10 @@ class BatchController(QObject):
         except ConsoleError as exc:
             self.failed.emit(_words(exc))
             return
-        asked = [line for line in lines.values() if core.needs_check(line)]
         path = plan.validation.batch.path
+        out = core.results_path(path)
         self._start(
-            lambda: core.check_rows(pipeline, conn, asked),
+            lambda: core.check_results(pipeline, conn, plan.validation, out),
             lambda _a: self.load(
                 path,
                 skip_invalid=plan.skip_invalid,

@@ -116,7 +116,7 @@ class BatchDialog(QDialog):
         self.pause_button = QPushButton("Pause")
         self.stop_button = QPushButton("Stop")
         close = QPushButton("Close")
-        self.check_button.clicked.connect(lambda: self.controller.check_status(self.results.lines))
+        self.check_button.clicked.connect(self.controller.check_status)
         self.dry_button.clicked.connect(self.controller.dry_run)
         self.send_button.clicked.connect(lambda: self.controller.send(self.concurrency.value()))
         self.pause_button.clicked.connect(self._pause)

@@ -7,7 +7,6 @@ what ``core.spec.validate`` reads; empty means "not given".
 from __future__ import annotations
 
 import html
-import re
 
 from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QPalette, QResizeEvent
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
+from console.core.order_facts import card_number_digits
 from console.core.spec.labels import label_for
 from console.core.spec.model import Field, FieldType, Necessity
 from console.ui.theme import state_colour
@@ -98,15 +98,14 @@ class _DateEditor(QWidget):
 
 
 _WINDOW_KEYS = (Qt.Key.Key_E, Qt.Key.Key_H)
-_CARD_GROUPS = re.compile(r"[0-9][0-9 \-]*")
 
 
 def _card_digits_only(line: QLineEdit, text: str) -> None:
     """A card number typed or pasted in groups (``4444 4444 4444 4448``, dashes too) becomes
-    its digits as the person types, in sight: the contract's card number is Numeric."""
-    if (" " in text or "-" in text) and _CARD_GROUPS.fullmatch(text.strip()):
+    its digits as the person types, in sight (the core's one spelling rule)."""
+    digits = card_number_digits(text)
+    if digits != text:
         cursor = line.cursorPosition()
-        digits = text.replace(" ", "").replace("-", "")
         line.setText(digits)
         line.setCursorPosition(max(0, cursor - (len(text) - len(digits))))
 

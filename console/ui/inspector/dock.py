@@ -124,6 +124,19 @@ class InspectorDock(QDockWidget):
         else:
             self._response.clear(text)
 
+    def forget(self) -> None:
+        """Another environment: the request and answer on screen belong to the one left."""
+        self.prepared = None
+        self.answered = False
+        self.setWindowTitle("Request inspector")
+        self.request.reveal.blockSignals(True)
+        self.request.reveal.setChecked(False)
+        self.request.reveal.blockSignals(False)
+        self.request.show_nothing()
+        if self._signature is not None:
+            self._signature.show_signed(None)
+        self._clear_response("No answer yet.")
+
     def show_outcome(self, outcome: Outcome) -> None:
         """The answer (or transport failure) to the request on screen."""
         if outcome.prepared is self.prepared and outcome.response is not None:

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from console.core.signing import SignedRequest
 
 
+NOTHING_YET = "Nothing prepared yet. Fill a form and press Send (Ctrl+Enter)."
+
+
 class RequestTab(QWidget):
     """Method, URL, headers, body parameters (masked unless revealed) and copy as curl."""
 
@@ -22,7 +25,7 @@ class RequestTab(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.line = QLabel("Nothing prepared yet. Fill a form and press Send (Ctrl+Enter).")
+        self.line = QLabel(NOTHING_YET)
         self.line.setWordWrap(True)
         self.masking = QLabel()
         self.masking.setWordWrap(True)
@@ -52,6 +55,15 @@ class RequestTab(QWidget):
         lay.addWidget(QLabel("<b>Body parameters</b> (in send order)"))
         lay.addWidget(self.params, 3)
         lay.addWidget(self.curl)
+
+    def show_nothing(self) -> None:
+        """No request on screen (as at start)."""
+        self.line.setText(NOTHING_YET)
+        fill_table(self.headers, [])
+        fill_table(self.params, [])
+        self.curl.set_text("")
+        self.reveal.setEnabled(False)
+        self.masking.setText("")
 
     def show_request(self, signed: SignedRequest | None, url: str, *, revealed: bool) -> None:
         """Show a signed request (already masked unless ``revealed``)."""

@@ -49,6 +49,7 @@ class ResponseTab(QWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.status = QLabel()
+        self.status.setWordWrap(True)  # a long answer type must not widen the inspector
         self.fields = pairs_table(("Field", "Value", "Meaning"), stretch_from=1)
         self.fields.setAccessibleName("Decoded response fields")
         self.headers = pairs_table(("Header", "Value"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, Signal
@@ -44,6 +45,7 @@ class EnvironmentPart(QObject):
         journal: JournalPart,
         tasks: TaskManager,
         sandbox_control: str,
+        sandbox_state: Path | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -54,6 +56,7 @@ class EnvironmentPart(QObject):
         self.journal = journal
         self.tasks = tasks
         self.sandbox_control = sandbox_control  # the built-in sandbox signs its callbacks
+        self.sandbox_state = sandbox_state  # where it keeps its orders across restarts
         self.shown: str | None = None  # whose values the forms hold
         self.closed = False
         session.changed.connect(self.session_changed)
@@ -83,7 +86,11 @@ class EnvironmentPart(QObject):
         self.journal.when_settled(lambda: self._launch(options))
 
     def _launch(self, options: dict[str, Any]) -> None:
-        options = {"merchant_control": self.sandbox_control, **options}
+        options = {
+            "merchant_control": self.sandbox_control,
+            "state_path": self.sandbox_state,
+            **options,
+        }
         self.tasks.run(
             lambda: launch_sandbox(**options),
             self._sandbox_started,
@@ -93,9 +100,11 @@ class EnvironmentPart(QObject):
     def _sandbox_started(self, launched: object) -> None:
         assert isinstance(launched, LaunchedSandbox)
         if self.closed:  # closed while it was starting: do not leave it running
-            launched.handle.stop()
+            launched.stop()
             return
         self.session.adopt_sandbox(launched)
+        if launched.note:
+            self.problem.emit(launched.note)
 
     def wait_ready(self, msecs: int) -> bool:
         """Process events until an environment with a key is active (screenshots, tests)."""

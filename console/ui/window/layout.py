@@ -4,6 +4,7 @@ when the window shrinks, place the journal's panes, save and restore where the d
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,68 @@ def inspector_width(window_width: int) -> int:
     return max(low, min(high, window_width * INSPECTOR_SHARE // 100))
 
 
+FORM_MIN_WIDTH = 560  # the form's fields, choices and messages uncut
+FORM_MIN_HEIGHT = 360  # the banner, a few rows of the form and Send
+CHROME = 24  # the window's margins and a dock's separator
+
+
+def _across(window: QMainWindow, dock: QDockWidget) -> Qt.Orientation:
+    """The direction a docked dock takes room from the form in."""
+    area = window.dockWidgetArea(dock)
+    sides = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
+    return Qt.Orientation.Horizontal if area in sides else Qt.Orientation.Vertical
+
+
+def _docked(window: QMainWindow) -> list[QDockWidget]:
+    return [
+        d
+        for d in window.findChildren(QDockWidget)
+        if d.objectName() and d.isVisibleTo(window) and not d.isFloating()
+    ]
+
+
+def dock_room(window: QMainWindow, across: Qt.Orientation, wanted: int) -> int:
+    """``wanted`` pixels for a dock, or fewer so the form keeps its minimum."""
+    if across == Qt.Orientation.Horizontal:
+        free = window.width() - FORM_MIN_WIDTH - CHROME
+    else:
+        free = window.height() - FORM_MIN_HEIGHT - CHROME
+    return max(0, min(wanted, free))  # the dock's own minimum is Qt's to keep
+
+
+def shares_text(window: QMainWindow) -> str:
+    """Each docked dock's share of the window (width beside the form, height above or
+    below it), as text for the drafts file: a layout moves between screens by proportion."""
+    shares: dict[str, float] = {}
+    for dock in _docked(window):
+        across = _across(window, dock)
+        horizontal = across == Qt.Orientation.Horizontal
+        whole = window.width() if horizontal else window.height()
+        if whole > 0:
+            shares[dock.objectName()] = round(
+                (dock.width() if horizontal else dock.height()) / whole, 4
+            )
+    return json.dumps(shares, sort_keys=True)
+
+
+def apply_shares(window: QMainWindow, saved: str) -> None:
+    """Give the docks their saved shares of the window as it is now (see :func:`shares_text`),
+    the form keeping its minimum."""
+    try:
+        shares = json.loads(saved) if saved else {}
+    except ValueError:
+        return  # a damaged layout text: Qt's pixels stand, the form minimum still applies
+    if not isinstance(shares, dict):
+        return
+    for dock in _docked(window):
+        share = shares.get(dock.objectName())
+        if not isinstance(share, (int, float)) or not 0 < share < 1:
+            continue
+        across = _across(window, dock)
+        whole = window.width() if across == Qt.Orientation.Horizontal else window.height()
+        window.resizeDocks([dock], [dock_room(window, across, round(share * whole))], across)
+
+
 def fit_to_screen(window: QMainWindow, inspector: QDockWidget) -> None:
     """Start at :data:`DEFAULT_SIZE`, or smaller to fit the screen."""
     width, height = DEFAULT_SIZE
@@ -51,13 +114,19 @@ def follow_resize(
     """Keep the form the main thing when the window gets smaller."""
     # a low window keeps its height for the form: three problem lines, then scrolling
     summary.set_max_lines(3 if event.size().height() < 800 else 6)
-    # A window made narrower takes the room from the form first (Qt's way); keep the
-    # inspector to about a third so the form stays usable on a small screen.
-    width = event.size().width()
-    if width < event.oldSize().width() and inspector.isVisible():
-        cap = max(INSPECTOR_WIDTHS[0], width * INSPECTOR_SHARE // 100)
-        if inspector.width() > cap:
-            window.resizeDocks([inspector], [cap], Qt.Orientation.Horizontal)
+    # A resized window gives or takes the room from the form alone (Qt's way): the
+    # inspector keeps its share of the width instead, and never the form's minimum.
+    width, old = event.size().width(), event.oldSize().width()
+    across = _across(window, inspector)
+    if (
+        width != old
+        and old > 0
+        and inspector.isVisible()
+        and not inspector.isFloating()
+        and across == Qt.Orientation.Horizontal
+    ):
+        wanted = round(inspector.width() / old * width)
+        window.resizeDocks([inspector], [dock_room(window, across, wanted)], across)
 
 
 def state_text(window: QMainWindow) -> str:
@@ -65,8 +134,11 @@ def state_text(window: QMainWindow) -> str:
     return bytes(window.saveState().toBase64().data()).decode("ascii")
 
 
-def restore(window: QMainWindow, saved: str, panes: Sequence[QDockWidget] = ()) -> bool:
-    """Put the docks back as :func:`state_text` saved them.
+def restore(
+    window: QMainWindow, saved: str, panes: Sequence[QDockWidget] = (), shares: str = ""
+) -> bool:
+    """Put the docks back as :func:`state_text` saved them, sized by their saved shares of
+    the window (:func:`shares_text`): Qt's saved pixels were for the screen of that time.
 
     Docks made after start-up (``panes``) are placed only when the saved layout knows them
     all; False means they were not, and their defaults apply.
@@ -74,7 +146,10 @@ def restore(window: QMainWindow, saved: str, panes: Sequence[QDockWidget] = ()) 
     if not saved or not all([window.restoreDockWidget(d) for d in panes]):
         return False
     # once more, whole: a dock added late gets its place above but not its visibility
-    return window.restoreState(QByteArray.fromBase64(saved.encode("ascii")))
+    restored = window.restoreState(QByteArray.fromBase64(saved.encode("ascii")))
+    if restored:
+        apply_shares(window, shares)
+    return restored
 
 
 def tuck_away(window: QMainWindow, panes: Sequence[QDockWidget]) -> None:

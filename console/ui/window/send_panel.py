@@ -147,7 +147,8 @@ class SendPanel(QWidget):
     @property
     def sending_command(self) -> str:
         """The command whose request is on its way ("" when none is)."""
-        return self._sending_command if self.controller.sending else ""
+        on_its_way = self.controller.sending and not self.controller.asking
+        return self._sending_command if on_its_way else ""
 
     def go_to_first_problem(self) -> None:
         """F8: the cursor to the first problem's field that can take it."""
@@ -179,7 +180,9 @@ class SendPanel(QWidget):
         )
         self.send_button.setToolTip(refusal or SEND_TIP)
         # one line says why Send is off: never "Ready to send" beside a Send that is off
-        if sending:
+        if self.controller.asking:  # a confirmation is open: nothing has gone yet
+            why = "Send is off while the question about this request is open."
+        elif sending:
             why = "Sending… Send is off until the answer comes."
         elif not self.session.ready:
             # one short line: the banner above has the whole explanation behind Details…
@@ -355,8 +358,10 @@ class SendPanel(QWidget):
             self.use_in_payout.emit(rpi)
 
     def forget_environment(self) -> None:
-        """Result lines and answers (Use in payout) of an environment left behind."""
+        """Result lines, answers (Use in payout) and the inspector's request of an
+        environment left behind."""
         self._results.clear()
+        self.inspector.forget()
         self._outcomes.clear()
         self._last = None
         self.refresh_result()
