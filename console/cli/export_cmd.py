@@ -26,12 +26,16 @@ from console.cli.failures import EXIT_OK
 from console.cli.request_args import UsageError, address_settings
 from console.core.addresses import is_loopback_host
 from console.core.atomic import write_text_atomic
-from console.core.exports import openapi_document, postman_collection, postman_environment
-from console.core.exports.postman import dumps
+from console.core.exports import openapi_document
+from console.core.exports.postman_files import (
+    COLLECTION_FILE,
+    PostmanTarget,
+    environment_path,
+    write_postman,
+)
 from console.core.keys import KeyProblem, load_private_key
 
-COLLECTION_FILE = "gateway-v4.postman_collection.json"
-ENVIRONMENT_FILE = "gateway-v4.postman_environment.json"
+ENVIRONMENT_FILE = environment_path(Path(COLLECTION_FILE)).name
 
 
 def register(sub: Any) -> None:
@@ -106,27 +110,17 @@ def _key_text(path: Path) -> str:
 def run_postman(args: argparse.Namespace) -> int:
     settings = address_settings(args, "payout-check") if (args.env or args.base_url) else {}
     base_url = settings.get("base_url")
-    sandbox = _is_sandbox(args, base_url)
     key = _key_text(args.with_key) if args.with_key else None
-    environment = postman_environment(
+    target = PostmanTarget(
         name=args.env or "gateway v4",
         base_url=base_url,
         login=settings.get("login") or args.login,
         endpoint_id=settings.get("endpoint_id") or args.endpoint_id,
         endpoint_group_id=settings.get("endpoint_group_id") or args.group_id,
-        sandbox=sandbox,
-        private_key_pem=key,
-    )
-    collection = postman_collection(
-        group=bool(args.group_id) and not args.endpoint_id,
         path_templates={} if not args.env else _templates(args.env),
+        sandbox=_is_sandbox(args, base_url),
     )
-    folder: Path = args.output_dir
-    paths = (folder / COLLECTION_FILE, folder / ENVIRONMENT_FILE)
-    write_text_atomic(paths[0], dumps(collection))
-    # An environment with a key in it is readable by its owner only.
-    write_text_atomic(paths[1], dumps(environment), mode=0o600 if key else None)
-    for path in paths:
+    for path in write_postman(args.output_dir / COLLECTION_FILE, target, private_key_pem=key):
         print(path)
     if key is None:
         print(
