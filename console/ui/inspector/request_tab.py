@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from console.ui.code_copy import CopyAsCode
 from console.ui.icons import icon
 from console.ui.inspector.curl import curl_command
 from console.ui.inspector.widgets import CopyBlock, fill_table, pairs_table
@@ -16,7 +17,8 @@ if TYPE_CHECKING:
 
 
 class RequestTab(QWidget):
-    """Method, URL, headers, body parameters (masked unless revealed) and copy as curl."""
+    """Method, URL, headers, body parameters (masked unless revealed), copy as curl and as
+    code."""
 
     reveal_toggled = Signal(bool)
 
@@ -41,6 +43,8 @@ class RequestTab(QWidget):
         self.params.setAccessibleName("Body parameters")
         self.curl = CopyBlock("Copy as curl", lines=5)
         self.curl.copy_button.setText("Copy as curl")
+        self.code = CopyAsCode()  # the dock gives it the request on screen
+        self.code.setEnabled(False)
         bar = QHBoxLayout()
         bar.addWidget(self.masking, 1)
         bar.addWidget(self.reveal)
@@ -52,6 +56,7 @@ class RequestTab(QWidget):
         lay.addWidget(QLabel("<b>Body parameters</b> (in send order)"))
         lay.addWidget(self.params, 3)
         lay.addWidget(self.curl)
+        lay.addWidget(self.code)
 
     def show_request(self, signed: SignedRequest | None, url: str, *, revealed: bool) -> None:
         """Show a signed request (already masked unless ``revealed``)."""
@@ -60,6 +65,7 @@ class RequestTab(QWidget):
             fill_table(self.headers, [])
             fill_table(self.params, [])
             self.curl.set_text("")
+            self.code.setEnabled(False)
             self.reveal.setEnabled(False)
             self.masking.setText("")
             return
@@ -67,6 +73,7 @@ class RequestTab(QWidget):
         fill_table(self.headers, list(signed.headers.items()))
         fill_table(self.params, list(signed.params))
         self.curl.set_text(curl_command(signed))
+        self.code.setEnabled(True)
         self.reveal.setEnabled(True)
         masking = (
             "Card data revealed for this request only (never stored)."
