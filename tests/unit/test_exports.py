@@ -141,3 +141,31 @@ def test_a_program_made_from_a_request_holds_no_card_data_and_needs_its_login() 
         program_for_request("payout-check", url, " ", params)
     with pytest.raises(InputError, match="unknown command"):
         program_for_request("refund", url, "merchant", params)
+
+
+@pytest.mark.parametrize(
+    ("command", "change"),
+    [
+        ("payout-check", {"notify_url": "https://merchant.example/notify"}),
+        ("payout-check", {"card_recurring_payment_id": "987654"}),
+        ("payout-check", {"expire_year": None}),
+        ("payout-check", {"redirect_success_url": "https://merchant.example/ok"}),
+        ("create-recurring-payment", {"server_callback_url": "https://merchant.example/cb"}),
+        ("create-recurring-payment", {"interval": None}),
+    ],
+)
+def test_the_schema_refuses_what_validation_refuses_across_fields(
+    command: str, change: dict[str, str | None]
+) -> None:
+    from console.core.spec import validate
+    from console.core.spec.model import Severity
+
+    values = example_values(command)
+    for name, value in change.items():
+        if value is None:
+            del values[name]
+        else:
+            values[name] = value
+    refused = [p for p in validate(command, values) if p.severity is Severity.ERROR]
+    assert refused, "validation refuses the combination"
+    assert not _request_schema(openapi_document(), command).is_valid(values)
