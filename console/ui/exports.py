@@ -20,7 +20,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from console.core.atomic import write_text_atomic
 from console.core.exports import openapi_document
-from console.core.exports.postman_files import COLLECTION_FILE, PostmanTarget, write_postman
+from console.core.exports.collection_plan import CollectionTarget
+from console.core.exports.postman_files import COLLECTION_FILE, write_postman
 
 if TYPE_CHECKING:
     from console.ui.session import Session
@@ -61,7 +62,7 @@ class Exporter:
         key = None
         if not self.session.is_production and self.session.private_key is not None:
             key = self._offer_key(env.name)
-        target = PostmanTarget(
+        target = CollectionTarget(
             name=env.name,
             base_url=env.base_url or None,
             login=env.login or None,

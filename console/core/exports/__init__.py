@@ -9,6 +9,7 @@ Public API:
     program_for_request: a request made before (URL, login, body), as a program sends it.
     LANGUAGES, render_code, file_name: the program's source in Python, Node, PHP, Java or Go.
     postman_collection, postman_environment: a Postman collection v2.1 and its environment.
+    bruno (module): a Bruno collection folder and its environment.
     openapi_document: an OpenAPI 3.1 description of the commands.
 """
 

@@ -7,35 +7,15 @@ decided once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from console.core.atomic import write_text_atomic
+from console.core.exports.collection_plan import CollectionTarget
 from console.core.exports.postman import dumps, postman_collection, postman_environment
 
 COLLECTION_SUFFIX = ".postman_collection.json"
 ENVIRONMENT_SUFFIX = ".postman_environment.json"
 COLLECTION_FILE = "gateway-v4" + COLLECTION_SUFFIX
-
-
-@dataclass(frozen=True, slots=True)
-class PostmanTarget:
-    """The gateway a Postman export talks to (an environment, or connection options).
-
-    Attributes:
-        name: the Postman environment's name.
-        sandbox: the gateway is a sandbox: its test card fills the card variables and a
-            key may be filled in.
-    """
-
-    name: str
-    base_url: str | None = None
-    login: str | None = None
-    endpoint_id: str | None = None
-    endpoint_group_id: str | None = None
-    path_templates: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    sandbox: bool = False
 
 
 def environment_path(collection: Path) -> Path:
@@ -46,7 +26,7 @@ def environment_path(collection: Path) -> Path:
 
 
 def write_postman(
-    collection_path: Path, target: PostmanTarget, *, private_key_pem: str | None = None
+    collection_path: Path, target: CollectionTarget, *, private_key_pem: str | None = None
 ) -> tuple[Path, Path]:
     """Write the collection to ``collection_path`` and its environment beside it.
 
@@ -67,8 +47,7 @@ def write_postman(
         private_key_pem=private_key_pem,
     )
     collection = postman_collection(
-        # The group form only when the group is all there is: an endpoint id is narrower.
-        group=bool(target.endpoint_group_id) and not target.endpoint_id,
+        group=target.group_form,
         path_templates=target.path_templates,
     )
     paths = (collection_path, environment_path(collection_path))
