@@ -1,10 +1,14 @@
-"""``gateway-console export postman|openapi``: the commands for other tools.
+"""``gateway-console export postman|bruno|openapi``: the commands for other tools.
 
 ``export postman`` writes a Postman collection (v2.1) with one request per command, signed by
 Postman itself with OAuth 1.0 RSA-SHA256, and an environment holding the base URL, login and
 endpoint ids (from --env or the connection options) and the private key as an empty secret.
 ``--with-key FILE`` fills the key in, for a sandbox only (a local sandbox's address or an
 environment that is not production); the sandbox's test card then fills the card variables.
+
+``export bruno`` writes a Bruno collection folder (bruno.json, collection.bru with the OAuth 1.0
+RSA-SHA256 settings, one .bru file per command) and environments/NAME.bru; the private key is
+a secret variable with no value, given to Bruno's runner with --env-var when it runs.
 
 ``export openapi`` prints an OpenAPI 3.1 description of the commands (JSON), generated from
 the same contract tables as the forms.
@@ -26,12 +30,14 @@ from console.cli.failures import EXIT_OK
 from console.cli.request_args import UsageError, address_settings
 from console.core.addresses import is_loopback_host
 from console.core.atomic import write_text_atomic
-from console.core.exports import openapi_document, postman_collection, postman_environment
-from console.core.exports.postman import dumps
+from console.core.exports import openapi_document
+from console.core.exports.bruno import write_bruno
+from console.core.exports.collection_plan import CollectionTarget
+from console.core.exports.postman_files import COLLECTION_FILE, environment_path, write_postman
 from console.core.keys import KeyProblem, load_private_key
 
-COLLECTION_FILE = "gateway-v4.postman_collection.json"
-ENVIRONMENT_FILE = "gateway-v4.postman_environment.json"
+ENVIRONMENT_FILE = environment_path(Path(COLLECTION_FILE)).name
+BRUNO_FOLDER = "gateway-v4-bruno"
 
 
 def register(sub: Any) -> None:
@@ -59,6 +65,17 @@ def register(sub: Any) -> None:
         help=f"where {COLLECTION_FILE} and {ENVIRONMENT_FILE} go (default: here)",
     )
     pm.set_defaults(func=run_postman)
+    br = targets.add_parser("bruno", help="a Bruno collection folder and its environment")
+    _address_options(br)
+    br.add_argument("--group-id", help="endpoint group id (path /group/<id>)")
+    br.add_argument(
+        "--output-dir",
+        type=Path,
+        default=Path(BRUNO_FOLDER),
+        metavar="DIR",
+        help=f"the collection's folder (default: {BRUNO_FOLDER})",
+    )
+    br.set_defaults(func=run_bruno)
     oa = targets.add_parser("openapi", help="an OpenAPI 3.1 description (JSON)")
     oa.add_argument("--env", metavar="NAME", help="take the server address from an environment")
     oa.add_argument("--base-url", help="the server address (scheme, host and prefix)")
@@ -103,36 +120,42 @@ def _key_text(path: Path) -> str:
     return pem.decode("ascii")
 
 
-def run_postman(args: argparse.Namespace) -> int:
+def _target(args: argparse.Namespace, default_name: str) -> CollectionTarget:
+    """The gateway of the options: an environment, or the connection options."""
     settings = address_settings(args, "payout-check") if (args.env or args.base_url) else {}
     base_url = settings.get("base_url")
-    sandbox = _is_sandbox(args, base_url)
-    key = _key_text(args.with_key) if args.with_key else None
-    environment = postman_environment(
-        name=args.env or "gateway v4",
+    return CollectionTarget(
+        name=args.env or default_name,
         base_url=base_url,
         login=settings.get("login") or args.login,
         endpoint_id=settings.get("endpoint_id") or args.endpoint_id,
         endpoint_group_id=settings.get("endpoint_group_id") or args.group_id,
-        sandbox=sandbox,
-        private_key_pem=key,
-    )
-    collection = postman_collection(
-        group=bool(args.group_id) and not args.endpoint_id,
         path_templates={} if not args.env else _templates(args.env),
+        sandbox=_is_sandbox(args, base_url),
     )
-    folder: Path = args.output_dir
-    paths = (folder / COLLECTION_FILE, folder / ENVIRONMENT_FILE)
-    write_text_atomic(paths[0], dumps(collection))
-    # An environment with a key in it is readable by its owner only.
-    write_text_atomic(paths[1], dumps(environment), mode=0o600 if key else None)
-    for path in paths:
+
+
+def run_postman(args: argparse.Namespace) -> int:
+    key = _key_text(args.with_key) if args.with_key else None
+    target = _target(args, "gateway v4")
+    for path in write_postman(args.output_dir / COLLECTION_FILE, target, private_key_pem=key):
         print(path)
     if key is None:
         print(
             "note: set the environment's secret privateKey (PEM) in Postman before sending",
             file=sys.stderr,
         )
+    return EXIT_OK
+
+
+def run_bruno(args: argparse.Namespace) -> int:
+    environment = write_bruno(args.output_dir, _target(args, "gateway-v4"))
+    print(args.output_dir)
+    print(
+        f"note: run it from that folder with: bru run --env {environment.stem} "
+        '--env-var privateKey="$(awk \'{printf "%s\\\\n", $0}\' KEY.pem)"',
+        file=sys.stderr,
+    )
     return EXIT_OK
 
 

@@ -90,6 +90,10 @@ def build_menus(
     act = menus.action
     file_menu.addAction(act("save-drafts", "Save &drafts", "Ctrl+S", do.save_drafts))
     file_menu.addAction(act("batch", "&Batch payouts…", "Ctrl+B", dialogs.batch))
+    export = file_menu.addMenu("&Export")
+    postman = act("export-postman", "&Postman collection…", "Ctrl+Shift+P", dialogs.export_postman)
+    export.addAction(postman)
+    export.addAction(act("export-openapi", "&OpenAPI description…", "", dialogs.export_openapi))
     file_menu.addSeparator()
     file_menu.addAction(act("quit", "&Quit", "Ctrl+Q", window.close))
 

@@ -5,7 +5,8 @@ which known client mistake explains it, with the gateway's base string and the c
 by side, one parameter per line, the part where they differ highlighted. Card data is masked
 unless *Show card data* is ticked (never stored). Raw HTTP text does not say its scheme: the
 scheme choice gives it, and the verdict says when https was assumed. The checking itself is
-``console.core.siglab``; this module only shows it.
+``console.core.siglab``; this module only shows it. *Copy as code* copies a program that
+sends the pasted request signed afresh (``console.ui.code_copy``).
 
 Request > Import from curl reads a curl line into the matching command's form.
 """
@@ -44,6 +45,7 @@ from console.core.siglab.curl_import import CurlImport, from_capture
 from console.core.siglab.diagnose import Verdict, diagnose
 from console.core.siglab.keysource import load_public_key
 from console.core.siglab.received import from_capture as received_from
+from console.ui.code_copy import CopyAsCode, pasted_program
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
@@ -155,6 +157,9 @@ class SignatureLabDialog(QDialog):
         for text, value in (("Scheme: assume https", None), ("https", "https"), ("http", "http")):
             self.scheme.addItem(text, value)
         self.reveal = QCheckBox("Show card data")
+        self.code = CopyAsCode(
+            lambda: pasted_program(self.request_edit.toPlainText(), self.scheme.currentData())
+        )
         self.reveal.toggled.connect(self._show_base_strings)
         self.verdict_label = QLabel("Paste a request and choose Verify (Ctrl+Enter).")
         self.verdict_label.setObjectName("signature-lab-verdict")
@@ -179,6 +184,7 @@ class SignatureLabDialog(QDialog):
         lay.addWidget(self.request_edit, 2)
         lay.addLayout(keys)
         lay.addLayout(buttons)
+        lay.addWidget(self.code)
         lay.addWidget(self.verdict_label)
         lay.addWidget(sides, 3)
         QShortcut(QKeySequence("Ctrl+Return"), self, self.verify)

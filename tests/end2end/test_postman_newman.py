@@ -10,8 +10,6 @@ with values that break encoders.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -19,7 +17,8 @@ import pytest
 
 from console.cli import main
 from console.sandbox import SandboxHandle
-from tests.helpers.runtimes import NEWMAN, require_newman
+from tests.helpers.newman import run_newman
+from tests.helpers.runtimes import require_newman
 
 HOSTILE = "a b+c~d*e&f=g%h/i?j ü€😀 "
 
@@ -71,26 +70,7 @@ def test_the_exported_collection_runs_with_newman_and_every_test_passes(
     _set_body(collection, "payout-check", "merchant_data", HOSTILE)
     _set_body(collection, "create-recurring-payment", "order_desc", HOSTILE)
     collection_path.write_text(json.dumps(collection), encoding="utf-8")
-    report = tmp_path / "report.json"
-    done = subprocess.run(
-        [
-            str(NEWMAN),
-            "run",
-            str(collection_path),
-            "--environment",
-            str(environment_path),
-            "--reporters",
-            "cli,json",
-            "--reporter-json-export",
-            str(report),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env={**os.environ, "NO_PROXY": "127.0.0.1,localhost"},
-    )
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    run = json.loads(report.read_text(encoding="utf-8"))["run"]
+    run = run_newman(collection_path, environment_path, tmp_path / "report.json")
     assert run["stats"]["requests"] == {"total": 4, "pending": 0, "failed": 0}
     assert run["stats"]["assertions"]["failed"] == 0
     assert run["stats"]["assertions"]["total"] == 8

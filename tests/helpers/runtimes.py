@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 NEWMAN = Path(__file__).parents[1] / "clients" / "newman" / "node_modules" / ".bin" / "newman"
+BRU = Path(__file__).parents[1] / "clients" / "bruno" / "node_modules" / ".bin" / "bru"
 
 # How each language's program is run from its folder (the file named by exports.file_name).
 COMMANDS: dict[str, list[str]] = {
@@ -47,3 +48,11 @@ def require_newman() -> None:
         pytest.skip("node is not installed: newman needs it")
     if not NEWMAN.exists():
         pytest.skip("newman is not installed: run npm ci in tests/clients/newman")
+
+
+def require_bru() -> None:
+    """Skip, with the reason, when Bruno's runner cannot run here."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: Bruno's runner needs it")
+    if not BRU.exists():
+        pytest.skip("Bruno's runner is not installed: run npm ci in tests/clients/bruno")

@@ -121,3 +121,51 @@ def test_code_keeps_card_data_and_the_key_out_of_the_program(
     assert str(key_file) in out["source"]
     assert "PRIVATE KEY-----" not in out["source"]
     assert _code("--key-file", str(key_file), "--key-passphrase-env", "X", *fields) == 2
+
+
+def test_a_program_made_from_a_request_holds_no_card_data_and_needs_its_login() -> None:
+    from console.core.errors import InputError
+    from console.core.exports import program_for_request
+
+    url = "https://Gateway.Example:443/paynet/api/v4/payout-check/1001?x=1"
+    params = [
+        ("client_orderid", "o-1"),
+        ("credit_card_number", "4111111111111111"),
+        ("cvv2", "987"),
+    ]
+    program = program_for_request("payout-check", url, "merchant", params)
+    assert program.url == "https://gateway.example/paynet/api/v4/payout-check/1001"
+    assert program.fields == (("client_orderid", "o-1"), ("credit_card_number", ""), ("cvv2", ""))
+    assert program.variables == ("CREDIT_CARD_NUMBER", "CVV2")
+    with pytest.raises(InputError, match="names no login"):
+        program_for_request("payout-check", url, " ", params)
+    with pytest.raises(InputError, match="unknown command"):
+        program_for_request("refund", url, "merchant", params)
+
+
+@pytest.mark.parametrize(
+    ("command", "change"),
+    [
+        ("payout-check", {"notify_url": "https://merchant.example/notify"}),
+        ("payout-check", {"card_recurring_payment_id": "987654"}),
+        ("payout-check", {"expire_year": None}),
+        ("payout-check", {"redirect_success_url": "https://merchant.example/ok"}),
+        ("create-recurring-payment", {"server_callback_url": "https://merchant.example/cb"}),
+        ("create-recurring-payment", {"interval": None}),
+    ],
+)
+def test_the_schema_refuses_what_validation_refuses_across_fields(
+    command: str, change: dict[str, str | None]
+) -> None:
+    from console.core.spec import validate
+    from console.core.spec.model import Severity
+
+    values = example_values(command)
+    for name, value in change.items():
+        if value is None:
+            del values[name]
+        else:
+            values[name] = value
+    refused = [p for p in validate(command, values) if p.severity is Severity.ERROR]
+    assert refused, "validation refuses the combination"
+    assert not _request_schema(openapi_document(), command).is_valid(values)

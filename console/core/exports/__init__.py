@@ -6,8 +6,10 @@ them carries a private key, a signature or card data.
 
 Public API:
     program_for, Program: one request, validated, as a generated program sends it.
+    program_for_request: a request made before (URL, login, body), as a program sends it.
     LANGUAGES, render_code, file_name: the program's source in Python, Node, PHP, Java or Go.
     postman_collection, postman_environment: a Postman collection v2.1 and its environment.
+    bruno (module): a Bruno collection folder and its environment.
     openapi_document: an OpenAPI 3.1 description of the commands.
 """
 
@@ -19,7 +21,7 @@ from types import MappingProxyType
 from console.core.exports import go_code, java_code, node_code, php_code, python_code
 from console.core.exports.openapi import openapi_document
 from console.core.exports.postman import postman_collection, postman_environment
-from console.core.exports.program import Program, program_for
+from console.core.exports.program import Program, program_for, program_for_request
 
 _TARGETS = (python_code, node_code, php_code, java_code, go_code)
 LANGUAGES: MappingProxyType[str, Callable[[Program], str]] = MappingProxyType(
@@ -64,5 +66,6 @@ __all__ = [
     "postman_collection",
     "postman_environment",
     "program_for",
+    "program_for_request",
     "render_code",
 ]

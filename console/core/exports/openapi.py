@@ -1,7 +1,9 @@
 """An OpenAPI 3.1 description of the commands, built from the contract tables.
 
 Every field's type, length, choices and meaning comes from ``console.core.spec``, as the
-forms' do. Rules that JSON Schema can say are said as schema (who receives a payout, the
+forms' do. Rules that JSON Schema can say are said as schema: the either-or and together
+rules read off the rule objects validation runs (callback addresses, card details or a card
+reference, redirect addresses), and the shapes held in tables (who receives a payout, the
 amount rule, SRC and DST profiles); every rule is also in the operation's description in the
 contract's words. OAuth 1.0a has no OpenAPI security type: the scheme is described in words.
 """
@@ -15,11 +17,13 @@ from console.core.spec.checks import check_length
 from console.core.spec.command_rules import (
     AMOUNT_RULES,
     RECEIVER_KINDS,
+    RULES,
     SRC_ONLY_FIELDS,
     SRC_REQUIRED_FIELDS,
 )
 from console.core.spec.engine import always_required, field_checks
 from console.core.spec.model import Command, Field, FieldType
+from console.core.spec.rules import Alternatives, OneOf, Rule, Together
 
 PLACEHOLDER_SERVER = "https://gateway.example/paynet"
 
@@ -77,8 +81,42 @@ def _property(f: Field, *, alias_of: str | None = None) -> dict[str, Any]:
     return prop
 
 
+def _any_of(names: tuple[str, ...]) -> dict[str, Any]:
+    """Any one of ``names`` is sent."""
+    return {"anyOf": [{"required": [n]} for n in names]}
+
+
+def _declared(rule: Rule) -> dict[str, Any] | None:
+    """The schema of a rule the contract tables hold as data, read off the rule itself (the
+    one validation runs); None for a rule that is code only."""
+    if isinstance(rule, OneOf):
+        return {
+            "description": f"{rule.first} or {rule.second}, never both.",
+            "not": {"required": [rule.first, rule.second]},
+        }
+    if isinstance(rule, Alternatives):
+        return {
+            "description": f"{rule.single} or {rule.what}, never both.",
+            "not": {"required": [rule.single], **_any_of(rule.group)},
+        }
+    if isinstance(rule, Together):
+        return {
+            "description": f"{rule.what}: all of them or none.",
+            "dependentRequired": {
+                n: [other for other in rule.names if other != n] for n in rule.names
+            },
+        }
+    return None
+
+
 def _rules(command: Command) -> list[dict[str, Any]]:
     """The cross-field rules JSON Schema can say, as ``allOf`` members."""
+    declared = [d for r in RULES.get(command.name, ()) if (d := _declared(r)) is not None]
+    return declared + _shaped(command)
+
+
+def _shaped(command: Command) -> list[dict[str, Any]]:
+    """The rules whose shape comes from the contract's tables of names, not from a rule."""
     if command.name == "payout-check":
         return [
             {
@@ -100,7 +138,7 @@ def _rules(command: Command) -> list[dict[str, Any]]:
                     "properties": {"rp_card_type": {"const": "DST"}},
                     "required": ["rp_card_type"],
                 },
-                "then": {"not": {"anyOf": [{"required": [n]} for n in SRC_ONLY_FIELDS]}},
+                "then": {"not": _any_of(SRC_ONLY_FIELDS)},
                 "else": {"required": list(SRC_REQUIRED_FIELDS)},
             },
         ]

@@ -15,104 +15,46 @@ from datetime import date
 from typing import Any
 
 from console.core.errors import InputError
-from console.core.masking import is_sensitive, pan_fields
-from console.core.spec import COMMANDS, example_values
+from console.core.exports.collection_plan import (
+    COLLECTION_VARIABLES,
+    FRESH_IDS,
+    KEPT_IDS,
+    PlannedRequest,
+    planned_requests,
+    read_answer_js,
+)
+from console.core.spec import COMMANDS
 from console.core.spec.examples import SANDBOX_CARD, SANDBOX_CVV2
 
 SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"
 COLLECTION_NAME = "Gateway v4 (OAuth 1.0a RSA-SHA256)"
 PLACEHOLDER_BASE_URL = "https://gateway.example/paynet"
 
-# Body values that come from variables: card data (secret variables cardNumber and cvv2),
-# and the ids that tie the requests together so the collection runs again and again without
-# repeating an order id.
-_TIED = {
-    ("payout-check", "client_orderid"): "{{payoutOrderId}}",
-    ("status", "client_orderid"): "{{payoutOrderId}}",
-    ("status", "orderid"): "{{payoutGatewayOrderId}}",
-    ("create-card-ref", "client_orderid"): "{{firstPaymentClientOrderId}}",
-    ("create-card-ref", "orderid"): "{{firstPaymentOrderId}}",
-    ("create-recurring-payment", "client-orderid"): "{{subscriptionOrderId}}",
-}
-# Scripts run before a request: a fresh order id each run.
-_BEFORE = {
-    "payout-check": 'pm.collectionVariables.set("payoutOrderId", "payout-" + Date.now());',
-    "create-recurring-payment": (
-        'pm.collectionVariables.set("subscriptionOrderId", "subscription-" + Date.now());'
-    ),
-}
-# After payout-check: keep the gateway's order id for the status request.
-_AFTER = {
-    "payout-check": (
-        'if (fields["gateway-order-id"]) '
-        'pm.collectionVariables.set("payoutGatewayOrderId", fields["gateway-order-id"]);'
-    ),
-}
-_READ_ANSWER = """\
-// The answer is form-urlencoded, each value followed by a line feed.
-const fields = {};
-pm.response.text().split("&").forEach((item) => {
-  const at = item.indexOf("=");
-  if (at < 1) return;
-  const decode = (text) => {
-    try { return decodeURIComponent(text.replace(/\\+/g, " ")); } catch (e) { return text; }
-  };
-  fields[decode(item.slice(0, at)).trim()] = decode(item.slice(at + 1)).replace(/\\n$/, "");
-});"""
 
-
-def _body_value(command: str, name: str, value: str) -> str:
-    tied = _TIED.get((command, name))
-    if tied is not None:
-        return tied
-    if is_sensitive(name):
-        return "{{" + ("cardNumber" if name in pan_fields() else "cvv2") + "}}"
-    return value
-
-
-def _url(command: str, form: str, templates: Mapping[str, str]) -> dict[str, Any]:
-    path = templates[form]
-    for placeholder, variable in (
-        ("{endpoint_id}", "{{endpointId}}"),
-        ("<endpoint_id>", "{{endpointId}}"),
-        ("{endpoint_group_id}", "{{endpointGroupId}}"),
-        ("<endpoint_group_id>", "{{endpointGroupId}}"),
-    ):
-        path = path.replace(placeholder, variable)
-    segments = [s for s in path.split("/") if s]
-    return {
-        "raw": "{{baseUrl}}/" + "/".join(segments),
-        "host": ["{{baseUrl}}"],
-        "path": segments,
-    }
-
-
-def _item(
-    command: str,
-    values: Mapping[str, str],
-    form: str,
-    templates: Mapping[str, str],
-) -> dict[str, Any]:
+def _item(planned: PlannedRequest) -> dict[str, Any]:
+    command = planned.command
     spec = COMMANDS[command]
-    if form not in templates:  # create-recurring-payment has no group form
-        form = "endpoint"
+    after = ""
+    if command in KEPT_IDS:
+        field, variable = KEPT_IDS[command]
+        after = (
+            f'if (fields["{field}"]) pm.collectionVariables.set("{variable}", fields["{field}"]);'
+        )
     test = "\n".join(
         [
-            _READ_ANSWER,
+            read_answer_js("pm.response.text()"),
             'pm.test("HTTP 200", () => pm.response.to.have.status(200));',
             f'pm.test("type is {spec.success_type}", () => '
             f'pm.expect(fields["type"]).to.eql("{spec.success_type}"));',
-            _AFTER.get(command, ""),
+            after,
         ]
     ).strip()
     events = [{"listen": "test", "script": {"type": "text/javascript", "exec": test.split("\n")}}]
-    if command in _BEFORE:
+    if command in FRESH_IDS:
+        variable, prefix = FRESH_IDS[command]
+        fresh = f'pm.collectionVariables.set("{variable}", "{prefix}" + Date.now());'
         events.insert(
-            0,
-            {
-                "listen": "prerequest",
-                "script": {"type": "text/javascript", "exec": [_BEFORE[command]]},
-            },
+            0, {"listen": "prerequest", "script": {"type": "text/javascript", "exec": [fresh]}}
         )
     return {
         "name": command,
@@ -124,11 +66,14 @@ def _item(
             "body": {
                 "mode": "urlencoded",
                 "urlencoded": [
-                    {"key": name, "value": _body_value(command, name, value), "type": "text"}
-                    for name, value in values.items()
+                    {"key": name, "value": value, "type": "text"} for name, value in planned.fields
                 ],
             },
-            "url": _url(command, form, templates),
+            "url": {
+                "raw": "{{baseUrl}}/" + "/".join(planned.segments),
+                "host": ["{{baseUrl}}"],
+                "path": list(planned.segments),
+            },
         },
     }
 
@@ -149,13 +94,12 @@ def postman_collection(
         path_templates: per command, an environment's path overrides.
         today: the date the example values are computed from (the default: today).
     """
-    items = []
-    for command, spec in COMMANDS.items():
-        fields = example_values(command, today=today)
-        fields.update((values or {}).get(command, {}))
-        templates = {**spec.path_templates, **(path_templates or {}).get(command, {})}
-        kept = {name: value for name, value in fields.items() if value != ""}
-        items.append(_item(command, kept, "group" if group else "endpoint", templates))
+    items = [
+        _item(planned)
+        for planned in planned_requests(
+            group=group, values=values, path_templates=path_templates, today=today
+        )
+    ]
     oauth = [
         ("signatureMethod", "RSA-SHA256"),
         ("consumerKey", "{{login}}"),
@@ -184,11 +128,7 @@ def postman_collection(
             ],
         },
         "item": items,
-        "variable": [
-            {"key": "payoutOrderId", "value": "payout-0001"},
-            {"key": "payoutGatewayOrderId", "value": ""},
-            {"key": "subscriptionOrderId", "value": "subscription-0001"},
-        ],
+        "variable": [{"key": key, "value": value} for key, value in COLLECTION_VARIABLES],
     }
 
 

@@ -9,7 +9,7 @@ too: a program is source text that gets pasted, mailed and committed.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from console.core.errors import InputError
@@ -41,7 +41,7 @@ class Program:
         url: the request URL in its signed form (RFC 5849 base string URI).
         login: the OAuth consumer key.
         fields: the body parameters in send order; the value of a name in ``from_env`` is
-            not used (it is read at run time from :func:`secret_variable` of the name).
+            empty (it is read at run time from :func:`secret_variable` of the name).
         from_env: names of card fields the program reads from the environment.
         key_file: the key file the program reads when neither key variable is set.
         success_type: the ``type`` of a success answer.
@@ -84,7 +84,7 @@ def program_for(
             ``login`` field, or text with no UTF-8 form.
     """
     try:
-        spec = get_command(command)
+        get_command(command)
     except KeyError as exc:
         raise InputError(str(exc.args[0])) from None
     if "login" in values:
@@ -109,18 +109,55 @@ def program_for(
     problems = tuple(validate(command, values))
     if any(p.severity is Severity.ERROR for p in problems) and not skip_validation:
         return None, problems
-    fields = tuple(request_fields(command, values))
-    encode_pairs([*fields, ("login", login)])  # refuses text with no UTF-8 form, by name
-    program = Program(
+    return _program(command, url, login, request_fields(command, values), key_file), problems
+
+
+def program_for_request(
+    command: str,
+    url: str,
+    login: str,
+    params: Sequence[tuple[str, str]],
+    *,
+    key_file: str | None = None,
+) -> Program:
+    """The program that sends a request made before (the window's inspector, a pasted one)
+    to its URL, with its login and body parameters as they are.
+
+    Raises:
+        InputError: unknown command, an empty login, or text with no UTF-8 form.
+    """
+    try:
+        get_command(command)
+    except KeyError as exc:
+        raise InputError(str(exc.args[0])) from None
+    if not login.strip():
+        raise InputError(
+            "The request names no login (oauth_consumer_key in its Authorization header): "
+            "the program signs with it."
+        )
+    return _program(command, base_string_uri(url), login, params, key_file)
+
+
+def _program(
+    command: str,
+    url: str,
+    login: str,
+    params: Sequence[tuple[str, str]],
+    key_file: str | None,
+) -> Program:
+    """The one place a program's contents are decided: card fields come from the environment."""
+    encode_pairs([*params, ("login", login)])  # refuses text with no UTF-8 form, by name
+    from_env = frozenset(n for n, _ in params if is_sensitive(n))
+    return Program(
         command=command,
         url=url,
         login=login,
-        fields=fields,
-        from_env=frozenset(n for n, _ in fields if is_sensitive(n)),
+        # Card data is not even kept here: the program reads it when it runs.
+        fields=tuple((n, "" if n in from_env else v) for n, v in params),
+        from_env=from_env,
         key_file=key_file or DEFAULT_KEY_FILE,
-        success_type=spec.success_type,
+        success_type=get_command(command).success_type,
     )
-    return program, problems
 
 
 def fill(template: str, values: Mapping[str, str]) -> str:

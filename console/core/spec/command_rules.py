@@ -12,14 +12,14 @@ from .model import CardType, Necessity, Problem
 from .recurring import FIELDS as RECURRING_FIELDS
 from .rules import (
     STATE_COUNTRIES,
+    Alternatives,
+    OneOf,
     Rule,
-    alternatives,
+    Together,
     amount_range,
     date_order,
     expiry,
-    one_of,
     state_for_country,
-    together,
 )
 
 # payout-check -----------------------------------------------------------------------------
@@ -92,22 +92,22 @@ def _some_receiver(given: Mapping[str, str], today: date, out: list[Problem]) ->
 
 
 PAYOUT_RULES: tuple[Rule, ...] = (
-    alternatives(
+    Alternatives(
         "card_recurring_payment_id", CARD_SET, "the card details (" + ", ".join(CARD_SET) + ")"
     ),
-    together(
+    Together(
         CARD_SET,
         "The card details credit_card_number, card_printed_name, expire_month and expire_year",
     ),
     _stored_card_replaces,
-    one_of("server_callback_url", "notify_url"),
+    OneOf("server_callback_url", "notify_url"),
     _some_callback,
-    alternatives(
+    Alternatives(
         "redirect_url",
         ("redirect_success_url", "redirect_fail_url"),
         "the pair redirect_success_url and redirect_fail_url",
     ),
-    together(
+    Together(
         ("redirect_success_url", "redirect_fail_url"), "redirect_success_url and redirect_fail_url"
     ),
     state_for_country("receiver_country_code", "receiver_state", WARNING, STATE_COUNTRIES),
@@ -197,10 +197,10 @@ _recurring_state = state_for_country("country", "state", ERROR, STATE_COUNTRIES)
 RECURRING_RULES: tuple[Rule, ...] = (
     _card_type,
     _amount_rule,
-    together(("amount-from", "amount-to"), "amount-from and amount-to"),
+    Together(("amount-from", "amount-to"), "amount-from and amount-to"),
     amount_range("amount-from", "amount-to"),
-    together(("period", "interval"), "period and interval", Code.SCHEDULE),
-    one_of("notify_url", "server_callback_url"),
+    Together(("period", "interval"), "period and interval", Code.SCHEDULE),
+    OneOf("notify_url", "server_callback_url"),
     _state_unless_dst,
     date_order("start-date", "finish-date"),
     expiry("expire-month", "expire-year"),

@@ -9,6 +9,7 @@ not parse.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 
 from .checks import ERROR, WARNING, is_digits, parse_amount, parse_date
@@ -30,10 +31,18 @@ def _add(out: list[Problem], names: Sequence[str], sev: Severity, code: Code, ms
     out.append(Problem(tuple(names), sev, msg, code.value))
 
 
-def one_of(first: str, second: str) -> Rule:
-    """Send ``first`` or ``second``, never both (callback addresses)."""
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """Send ``first`` or ``second``, never both (callback addresses).
 
-    def rule(given: Mapping[str, str], today: date, out: list[Problem]) -> None:
+    A rule as data, so the OpenAPI description says the same rule as schema.
+    """
+
+    first: str
+    second: str
+
+    def __call__(self, given: Mapping[str, str], today: date, out: list[Problem]) -> None:
+        first, second = self.first, self.second
         if first in given and second in given:
             _add(
                 out,
@@ -43,13 +52,17 @@ def one_of(first: str, second: str) -> Rule:
                 f"{first} and {second} are both filled. Send only one of them: clear the other.",
             )
 
-    return rule
 
+@dataclass(frozen=True, slots=True)
+class Together:
+    """All of ``names`` or none of them (``what`` names them in a message)."""
 
-def together(names: Sequence[str], what: str, code: Code = Code.TOGETHER) -> Rule:
-    """All of ``names`` or none of them."""
+    names: tuple[str, ...]
+    what: str
+    code: Code = Code.TOGETHER
 
-    def rule(given: Mapping[str, str], today: date, out: list[Problem]) -> None:
+    def __call__(self, given: Mapping[str, str], today: date, out: list[Problem]) -> None:
+        names = self.names
         present = [n for n in names if n in given]
         if present and len(present) < len(names):
             missing = [n for n in names if n not in given]
@@ -57,18 +70,23 @@ def together(names: Sequence[str], what: str, code: Code = Code.TOGETHER) -> Rul
                 out,
                 (*missing, *present),
                 ERROR,
-                code,
-                f"{what} go together: fill {_names(missing)} as well, or clear {_names(present)}.",
+                self.code,
+                f"{self.what} go together: fill {_names(missing)} as well, or clear "
+                f"{_names(present)}.",
             )
 
-    return rule
 
+@dataclass(frozen=True, slots=True)
+class Alternatives:
+    """``single`` or the fields of ``group`` (``what`` names them), not both forms at once."""
 
-def alternatives(single: str, group: Sequence[str], what: str) -> Rule:
-    """``single`` or the fields of ``group``, not both forms at once."""
+    single: str
+    group: tuple[str, ...]
+    what: str
 
-    def rule(given: Mapping[str, str], today: date, out: list[Problem]) -> None:
-        present = [n for n in group if n in given]
+    def __call__(self, given: Mapping[str, str], today: date, out: list[Problem]) -> None:
+        single = self.single
+        present = [n for n in self.group if n in given]
         if single in given and present:
             _add(
                 out,
@@ -76,10 +94,8 @@ def alternatives(single: str, group: Sequence[str], what: str) -> Rule:
                 ERROR,
                 Code.EITHER_OR,
                 f"{single} is filled together with {_names(present)}. Use either {single} or "
-                f"{what}, not both: clear one of them.",
+                f"{self.what}, not both: clear one of them.",
             )
-
-    return rule
 
 
 def expiry(month_name: str, year_name: str) -> Rule:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDockWidget, QTabWidget, QVBoxLayout, QWidget
 
 from console.core.spec import get_command
+from console.ui.code_copy import prepared_program
 from console.ui.inspector.request_tab import RequestTab
 from console.ui.inspector.response_tab import ResponseTab
 from console.ui.inspector.signature_tab import SignatureTab
@@ -52,6 +53,7 @@ class InspectorDock(QDockWidget):
         self.prepared: PreparedRequest | None = None
         self.answered = False  # the gateway answered the request on screen
         self.request.reveal_toggled.connect(lambda _on: self._render())
+        self.request.code.source = lambda: prepared_program(self.prepared)
 
     @property
     def signature(self) -> SignatureTab:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from console.ui.code_copy import CopyAsCode
 from console.ui.icons import icon
 from console.ui.inspector.curl import curl_command
 from console.ui.inspector.widgets import CopyBlock, fill_table, pairs_table
@@ -19,7 +20,8 @@ NOTHING_YET = "Nothing prepared yet. Fill a form and press Send (Ctrl+Enter)."
 
 
 class RequestTab(QWidget):
-    """Method, URL, headers, body parameters (masked unless revealed) and copy as curl."""
+    """Method, URL, headers, body parameters (masked unless revealed), copy as curl and as
+    code."""
 
     reveal_toggled = Signal(bool)
 
@@ -44,6 +46,8 @@ class RequestTab(QWidget):
         self.params.setAccessibleName("Body parameters")
         self.curl = CopyBlock("Copy as curl", lines=5)
         self.curl.copy_button.setText("Copy as curl")
+        self.code = CopyAsCode()  # the dock gives it the request on screen
+        self.code.setEnabled(False)
         bar = QHBoxLayout()
         bar.addWidget(self.masking, 1)
         bar.addWidget(self.reveal)
@@ -55,6 +59,7 @@ class RequestTab(QWidget):
         lay.addWidget(QLabel("<b>Body parameters</b> (in send order)"))
         lay.addWidget(self.params, 3)
         lay.addWidget(self.curl)
+        lay.addWidget(self.code)
 
     def show_nothing(self) -> None:
         """No request on screen (as at start)."""
@@ -72,6 +77,7 @@ class RequestTab(QWidget):
             fill_table(self.headers, [])
             fill_table(self.params, [])
             self.curl.set_text("")
+            self.code.setEnabled(False)
             self.reveal.setEnabled(False)
             self.masking.setText("")
             return
@@ -79,6 +85,7 @@ class RequestTab(QWidget):
         fill_table(self.headers, list(signed.headers.items()))
         fill_table(self.params, list(signed.params))
         self.curl.set_text(curl_command(signed))
+        self.code.setEnabled(True)
         self.reveal.setEnabled(True)
         masking = (
             "Card data revealed for this request only (never stored)."

@@ -1,6 +1,6 @@
 """What the menus open besides the forms: the batch dialog, the signature lab, a curl line's
-import, the approval queue and the About dialog. None of it is in the first picture of the
-window: each module loads when it is first opened."""
+import, the exports, the approval queue and the About dialog. None of it is in the first
+picture of the window: each module loads when it is first opened."""
 
 from __future__ import annotations
 
@@ -55,6 +55,18 @@ class Dialogs:
         from console.ui.signature_lab import import_from_curl  # boundary: as batch
 
         import_from_curl(self.fill, self.say, self.window)
+
+    def export_postman(self) -> None:
+        """File > Export > Postman collection…"""
+        from console.ui.exports import Exporter  # boundary: as batch
+
+        Exporter(self.session, self.tasks, self.say, self.window).postman()
+
+    def export_openapi(self) -> None:
+        """File > Export > OpenAPI description…"""
+        from console.ui.exports import Exporter  # boundary: as batch
+
+        Exporter(self.session, self.tasks, self.say, self.window).openapi()
 
     def approval_queue(self) -> None:
         """View > Approval queue (team mode)."""
