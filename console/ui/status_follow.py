@@ -119,15 +119,17 @@ class Follow(QObject):
         self.timer.timeout.connect(self._poll)
         self._busy = False
         self.strip = FollowStrip(self)
-        self.strip.show_state(self.follower.state)
+        self._shown = self.follower.state
+        self.strip.show_state(self._shown)
 
     @property
     def state(self) -> FollowState:
-        return self.follower.state
+        """The state the window shows (a check on a worker changes it only when it is back)."""
+        return self._shown
 
     @property
     def done(self) -> bool:
-        return self.follower.state.done
+        return self._shown.done
 
     def start(self) -> None:
         self._schedule()
@@ -147,8 +149,9 @@ class Follow(QObject):
 
     def _polled(self, state: object) -> None:
         self._busy = False
-        self.strip.show_state(self.follower.state)
-        self.updated.emit(self.follower.state)
+        self._shown = self.follower.state
+        self.strip.show_state(self._shown)
+        self.updated.emit(self._shown)
         self._schedule()
 
     def _failed(self, exc: BaseException, _tb: str) -> None:
@@ -162,8 +165,9 @@ class Follow(QObject):
         """Stop following now (a check already on its way is not waited for)."""
         self.timer.stop()
         self.follower.cancel()
-        self.strip.show_state(self.follower.state)
-        self.updated.emit(self.follower.state)
+        self._shown = self.follower.state
+        self.strip.show_state(self._shown)
+        self.updated.emit(self._shown)
         if not self._busy:
             self._finished()
 
