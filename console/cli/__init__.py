@@ -14,21 +14,26 @@ from typing import Any
 
 from console import APP_NAME
 
-# Modules that register sub-commands, in the order ``--help`` lists them.
-SUBCOMMAND_MODULES: tuple[str, ...] = (
-    "console.cli.gui_cmd",
-    "console.cli.request_cmds",
-    "console.cli.sandbox_cmd",
-    "console.cli.env_cmd",
-    "console.cli.keys_cmd",
-    "console.cli.history_cmd",
-    "console.cli.verify_cmd",
-    "console.cli.import_curl_cmd",
-    "console.cli.team_cmd",
-    "console.cli.batch_cmd",
-    "console.cli.code_cmd",
-    "console.cli.export_cmd",
-)
+# Each command and the module that registers it, in the order ``--help`` lists them. A run
+# loads only its command's module (the boundary of lazy loading on the command line); help
+# and a mistyped command load them all.
+COMMAND_MODULES: dict[str, str] = {
+    "gui": "console.cli.gui_cmd",
+    "sign": "console.cli.request_cmds",
+    "validate": "console.cli.request_cmds",
+    "send": "console.cli.request_cmds",
+    "sandbox": "console.cli.sandbox_cmd",
+    "env": "console.cli.env_cmd",
+    "keys": "console.cli.keys_cmd",
+    "history": "console.cli.history_cmd",
+    "verify": "console.cli.verify_cmd",
+    "import-curl": "console.cli.import_curl_cmd",
+    "team": "console.cli.team_cmd",
+    "batch": "console.cli.batch_cmd",
+    "code": "console.cli.code_cmd",
+    "export": "console.cli.export_cmd",
+}
+SUBCOMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(COMMAND_MODULES.values()))
 
 
 class _VersionAction(argparse.Action):
@@ -71,9 +76,10 @@ def with_command(argv: Sequence[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the process exit status."""
     args_list = with_command(sys.argv[1:] if argv is None else argv)
-    # Opening the window is the common case: skip importing the other commands' modules
-    # (client, sandbox, keyring), which would only delay the first paint.
-    parser = build_parser(("console.cli.gui_cmd",) if args_list[0] == "gui" else SUBCOMMAND_MODULES)
+    # Only the command's own module: the others (client, sandbox, keyring, siglab, batch,
+    # team) would only delay the window's first paint or a signature.
+    one = COMMAND_MODULES.get(args_list[0])
+    parser = build_parser((one,) if one is not None else SUBCOMMAND_MODULES)
     args = parser.parse_args(args_list)
     func = getattr(args, "func", None)
     if func is None:

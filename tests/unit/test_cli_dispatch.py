@@ -1,0 +1,50 @@
+"""The command line loads only the module of the command it runs, and every command has one."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from console.cli import COMMAND_MODULES, SUBCOMMAND_MODULES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_command_a_module_registers_is_dispatched_to_that_module() -> None:
+    registered: dict[str, str] = {}
+    for module in SUBCOMMAND_MODULES:
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        importlib.import_module(module).register(sub)
+        registered.update(dict.fromkeys(sub.choices, module))
+    assert registered == COMMAND_MODULES
+
+
+_SIGN = """
+import contextlib, io, json, sys
+from console.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["sign", "status", "--base-url", "https://gw.example/paynet", "--login",
+                 "m", "--endpoint-id", "1", "--key-file", sys.argv[1], "-f", "client_orderid=x",
+                 "-f", "orderid=7"])
+print(json.dumps([code, sorted(m for m in sys.modules if m.startswith("console"))]))
+"""
+
+
+def test_signing_loads_none_of_the_other_commands(key_file: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _SIGN, str(key_file)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    code, loaded = json.loads(done.stdout.splitlines()[-1])
+    assert code == 0
+    others = ("console.sandbox", "console.core.siglab", "console.core.batch", "console.ui")
+    assert [m for m in loaded if m.startswith(others)] == []
+    assert not [m for m in loaded if m.endswith(("_cmd", "team_send", "team_batch"))]
