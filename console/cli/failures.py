@@ -38,6 +38,7 @@ EXIT_OVER_LIMIT = 14  # a batch over its environment's limits: nothing was sent
 EXIT_IN_FLIGHT = 15  # double-payout guard: a send of this client_orderid is on its way now
 EXIT_ROWS_SKIPPED = 16  # a batch ran, but rows were refused when their turn came: not sent
 EXIT_AUDIT_BROKEN = 17  # team audit --verify: the audit trail's hash chain is broken
+EXIT_NOT_FINAL = 18  # batch status: rows are not final yet (processing, or not sent)
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
 
 EXIT_TABLE = f"""exit status:

@@ -16,6 +16,7 @@ Public API:
     ResultsFile, journal_rows, result_lines, results_path, results_environment, write_results,
         COLUMNS: the results CSV.
     check_rows, needs_check, StatusAnswer: status checks of unknown or unfinished rows.
+    standing, tally, STANDINGS, NOT_PAID, NOT_FINAL: what each row came to, counted.
 """
 
 from __future__ import annotations
@@ -54,15 +55,27 @@ from .source import (
     detect_delimiter,
     read_batch,
 )
-from .status import StatusAnswer, check_rows, needs_check
+from .status import (
+    NOT_FINAL,
+    NOT_PAID,
+    STANDINGS,
+    StatusAnswer,
+    check_rows,
+    needs_check,
+    standing,
+    tally,
+)
 from .templates import TEMPLATES, template_csv, template_values
 
 __all__ = [
     "COLUMNS",
     "COMMAND",
     "MAX_CONCURRENCY",
+    "NOT_FINAL",
+    "NOT_PAID",
     "SIGNED",
     "SKIPPED",
+    "STANDINGS",
     "TEMPLATES",
     "BatchDecision",
     "BatchFile",
@@ -101,6 +114,8 @@ __all__ = [
     "results_path",
     "set_limits",
     "sign_rows",
+    "standing",
+    "tally",
     "template_csv",
     "template_values",
     "write_results",
