@@ -12,10 +12,13 @@ from datetime import date
 from decimal import Decimal
 from functools import cache
 
+from .amount_writing import thousands_reading
 from .checks import ERROR, parse_amount
 from .codes import Code
 from .model import Problem
 from .rules import Rule
+
+LIST_FIELDS = frozenset({"amount-sequence"})  # comma-separated amounts
 
 
 @cache
@@ -46,7 +49,8 @@ def amounts_fit_currency(amount_fields: Sequence[str], currency_field: str = "cu
             raw = given.get(name)
             if raw is None:
                 continue
-            for part in raw.split(","):
+            # only a list field holds several amounts: "424,00" is one amount, not 424 and 0
+            for part in raw.split(",") if name in LIST_FIELDS else (raw,):
                 amount = parse_amount(part)
                 if amount is None:
                     continue  # its own check said what is wrong with the writing
@@ -66,6 +70,8 @@ def amounts_fit_currency(amount_fields: Sequence[str], currency_field: str = "cu
                         if places == 0
                         else f"write it with at most {places} decimal{'s' if places > 1 else ''}"
                     )
+                    if thousands := thousands_reading(part):  # 1.234: a thousands dot?
+                        fix += f" (if the dot separates thousands, write {thousands})"
                     out.append(
                         Problem(
                             (name, currency_field),
