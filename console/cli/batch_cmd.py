@@ -159,7 +159,8 @@ def register(sub: Any) -> None:
         "--results",
         type=Path,
         metavar="OUT.csv",
-        help="results file (default: FILE.results.csv beside it)",
+        help="results file (default: FILE.results.csv beside it; a name ending in .xlsx "
+        "writes an Excel workbook)",
     )
     r.set_defaults(func=run_batch)
 
@@ -204,7 +205,12 @@ def _file_command(
     p: argparse.ArgumentParser = sub.add_parser(
         name, help=text, epilog=exits, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    p.add_argument("file", type=Path, metavar="FILE", help="CSV (; or , separated) or .jsonl")
+    p.add_argument(
+        "file", type=Path, metavar="FILE", help="CSV (; or , separated), .jsonl or .xlsx"
+    )
+    p.add_argument(
+        "--sheet", metavar="NAME", help="the sheet of an .xlsx workbook (default: the first)"
+    )
     add_connection_options(p)
     p.add_argument(
         "--timeout", type=arg_types.read_timeout, help="read timeout in seconds (default 60)"
@@ -241,7 +247,7 @@ def _environment(args: argparse.Namespace, fallback: str | None = None) -> tuple
 
 
 def _plan(args: argparse.Namespace, pipeline: Pipeline, production: bool) -> core.Plan:
-    batch = core.read_batch(args.file)
+    batch = core.read_batch(args.file, args.sheet)
     validation = core.check_batch(batch, lambda oid: pipeline.verdict(core.COMMAND, oid))
     limits = core.limits_for(pipeline.environment, production=production)
     return core.Plan(

@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
-from console.core.atomic import write_atomic
+from console.core.atomic import write_atomic, write_atomic_bytes
 from console.core.batch.checking import RowState, Validation, receiver_text
 from console.core.batch.runner import SIGNED, SKIPPED, RowResult
 from console.core.batch.source import COMMAND
@@ -172,7 +172,14 @@ def apply_result(lines: dict[int, ResultLine], result: RowResult) -> None:
 
 
 def write_results(path: Path, lines: dict[int, ResultLine]) -> None:
-    """Write the results CSV atomically, rows in file order."""
+    """Write the results file atomically, rows in file order: an Excel workbook when its
+    name ends in .xlsx, else CSV."""
+    if path.suffix.lower() == ".xlsx":
+        from console.core.batch.spreadsheet import workbook_bytes
+
+        rows = [lines[n].cells() for n in sorted(lines)]
+        write_atomic_bytes(path, workbook_bytes(COLUMNS, rows))
+        return
 
     def write(fh: TextIO) -> None:
         writer = csv.writer(fh, lineterminator="\n")
@@ -205,6 +212,10 @@ class ResultsFile:
 
 def results_environment(path: Path) -> str | None:
     """The environment a results file was written for (None: no such file or column)."""
+    if path.suffix.lower() == ".xlsx":
+        from console.core.batch.spreadsheet import first_row
+
+        return (first_row(path) or {}).get("environment") or None
     try:
         with path.open(encoding="utf-8", newline="") as fh:
             row = next(csv.DictReader(fh), None)
