@@ -12,7 +12,7 @@ confirmed, resend after an unknown outcome, card numbers failing their check dig
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from console.core.batch.checking import (
@@ -149,15 +149,15 @@ class Plan:
         if bad and not self.skip_invalid:
             return BatchRefusedError(
                 Refused.INVALID,
-                f"{len(bad)} rows have errors (rows {_rows_text(bad)}): fix them, or leave "
-                "them out (--skip-invalid; in the window: Leave out rows with errors).",
+                f"{_count(bad, 'row has', 'rows have')} errors ({_rows_text(bad)}): fix them, "
+                "or leave them out (--skip-invalid; in the window: Leave out rows with errors).",
             )
         unknown = v.rows_in(RowState.UNKNOWN)
         if unknown and not self.resend_unknown:
             return BatchRefusedError(
                 Refused.UNKNOWN_OUTCOME,
-                f"{len(unknown)} rows' last sends have an unknown outcome (rows "
-                f"{_rows_text([r.row.number for r in unknown])}): check their status first "
+                f"{_count(unknown, _ONE_UNKNOWN, _MANY_UNKNOWN)} an unknown outcome "
+                f"({_rows_text([r.row.number for r in unknown])}): check their status first "
                 "(`gateway-console batch status FILE --check`, or Check status in the window); "
                 "rows the gateway holds are then skipped. Rows it does not know can be resent "
                 "with the same client_orderid (--resend-unknown).",
@@ -210,6 +210,16 @@ class Plan:
         return for_row
 
 
+_ONE_UNKNOWN, _MANY_UNKNOWN = "row's last send has", "rows' last sends have"
+
+
+def _count(items: Sequence[object], one: str, many: str) -> str:
+    """``1 row has`` / ``3 rows have``: the count with its words in number."""
+    return f"{len(items)} {one if len(items) == 1 else many}"
+
+
 def _rows_text(numbers: list[int], most: int = 10) -> str:
+    """``row 8`` / ``rows 8, 9`` (the first ``most``, then how many more)."""
     shown = ", ".join(str(n) for n in numbers[:most])
-    return shown + (f" and {len(numbers) - most} more" if len(numbers) > most else "")
+    more = f" and {len(numbers) - most} more" if len(numbers) > most else ""
+    return f"{'row' if len(numbers) == 1 else 'rows'} {shown}{more}"
