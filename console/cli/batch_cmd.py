@@ -24,6 +24,7 @@ from console.cli.failures import (
     EXIT_ASK_UNKNOWN,
     EXIT_INVALID,
     EXIT_NOT_CONFIRMED,
+    EXIT_NOT_FINAL,
     EXIT_OK,
     EXIT_OVER_LIMIT,
     EXIT_REJECTED,
@@ -66,6 +67,19 @@ EXIT_TABLE = f"""exit status:
   {EXIT_OVER_LIMIT} over the environment's batch limits (rows or total): nothing was sent
   {EXIT_ROWS_SKIPPED} the batch ran; rows were refused when their turn came and not sent (a card
      number failing its check digit, an id accepted meanwhile...): see the results file
+  70 internal error: a bug, the details are in the log file
+"""
+
+STATUS_EXIT_TABLE = f"""exit status (after a summary per final status: approved, declined, filtered,
+error, rejected, processing, unknown, invalid, not sent):
+  {EXIT_OK}  every row was approved
+  {EXIT_USAGE}  usage error (an option, the file, a key, an environment)
+  {EXIT_REJECTED}  rows were declined, filtered, in error or rejected: not paid (the results file's
+     error column says why)
+  {EXIT_UNKNOWN}  a row's outcome is unknown: check it (--check) before running the file again
+  10 history journal unavailable
+  {EXIT_NOT_FINAL} nothing needs fixing yet, but rows are not final: still processing (check again
+     later), or not sent (invalid, or the batch has not run them)
   70 internal error: a bug, the details are in the log file
 """
 
@@ -145,11 +159,14 @@ def register(sub: Any) -> None:
         "--results",
         type=Path,
         metavar="OUT.csv",
-        help="results file (default: FILE.results.csv beside it)",
+        help="results file (default: FILE.results.csv beside it; a name ending in .xlsx "
+        "writes an Excel workbook)",
     )
     r.set_defaults(func=run_batch)
 
-    s = _file_command(bsub, "status", "refresh the results file; --check asks the gateway")
+    s = _file_command(
+        bsub, "status", "refresh the results file; --check asks the gateway", STATUS_EXIT_TABLE
+    )
     s.add_argument(
         "--check",
         action="store_true",
@@ -181,12 +198,19 @@ def _card_numbers_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _file_command(sub: Any, name: str, text: str) -> argparse.ArgumentParser:
-    """A sub-command that reads FILE for an environment, with the exit table in its help."""
+def _file_command(
+    sub: Any, name: str, text: str, exits: str = EXIT_TABLE
+) -> argparse.ArgumentParser:
+    """A sub-command that reads FILE for an environment, with its exit table in its help."""
     p: argparse.ArgumentParser = sub.add_parser(
-        name, help=text, epilog=EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter
+        name, help=text, epilog=exits, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    p.add_argument("file", type=Path, metavar="FILE", help="CSV (; or , separated) or .jsonl")
+    p.add_argument(
+        "file", type=Path, metavar="FILE", help="CSV (; or , separated), .jsonl or .xlsx"
+    )
+    p.add_argument(
+        "--sheet", metavar="NAME", help="the sheet of an .xlsx workbook (default: the first)"
+    )
     add_connection_options(p)
     p.add_argument(
         "--timeout", type=arg_types.read_timeout, help="read timeout in seconds (default 60)"
@@ -223,7 +247,7 @@ def _environment(args: argparse.Namespace, fallback: str | None = None) -> tuple
 
 
 def _plan(args: argparse.Namespace, pipeline: Pipeline, production: bool) -> core.Plan:
-    batch = core.read_batch(args.file)
+    batch = core.read_batch(args.file, args.sheet)
     validation = core.check_batch(batch, lambda oid: pipeline.verdict(core.COMMAND, oid))
     limits = core.limits_for(pipeline.environment, production=production)
     return core.Plan(
@@ -445,12 +469,31 @@ def _status(args: argparse.Namespace, pipeline: Pipeline, production: bool, out:
     else:
         lines = core.result_lines(plan.validation, pipeline)
         core.write_results(out, lines)
-    counts: dict[str, int] = {}
+    return print_standings(lines, out)
+
+
+_SETTLED_OR_WAITING = core.NOT_FINAL | {"approved"}
+
+
+def print_standings(lines: dict[int, core.ResultLine], out: Path) -> int:
+    """The rows that need attention with their reason, a count per final status, and the
+    exit status: 7 a row's outcome is unknown, 3 a row was declined or rejected (not paid),
+    18 rows are not final yet (processing, or not sent), else 0 (every row approved)."""
+    counts = core.tally(lines.values())
     for line in lines.values():
-        counts[line.outcome] = counts.get(line.outcome, 0) + 1
-    print(", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
+        if core.standing(line) not in _SETTLED_OR_WAITING:
+            where = core.standing(line)
+            print(f"row {line.row} {line.client_orderid}: {where}: {line.error}".rstrip(" :"))
+    text = ", ".join(f"{n} {k}" for k, n in counts.items())
+    print(f"{len(lines)} rows: {text}" if lines else "0 rows")
     print(f"Results: {out}")
-    return EXIT_UNKNOWN if counts.get("unknown") else EXIT_OK
+    if counts.get("unknown"):
+        return EXIT_UNKNOWN
+    if any(k not in _SETTLED_OR_WAITING for k in counts):  # declined, rejected, a chargeback
+        return EXIT_REJECTED
+    if any(counts.get(k) for k in core.NOT_FINAL):
+        return EXIT_NOT_FINAL
+    return EXIT_OK
 
 
 def run_limits(args: argparse.Namespace) -> int:

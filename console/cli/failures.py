@@ -38,6 +38,8 @@ EXIT_OVER_LIMIT = 14  # a batch over its environment's limits: nothing was sent
 EXIT_IN_FLIGHT = 15  # double-payout guard: a send of this client_orderid is on its way now
 EXIT_ROWS_SKIPPED = 16  # a batch ran, but rows were refused when their turn came: not sent
 EXIT_AUDIT_BROKEN = 17  # team audit --verify: the audit trail's hash chain is broken
+EXIT_NOT_FINAL = 18  # nothing final yet: batch rows processing or not sent; a recurring
+# profile whose first charge is not due yet (send status)
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
 
 EXIT_TABLE = f"""exit status:
@@ -60,6 +62,8 @@ EXIT_TABLE = f"""exit status:
   {EXIT_IN_FLIGHT} refused: a send of this client_orderid to this gateway is on its way right
      now (from this or another console): wait for its answer
   {EXIT_AUDIT_BROKEN} team audit --verify: the audit trail was changed (its chain is broken)
+  {EXIT_NOT_FINAL} send status of a recurring profile whose first charge is not due yet: the
+     gateway holds no charge for it until then (the schedule says when)
   {EXIT_INTERNAL} internal error: a bug, the details are in the log file
 """
 

@@ -24,6 +24,7 @@ from console.cli.failures import (
     EXIT_ACCESS_DENIED,
     EXIT_GATEWAY_FAILED,
     EXIT_INVALID,
+    EXIT_NOT_FINAL,
     EXIT_NOT_SENT,
     EXIT_OK,
     EXIT_REJECTED,
@@ -38,12 +39,14 @@ from console.cli.request_args import (
     connection,
     read_fields,
 )
+from console.cli.schedule_output import no_charge_yet, print_schedule, schedule_for
 from console.core.client import Outcome, Result, prepare
 from console.core.gateway_identity import gateway_for
 from console.core.journals import Journal, open_journal
 from console.core.masking import mask_params
 from console.core.pipeline import Pipeline, Refused, Sent
 from console.core.pipeline.asking import HoldRule
+from console.core.schedule_report import Schedule
 from console.core.spec import COMMANDS, validate
 from console.core.spec.model import Severity
 from console.core.transport import Timeouts, Transport
@@ -129,11 +132,16 @@ def register(sub: Any) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    problems = validate(args.api_command, read_fields(args))
+    values = read_fields(args)
+    problems = validate(args.api_command, values)
+    schedule = schedule_for(args.api_command, values)
     if args.json:
-        print(json.dumps([p.to_json() for p in problems], indent=2, ensure_ascii=False))
+        found = [p.to_json() for p in problems]
+        out: Any = found if schedule is None else {"problems": found, **_schedule(schedule)}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         print_problems(problems, ok_text="No problems: the fields follow the contract.")
+        print_schedule(schedule)
     return EXIT_INVALID if any(p.severity is Severity.ERROR for p in problems) else 0
 
 
@@ -181,7 +189,11 @@ def run_send(args: argparse.Namespace) -> int:
         done = go(args, pipeline, ready)
         if isinstance(done, Refused):  # decided again in the journal: accepted, on its way
             raise refused_error(done)
-        return done if isinstance(done, int) else report_sent(args, done)
+        if isinstance(done, int):
+            return done
+        if no_charge_yet(args, pipeline, journal, done, outcome_json):
+            return EXIT_NOT_FINAL
+        return report_sent(args, done)
     finally:
         journal.close()
 
@@ -226,18 +238,26 @@ def send_pipeline(args: argparse.Namespace, conn: Connection, journal: Journal) 
 
 def _print_sent(args: argparse.Namespace, sent: Sent) -> None:
     outcome = sent.revealed if args.reveal else sent.outcome
+    made = sent.result == Result.ACCEPTED  # a profile created: the charges it will make
+    schedule = schedule_for(outcome.prepared.command, dict(outcome.prepared.params))
+    schedule = schedule if made else None
     if args.json:
-        print(
-            json.dumps(outcome_json(outcome, masked=not args.reveal), indent=2, ensure_ascii=False)
-        )
+        out = outcome_json(outcome, masked=not args.reveal)
+        out.update(_schedule(schedule) if schedule is not None else {})
+        print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         print_outcome(outcome)
+        print_schedule(schedule)
     if sent.journal_error is not None:
         print(
             f"warning: the answer could not be stored in the history journal "
             f"({sent.journal_error}); it will show as outcome unknown there.",
             file=sys.stderr,
         )
+
+
+def _schedule(schedule: Schedule) -> dict[str, Any]:
+    return {"schedule": schedule.to_json()}
 
 
 def outcome_json(outcome: Outcome, *, masked: bool = True) -> dict[str, Any]:

@@ -37,6 +37,12 @@ def register(sub: Any) -> None:
 
     q = action("init", "create or update the team database's schema, roles and rules", run_init)
     q.add_argument("--no-save", action="store_true", help="do not remember the DSN here")
+    q.add_argument(
+        "--admin",
+        metavar="NAME",
+        help="make this login role a team admin (default, while the team has no admin: the "
+        "role running init, so that it can add the team)",
+    )
     q = action("add-user", "make a PostgreSQL login role a maker, checker or admin", run_add_user)
     q.add_argument("name")
     # the core checks the role and the mode (one rule), and says which values it takes
@@ -104,15 +110,21 @@ def _journal(args: argparse.Namespace) -> TeamJournal:
 
 def run_init(args: argparse.Namespace) -> int:
     from console.core.team.dsn import connect, save_dsn
-    from console.core.team.schema import initialise
+    from console.core.team.schema import initialise, name_admin
 
     dsn = _dsn(args)
     with connect(dsn) as conn:
         before, now = initialise(conn)
+        admin = name_admin(conn, args.admin)
     if not args.no_save:
         save_dsn(dsn)
     did = "already at" if before == now else f"updated from {before} to" if before else "created at"
     print(f"Team database {did} schema {now}.")
+    if admin is not None:
+        print(
+            f"{admin} is a team admin: adds users (team add-user) and sets approval policies "
+            "(team policy)."
+        )
     return EXIT_OK
 
 

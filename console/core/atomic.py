@@ -22,13 +22,33 @@ def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None
 def write_atomic(path: Path, write: Callable[[TextIO], None], *, mode: int | None = None) -> None:
     """Call ``write(file)`` on a temporary file in ``path``'s folder, then rename it to
     ``path``. ``mode`` sets the file's permissions (the temporary file's are 0600)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
-    try:
+
+    def text(fd: int) -> None:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
+
+    _replace(path, text, mode)
+
+
+def write_atomic_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """:func:`write_atomic` for a file of bytes (a workbook)."""
+
+    def binary(fd: int) -> None:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    _replace(path, binary, mode)
+
+
+def _replace(path: Path, write: Callable[[int], None], mode: int | None) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+    try:
+        write(fd)
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)

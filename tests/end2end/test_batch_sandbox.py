@@ -25,7 +25,10 @@ from console.cli import main
 from console.cli.failures import (
     EXIT_ASK_UNKNOWN,
     EXIT_INVALID,
+    EXIT_NOT_FINAL,
+    EXIT_OK,
     EXIT_OVER_LIMIT,
+    EXIT_REJECTED,
     EXIT_ROWS_SKIPPED,
     EXIT_UNKNOWN,
     EXIT_USAGE,
@@ -99,8 +102,9 @@ def test_dry_run_sends_nothing_and_a_run_sends_the_valid_rows_once(
 
     assert out["r-0"]["environment"] == f"command line ({sandbox.origin.split('//')[1]})"
     capsys.readouterr()
-    assert main(["batch", "status", str(path)]) == 0  # the results file names its environment
-    assert "3 accepted, 3 invalid" in capsys.readouterr().out
+    # the results file names its environment; no status heard yet, rows left out: not final
+    assert main(["batch", "status", str(path)]) == EXIT_NOT_FINAL
+    assert "6 rows: 3 processing, 3 invalid" in capsys.readouterr().out
     assert main(["batch", "run", str(path), *conn, "--skip-invalid"]) == 0  # again: nothing
     assert "0 to send, 3 accepted before (skipped)" in capsys.readouterr().out
     assert payouts(sandbox) == Counter({"r-0": 1, "r-2": 1, "r-3": 1})
@@ -115,7 +119,7 @@ def test_an_id_accepted_earlier_is_skipped_and_card_data_is_never_written(
     assert main(["batch", "run", str(path), *conn]) == 0
     assert payouts(sandbox) == Counter({"p-0": 1, "p-1": 1})
     # the final statuses come from status answers (CVV2 987: declined by the sandbox)
-    assert main(["batch", "status", str(path), *conn, "--check"]) == 0
+    assert main(["batch", "status", str(path), *conn, "--check"]) == EXIT_REJECTED
     out = results(tmp_path / "second.results.csv")
     assert (out["p-0"]["outcome"], out["p-0"]["final_status"]) == ("accepted", "approved")
     assert (out["p-1"]["outcome"], out["p-1"]["final_status"]) == ("accepted", "declined")
@@ -128,6 +132,45 @@ def test_an_id_accepted_earlier_is_skipped_and_card_data_is_never_written(
     assert PAN not in written
     assert "444444******4448" in written
     assert re.search(r"cvv2\W+(987|123)\b", written) is None
+
+
+def test_status_check_counts_declined_rows_as_declined_with_their_reason(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """50 approved and 10 declined are said as such, never as "60 accepted" and exit 0."""
+    rows = [
+        card_row(f"d-{i}", f"{10 + i}.{'13' if i % 6 == 5 else '00'}", cvv2="") for i in range(60)
+    ]
+    path = write_csv(tmp_path / "payouts.csv", rows)
+    assert main(["batch", "run", str(path), *conn]) == EXIT_OK
+    capsys.readouterr()
+
+    assert main(["batch", "status", str(path), *conn, "--check"]) == EXIT_REJECTED
+    said = capsys.readouterr().out
+    assert "60 rows: 50 approved, 10 declined" in said
+    assert "row 7 d-5: declined: " in said
+    assert "insufficient funds" in said.lower()
+    out = results(tmp_path / "payouts.results.csv")
+    declined = [r for r in out.values() if r["final_status"] == "declined"]
+    assert len(declined) == 10
+    assert all("insufficient funds" in r["error"].lower() for r in declined)
+    assert all(r["error"] == "" for r in out.values() if r["final_status"] == "approved")
+
+    # refreshed later from the journal alone: the same counts and reasons
+    assert main(["batch", "status", str(path), *conn]) == EXIT_REJECTED
+    assert "60 rows: 50 approved, 10 declined" in capsys.readouterr().out
+    assert results(tmp_path / "payouts.results.csv") == out
+
+
+def test_status_exits_0_only_when_every_row_is_approved(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = card_file(tmp_path / "fine.csv", 3)
+    assert main(["batch", "status", str(path), *conn]) == EXIT_NOT_FINAL
+    assert "3 rows: 3 not sent" in capsys.readouterr().out
+    assert main(["batch", "run", str(path), *conn]) == EXIT_OK
+    assert main(["batch", "status", str(path), *conn, "--check"]) == EXIT_OK
+    assert "3 rows: 3 approved" in capsys.readouterr().out
 
 
 def runner_for(
@@ -216,7 +259,7 @@ def test_a_run_killed_midway_and_resumed_pays_each_order_once(
 
     # The rows in flight when it died have an unknown outcome: a plain run refuses.
     assert main(["batch", "run", str(path), *conn]) == EXIT_ASK_UNKNOWN
-    assert main(["batch", "status", str(path), *conn, "--check"]) in (0, EXIT_UNKNOWN)
+    assert main(["batch", "status", str(path), *conn, "--check"]) in (EXIT_NOT_FINAL, EXIT_UNKNOWN)
     assert main(["batch", "run", str(path), *conn, "--resend-unknown"]) == 0
     after = payouts(sandbox)
     assert after == Counter({f"k-{i}": 1 for i in range(40)})

@@ -223,3 +223,17 @@ def test_a_card_number_written_in_groups_is_read_as_the_form_reads_it(tmp_path: 
     assert card_number_digits("4444 4444 4444 4448") == "4444444444444448"  # the form's rule
     j = check_batch(read_batch(jsonl), never_sent)
     assert [c.state for c in j.rows] == [RowState.READY]
+
+
+def test_a_refusal_counts_one_row_in_the_singular(tmp_path: Path) -> None:
+    def unknown_for_b1(order_id: str) -> Verdict:
+        return Verdict(Seen.UNKNOWN if order_id == "b-1" else Seen.NEW, order_id)
+
+    v = check_batch(read_batch(card_file(tmp_path / "p.csv", 3)), unknown_for_b1)
+    refusal = Plan(v, "sb", False, BatchLimits(10)).refusal()
+    assert refusal is not None
+    assert refusal.message.startswith("1 row's last send has an unknown outcome (row 3): ")
+    bad = write_csv(tmp_path / "bad.csv", [card_row("x-1", "ten"), card_row("x-2")])
+    refusal = Plan(check_batch(read_batch(bad), never_sent), "sb", False, BatchLimits(10)).refusal()
+    assert refusal is not None
+    assert refusal.message.startswith("1 row has errors (row 2): fix them")

@@ -45,3 +45,37 @@ def test_each_amount_of_a_recurring_sequence_fits_the_currency() -> None:
     )
     assert any("0.00" in m and "more than 0" in m for m in found)
     assert any("2.505" in m for m in found)
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("1.234,50", "1234.50"),  # Germany, Italy, Spain...
+        ("12.345,67", "12345.67"),
+        ("1 234,50", "1234.50"),  # France: a space, often a no-break one
+        ("1\u00a0234,50", "1234.50"),
+        ("1\u202f234,50", "1234.50"),
+        ("1'234.50", "1234.50"),  # Switzerland
+        ("1\u2019234.50", "1234.50"),
+        ("1,234.50", "1234.50"),
+        ("424,00", "424.00"),
+    ],
+)
+def test_a_local_writing_of_an_amount_gets_the_contracts_writing_as_its_only_advice(
+    written: str, meant: str
+) -> None:
+    """One error that names the value meant; never "more decimals" or "not an amount"."""
+    given = {**example_values("payout-check"), "amount": written}
+    [problem] = [p for p in validate("payout-check", given) if "amount" in p.fields]
+    assert problem.message.endswith(f": {written} reads as {meant}. Write {meant}.")
+    assert given["amount"] == written  # a suggestion: the value is never rewritten
+
+
+def test_a_dot_between_thousands_is_offered_as_a_reading_of_too_many_decimals() -> None:
+    [message] = _errors("payout-check", amount="1.234", currency="EUR")
+    assert "at most 2 decimals (if the dot separates thousands, write 1234)" in message
+
+
+def test_a_recurring_sequence_still_reads_commas_as_its_separator() -> None:
+    found = _errors("create-recurring-payment", **{"amount-sequence": "5.00,0", "amount": ""})
+    assert "amount-sequence 0 is not an amount that can be paid: it must be more than 0." in found

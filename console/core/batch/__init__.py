@@ -17,6 +17,7 @@ Public API:
         COLUMNS: the results CSV.
     check_rows, check_results, needs_check, StatusAnswer: status checks of unknown or
         unfinished rows (check_results writes the results file from their answers).
+    standing, tally, STANDINGS, NOT_PAID, NOT_FINAL: what each row came to, counted.
 """
 
 from __future__ import annotations
@@ -55,15 +56,28 @@ from .source import (
     detect_delimiter,
     read_batch,
 )
-from .status import StatusAnswer, check_results, check_rows, needs_check
+from .status import (
+    NOT_FINAL,
+    NOT_PAID,
+    STANDINGS,
+    StatusAnswer,
+    check_results,
+    check_rows,
+    needs_check,
+    standing,
+    tally,
+)
 from .templates import TEMPLATES, template_csv, template_values
 
 __all__ = [
     "COLUMNS",
     "COMMAND",
     "MAX_CONCURRENCY",
+    "NOT_FINAL",
+    "NOT_PAID",
     "SIGNED",
     "SKIPPED",
+    "STANDINGS",
     "TEMPLATES",
     "BatchDecision",
     "BatchFile",
@@ -103,6 +117,8 @@ __all__ = [
     "results_path",
     "set_limits",
     "sign_rows",
+    "standing",
+    "tally",
     "template_csv",
     "template_values",
     "write_results",

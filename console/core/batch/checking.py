@@ -119,7 +119,7 @@ def check_batch(batch: BatchFile, verdict: Callable[[str], Verdict]) -> Validati
     out = Validation(batch)
     for p in batch.problems:
         out.header_broken |= p.row == 0 or p.field == "(file)"
-        out.problems.append(RowProblem(p.row, p.field, p.message))
+        out.problems.append(RowProblem(p.row, p.field, p.message, p.severity))
     seen: dict[str, list[int]] = defaultdict(list)
     for row in batch.rows:
         if row.client_orderid:

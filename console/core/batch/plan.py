@@ -12,7 +12,7 @@ confirmed, resend after an unknown outcome, card numbers failing their check dig
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from console.core.batch.checking import (
@@ -173,7 +173,7 @@ class Plan:
         if unknown and not self.resend_unknown:
             return BatchRefusedError(
                 Refused.UNKNOWN_OUTCOME,
-                f"The last send of {_rows(len(unknown))} has an unknown outcome "
+                f"{_count(unknown, _ONE_UNKNOWN, _MANY_UNKNOWN)} an unknown outcome "
                 f"({_rows_text([r.row.number for r in unknown])}): check their status first "
                 "({check}); rows the gateway holds are then skipped. Rows it does not know "
                 "can be resent with the same client_orderid ({how}).",
@@ -233,6 +233,14 @@ class Plan:
 
 def _rows(count: int) -> str:
     return f"{count} row{'' if count == 1 else 's'}"
+
+
+_ONE_UNKNOWN, _MANY_UNKNOWN = "row's last send has", "rows' last sends have"
+
+
+def _count(items: Sequence[object], one: str, many: str) -> str:
+    """``1 row has`` / ``3 rows have``: the count with its words in number."""
+    return f"{len(items)} {one if len(items) == 1 else many}"
 
 
 def _rows_text(numbers: list[int], most: int = 10) -> str:

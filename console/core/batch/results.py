@@ -12,10 +12,11 @@ import csv
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
-from console.core.atomic import write_atomic
+from console.core.atomic import write_atomic, write_atomic_bytes
 from console.core.batch.checking import RowState, Validation, receiver_text
 from console.core.batch.runner import SIGNED, SKIPPED, RowResult
 from console.core.batch.source import COMMAND
@@ -24,6 +25,7 @@ from console.core.errors import InputError
 from console.core.masking import mask_text
 from console.core.pipeline import Pipeline, Refusal
 from console.core.spec.model import Severity
+from console.core.spec.status import FINAL_STATUSES as FINAL
 
 COLUMNS = (
     "row",
@@ -40,6 +42,7 @@ COLUMNS = (
 # The journal's outcomes, as the results file words them.
 _JOURNAL_OUTCOME = {"pending": "unknown", "unknown": "unknown"}
 _NOT_SENT_YET = "not sent yet"
+FAILED_FINAL = FINAL - {"approved"}  # final statuses whose reason the results file carries
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,37 +74,48 @@ def check_results_path(source: Path, out: Path) -> Path:
     return out
 
 
-def _from_journal(line: ResultLine, rows: Sequence[Any]) -> ResultLine:
+def _from_journal(
+    line: ResultLine, rows: Sequence[Any], checks: Callable[[], Sequence[Any]]
+) -> ResultLine:
     """``line`` with the outcome, gateway order id, final status and error of one id's
-    journal rows (newest first)."""
+    journal rows (newest first); ``checks`` gives its status checks, newest first, whose
+    answer is the reason of an order that ended declined, filtered or in error."""
     if not rows:
         return line
     row = next((r for r in rows if r.outcome == "accepted"), rows[0])
     outcome = _JOURNAL_OUTCOME.get(row.outcome, row.outcome)
-    if row.final_status:  # a status answer or a callback: the gateway holds the order
+    status = row.final_status or ""
+    if status:  # a status answer or a callback: the gateway holds the order
         outcome = "accepted"
+    error = "" if outcome == "accepted" else (row.summary or "")
+    if status in FAILED_FINAL:
+        error = next(
+            (c.summary for c in checks() if c.final_status == status and c.summary),
+            f"The order ended {status} (said by a callback, which gives no reason).",
+        )
     return replace(
         line,
         outcome=outcome,
         gateway_order_id=row.gateway_order_id or "",
-        final_status=row.final_status or "",
-        error="" if outcome == "accepted" else (row.summary or ""),
+        final_status=status,
+        error=error,
     )
 
 
-def journal_rows(pipeline: Pipeline) -> Callable[[str], Sequence[Any]]:
-    """``client_orderid`` -> its payout-check rows in the pipeline's journal and environment,
-    newest first (none without a journal)."""
+def journal_rows(pipeline: Pipeline, command: str = COMMAND) -> Callable[[str], Sequence[Any]]:
+    """``client_orderid`` -> its ``command`` rows (payout-check, or status checks) in the
+    pipeline's journal and environment, newest first (none without a journal)."""
     journal = pipeline.journal
     if journal is None:
         return lambda _oid: []
-    env, gateway = pipeline.environment, pipeline.gateway(COMMAND)
-    return lambda oid: journal.sent_before(gateway, COMMAND, oid, env) if oid else []
+    env, gateway = pipeline.environment, pipeline.gateway(command)
+    return lambda oid: journal.sent_before(gateway, command, oid, env) if oid else []
 
 
 def result_lines(validation: Validation, pipeline: Pipeline) -> dict[int, ResultLine]:
     """Every row's line, from the file and the pipeline's journal in its environment."""
     journal = journal_rows(pipeline)
+    checks = journal_rows(pipeline, "status")
     errors: dict[int, list[str]] = {}
     for p in validation.problems:
         if p.severity is Severity.ERROR:
@@ -122,7 +136,8 @@ def result_lines(validation: Validation, pipeline: Pipeline) -> dict[int, Result
         if checked.state is RowState.INVALID:
             line = replace(base, outcome="invalid", error=" | ".join(errors.get(row.number, [])))
         else:
-            line = _from_journal(base, journal(row.client_orderid))
+            oid = row.client_orderid
+            line = _from_journal(base, journal(oid), partial(checks, oid))
         lines[row.number] = line
     for number, messages in errors.items():
         if number and number not in lines:  # a row that could not be read at all
@@ -151,13 +166,20 @@ def apply_result(lines: dict[int, ResultLine], result: RowResult) -> None:
         line,
         outcome=str(result.result),
         gateway_order_id=result.gateway_order_id or line.gateway_order_id,
-        final_status=status if status in ("approved", "declined", "filtered", "error") else "",
-        error="" if accepted else mask_text(result.message),
+        final_status=status if status in FINAL else "",
+        error="" if accepted and status not in FAILED_FINAL else mask_text(result.message),
     )
 
 
 def write_results(path: Path, lines: dict[int, ResultLine]) -> None:
-    """Write the results CSV atomically, rows in file order."""
+    """Write the results file atomically, rows in file order: an Excel workbook when its
+    name ends in .xlsx, else CSV."""
+    if path.suffix.lower() == ".xlsx":
+        from console.core.batch.spreadsheet import workbook_bytes
+
+        rows = [lines[n].cells() for n in sorted(lines)]
+        write_atomic_bytes(path, workbook_bytes(COLUMNS, rows))
+        return
 
     def write(fh: TextIO) -> None:
         writer = csv.writer(fh, lineterminator="\n")
@@ -190,6 +212,10 @@ class ResultsFile:
 
 def results_environment(path: Path) -> str | None:
     """The environment a results file was written for (None: no such file or column)."""
+    if path.suffix.lower() == ".xlsx":
+        from console.core.batch.spreadsheet import first_row
+
+        return (first_row(path) or {}).get("environment") or None
     try:
         with path.open(encoding="utf-8", newline="") as fh:
             row = next(csv.DictReader(fh), None)

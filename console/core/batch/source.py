@@ -23,6 +23,7 @@ from console.core.errors import InputError
 from console.core.input_files import InputFileError, parse_json, read_capped
 from console.core.order_facts import card_numbers_as_digits, client_orderid
 from console.core.spec import get_command
+from console.core.spec.model import Severity
 
 COMMAND = "payout-check"
 MAX_FILE_BYTES = 64 * 1024 * 1024  # far beyond any batch; refuses a wrong file quickly
@@ -57,6 +58,7 @@ class FileProblem:
     row: int
     field: str
     message: str
+    severity: Severity = Severity.ERROR  # a warning: a formula read as its stored value
 
 
 @dataclass(slots=True)
@@ -64,10 +66,12 @@ class BatchFile:
     """The rows of a batch file and the problems met reading it."""
 
     path: Path
-    format: str  # "csv" or "jsonl"
+    format: str  # "csv", "jsonl" or "xlsx"
     rows: list[Row] = field(default_factory=list)
     problems: list[FileProblem] = field(default_factory=list)
     delimiter: str = ""
+    sheet: str = ""  # xlsx: the sheet read
+    header_row: int = 1
 
 
 def field_names() -> dict[str, str]:
@@ -80,11 +84,13 @@ def field_names() -> dict[str, str]:
     return names
 
 
-def read_batch(path: Path) -> BatchFile:
-    """Read a CSV or JSON Lines batch file (by its extension: .jsonl/.ndjson, else CSV).
+def read_batch(path: Path, sheet: str | None = None) -> BatchFile:
+    """Read a CSV, JSON Lines or Excel batch file (an .xlsx by its content; .jsonl/.ndjson
+    by the extension; else CSV). ``sheet``: the workbook's sheet to read (default: the first).
 
     Raises:
-        BatchFileError: the file cannot be read, is not UTF-8, or has no header.
+        BatchFileError: the file cannot be read, is not UTF-8, or has no header; a sheet
+            named for a file that is not a workbook.
     """
     try:
         data = read_capped(path, MAX_FILE_BYTES)
@@ -92,6 +98,12 @@ def read_batch(path: Path) -> BatchFile:
         raise BatchFileError(f"{path}: {exc}; split it into smaller batches.") from exc
     except OSError as exc:
         raise BatchFileError(f"{path}: cannot read it ({exc.strerror or exc}).") from exc
+    from console.core.batch.spreadsheet import ZIP_MAGIC, read_xlsx
+
+    if data.startswith(ZIP_MAGIC):
+        return read_xlsx(path, data, sheet)
+    if sheet is not None:
+        raise BatchFileError(f"{path}: --sheet names a sheet of an Excel workbook (.xlsx).")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -110,8 +122,9 @@ def detect_delimiter(header: str) -> str:
     return ";" if header.count(";") > header.count(",") else ","
 
 
-def _columns(batch: BatchFile, header: list[str]) -> list[str | None]:
-    """The contract name of each column (None for an unusable one, reported as row 0)."""
+def column_names(batch: BatchFile, header: list[str]) -> list[str | None]:
+    """The contract name of each column (None for an unusable one, reported as row 0: the
+    header)."""
     row = 0
     known = field_names()
     seen: dict[str, str] = {}
@@ -157,7 +170,7 @@ def _read_csv(path: Path, text: str) -> BatchFile:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         header = next(reader)
-        columns = _columns(batch, header)
+        columns = column_names(batch, header)
         start = reader.line_num + 1
         for cells in reader:
             number, start = start, reader.line_num + 1

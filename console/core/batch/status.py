@@ -7,7 +7,7 @@ file is written again from the journal afterwards (:func:`check_results`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,8 +16,29 @@ from console.core.batch.checking import Validation
 from console.core.batch.results import ResultLine, result_lines, write_results
 from console.core.client import Outcome
 from console.core.pipeline import Decision, Pipeline
+from console.core.spec.status import FINAL_STATUSES as FINAL
 
-FINAL = frozenset({"approved", "declined", "filtered", "error"})
+# What a row came to, in the order a summary counts them.
+STANDINGS = (
+    "approved",
+    "declined",
+    "filtered",
+    "error",
+    "rejected",
+    "processing",
+    "unknown",
+    "invalid",
+    "not sent",
+)
+NOT_PAID = frozenset({"declined", "filtered", "error", "rejected"})  # final, and no payout
+NOT_FINAL = frozenset({"processing", "invalid", "not sent"})  # nothing final yet
+_BY_OUTCOME = {
+    "accepted": "processing",  # the gateway took it; no final status heard yet
+    "unknown": "unknown",
+    "gateway-failed": "unknown",
+    "rejected": "rejected",
+    "invalid": "invalid",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +51,25 @@ class StatusAnswer:
     def status(self) -> str:
         response = self.outcome.response
         return (response.status or "") if response is not None else ""
+
+
+def standing(line: ResultLine) -> str:
+    """What a row came to: its final status when the gateway said one, else from its send
+    (accepted and not final: ``processing``; never sent, or refused before sending:
+    ``not sent``)."""
+    if line.final_status:  # the gateway's word (a later one, e.g. a chargeback, as it came)
+        return line.final_status
+    return _BY_OUTCOME.get(line.outcome, "not sent")
+
+
+def tally(lines: Iterable[ResultLine]) -> dict[str, int]:
+    """How many rows stand where (:func:`standing`), in :data:`STANDINGS` order (a status
+    outside it last)."""
+    counts = dict.fromkeys(STANDINGS, 0)
+    for line in lines:
+        where = standing(line)
+        counts[where] = counts.get(where, 0) + 1
+    return {k: n for k, n in counts.items() if n}
 
 
 def needs_check(line: ResultLine) -> bool:

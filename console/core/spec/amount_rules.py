@@ -12,6 +12,7 @@ from datetime import date
 from decimal import Decimal
 from functools import cache
 
+from .amount_writing import thousands_reading
 from .checks import ERROR, parse_amount
 from .codes import Code
 from .model import Problem
@@ -48,7 +49,7 @@ def amounts_fit_currency(
             raw = given.get(name)
             if raw is None:
                 continue
-            # a comma in a single amount is a writing mistake its own check names, not a list
+            # only a list field holds several amounts: "424,00" is one amount, not 424 and 0
             for part in raw.split(",") if name in lists else (raw,):
                 amount = parse_amount(part)
                 if amount is None:
@@ -69,6 +70,8 @@ def amounts_fit_currency(
                         if places == 0
                         else f"write it with at most {places} decimal{'s' if places > 1 else ''}"
                     )
+                    if thousands := thousands_reading(part):  # 1.234: a thousands dot?
+                        fix += f" (if the dot separates thousands, write {thousands})"
                     out.append(
                         Problem(
                             (name, currency_field),

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 
+from .amount_writing import contract_amount
 from .codes import Code
 from .model import Field, Problem, Severity
 
@@ -25,7 +26,6 @@ ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
 _AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
-_COMMA_DECIMAL = re.compile(r"([0-9]+),([0-9]{1,2})")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DATE = re.compile(r"([0-9]{2})\.([0-9]{2})\.([0-9]{4})")
 _YEAR_FIRST = re.compile(r"([0-9]{4})[-./]([0-9]{1,2})[-./]([0-9]{1,2})")
@@ -127,16 +127,17 @@ def check_digits_lenient(f: Field, shown: str, value: str, out: list[Problem]) -
 
 
 def check_amount(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
-    """Amounts: digits with ``.`` as the decimal delimiter, in the highest currency unit."""
+    """Amounts: digits with ``.`` as the decimal delimiter, in the highest currency unit.
+    A common local writing (``1.234,50``, ``1 234,50``, ``1'234.50``) earns the contract's
+    writing of the same value as a suggestion; it is never applied."""
     if _AMOUNT.fullmatch(value):
         return True
-    if "," in value:
-        if m := _COMMA_DECIMAL.fullmatch(value):
-            fixed = f"{m.group(1)}.{m.group(2)}"
-        else:
-            fixed = value.replace(",", "")
-        hint = f" Write {fixed}." if _AMOUNT.fullmatch(fixed) else ""
-        msg = f"{shown} must use '.' as the decimal delimiter and no thousands separator.{hint}"
+    fixed = contract_amount(value)
+    if fixed is not None:
+        msg = (
+            f"{shown} must use '.' as the decimal delimiter and no thousands separator: "
+            f"{value} reads as {fixed}. Write {fixed}."
+        )
         out.append(problem(f, ERROR, Code.FORMAT, msg))
     else:
         out.append(

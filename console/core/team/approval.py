@@ -168,7 +168,8 @@ class RoleChange:
 
 
 def _a(roles: str) -> str:
-    return roles if roles in ("nothing", "no team role") else f"a {roles}"
+    article = "an" if roles.startswith(("a", "e", "i", "o", "u")) else "a"  # an admin
+    return roles if roles in ("nothing", "no team role") else f"{article} {roles}"
 
 
 @dataclass(frozen=True, slots=True)

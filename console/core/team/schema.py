@@ -57,6 +57,48 @@ def initialise(conn: Any) -> tuple[int, int]:
     return before, SCHEMA_VERSION
 
 
+def name_admin(conn: Any, name: str | None = None) -> str | None:
+    """Make ``name`` a team admin (``gateway_admin``: adds users, sets policies), or, without
+    a name, the role running this when the team has no admin yet, so that the owner who ran
+    ``team init`` can add the team; return who was made admin (None: nothing changed).
+
+    A missing login role ``name`` is created (its password is set with psql's
+    ``\\password``). Audited like ``add-user``. Run by the owner, right after
+    :func:`initialise`.
+    """
+    import psycopg
+    from psycopg import sql
+
+    try:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
+            if name is None:
+                admins = conn.execute(
+                    "SELECT count(*) FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid"
+                    " WHERE g.rolname = 'gateway_admin'"
+                ).fetchone()[0]
+                if admins:
+                    return None
+                name = str(conn.execute("SELECT session_user").fetchone()[0])
+            before = conn.execute(
+                "SELECT gateway.team_role(rolname) FROM pg_roles WHERE rolname = %s", (name,)
+            ).fetchone()
+            if before is None:
+                conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(name)))
+            conn.execute(sql.SQL("GRANT gateway_admin TO {}").format(sql.Identifier(name)))
+            conn.execute(
+                "SELECT gateway.log('user', NULL, NULL, NULL, format('%%s is now %%s (was %%s)',"
+                " %s::text, gateway.team_role(%s), %s::text))",
+                (name, name, before[0] if before else "none"),
+            )
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise TeamSetupError(
+            f"team init --admin {name}: {str(exc).strip()}. Run it as the database owner (a "
+            "superuser or a role with CREATEROLE)."
+        ) from exc
+    return name
+
+
 def require_current(conn: Any) -> None:
     """Refuse a database that is not initialised, or from another console version."""
     version = current_version(conn)

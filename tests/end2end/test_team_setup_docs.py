@@ -1,0 +1,147 @@
+"""The team section of the manual (docs/team.md), run command by command as printed on a fresh
+PostgreSQL cluster: the owner is a role with CREATEROLE (not a superuser), and every command
+of the set-up exits 0, in a shell, as separate processes of the command line."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TEAM_PAGE = ROOT / "docs" / "team.md"
+SECRET = "merchant-control-secret"
+
+
+def setup_lines(page: str) -> list[str]:
+    """The set-up block's commands, comments dropped, continued lines joined."""
+    start = page.index("```sh", page.index("Setup"))
+    block = page[start + len("```sh") : page.index("```", start + 5)]
+    lines = [line.split("  #")[0].rstrip() for line in block.strip().splitlines()]
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def each_person_line(page: str) -> str:
+    """The line each person runs in their own profile (the prose after the block)."""
+    found = re.search(r"`(team init --dsn postgresql://alice@db\.example/payments)`", page)
+    assert found, "docs/team.md no longer says how each person joins"
+    return f"gateway-console {found.group(1)}"
+
+
+@pytest.fixture
+def shell_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """A PATH where `gateway-console` is this worktree's command line, and own profiles."""
+    if shutil.which("psql") is None or not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
+        pytest.skip("no PostgreSQL binaries (initdb, psql): apt-get install postgresql")
+    pytest.importorskip("psycopg")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "gateway-console"
+    wrapper.write_text(f'#!/bin/sh\nexec {sys.executable} -m console "$@"\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "PYTHONPATH": str(ROOT),
+        "GATEWAY_CONSOLE_HOME": str(tmp_path / "owner-profile"),
+        "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+    }
+    env.pop("GATEWAY_CONSOLE_TEAM_DSN", None)
+    yield env
+    if env.get("CLUSTER_DIR"):  # the cluster the printed dev-postgres.sh line started
+        subprocess.run(
+            ["scripts/dev-postgres.sh", "stop", env["CLUSTER_DIR"]],
+            cwd=ROOT,
+            check=False,
+            capture_output=True,
+        )
+
+
+def run_line(line: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """One printed line in bash, on a terminal of its own: a question asked there (the
+    merchant control secret) is answered once its prompt is shown."""
+    main_fd, terminal = os.openpty()
+    proc = subprocess.Popen(
+        ["bash", "-c", f"set -euo pipefail\n{line}"],
+        cwd=ROOT,
+        env=env,
+        stdin=terminal,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # the terminal becomes the line's own, never the test's
+    )
+    os.close(terminal)
+    shown = bytearray()
+
+    def answer() -> None:  # getpass writes its prompt on the terminal, then reads the answer
+        try:
+            while chunk := os.read(main_fd, 1024):
+                shown.extend(chunk)
+                if shown.endswith(b"secret of acme-live: "):
+                    os.write(main_fd, f"{SECRET}\n".encode())
+        except OSError:  # the line ended and closed the terminal
+            return
+
+    reader = threading.Thread(target=answer, daemon=True)
+    reader.start()
+    try:
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        reader.join(timeout=5)
+        os.close(main_fd)
+    return subprocess.CompletedProcess(
+        proc.args, proc.returncode, out.decode(), err.decode() + shown.decode(errors="replace")
+    )
+
+
+def test_the_team_set_up_runs_as_printed_with_a_createrole_owner(
+    shell_env: dict[str, str], tmp_path: Path
+) -> None:
+    page = TEAM_PAGE.read_text(encoding="utf-8")
+    lines = setup_lines(page)
+    assert lines[0].startswith("DSN=$(scripts/dev-postgres.sh)")
+    address = ""
+    said: list[str] = []
+    for line in lines:
+        if line.startswith("DSN="):  # the throwaway cluster: its DSN, and where to stop it
+            done = run_line(line.removeprefix("DSN=$(").rsplit(")", 1)[0], shell_env)
+            assert done.returncode == 0, done.stderr
+            shell_env["DSN"] = done.stdout.strip()
+            shell_env["CLUSTER_DIR"] = done.stderr.split("stop with: ")[1].split()[-1]
+            address = shell_env["DSN"].split("@")[1].split("/")[0]
+            continue
+        done = run_line(line.replace("db.example", address), shell_env)
+        said.append(done.stdout)
+        assert done.returncode == 0, f"{line}\nexit {done.returncode}\n{done.stderr}"
+
+    assert "Team database created at schema" in said[1]
+    assert "owner is a team admin" in said[1]
+    assert "alice is a new login, now a maker." in said[2]
+    assert "erin is a new login, now an admin." in said[4]
+    assert "approval above" in said[5]
+    assert "verifies acme-live's callbacks" in said[6]
+
+    # each person, in their own profile, as printed; then the saved DSN is theirs
+    shell_env["GATEWAY_CONSOLE_HOME"] = str(tmp_path / "alice-profile")
+    joined = run_line(each_person_line(page).replace("db.example", address), shell_env)
+    assert joined.returncode == 0, joined.stderr
+    assert "admin" not in joined.stdout  # the team has its admins: alice is made nothing
+    pending = run_line("gateway-console team pending", shell_env)
+    assert (pending.returncode, pending.stdout.strip()) == (0, "Nothing waits for approval.")
+
+    shell_env["GATEWAY_CONSOLE_HOME"] = str(tmp_path / "owner-profile")
+    audit = run_line("gateway-console team audit", shell_env)
+    assert audit.returncode == 0, audit.stderr
+    for change in ("owner is now admin", "alice is now maker", "erin is now admin"):
+        assert change in audit.stdout, audit.stdout
+    assert "acme-live" in audit.stdout
+    assert shlex.quote(SECRET) not in audit.stdout
