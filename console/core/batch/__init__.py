@@ -25,6 +25,7 @@ from __future__ import annotations
 from .checking import CheckedRow, RowProblem, RowState, Total, Validation, check_batch
 from .limits import BatchLimits, LimitsFileError, limits_for, set_limits
 from .plan import BatchDecision, BatchRefusedError, BatchSummary, Plan, Refused
+from .reading import read_batch
 from .results import (
     COLUMNS,
     ResultLine,
@@ -54,7 +55,6 @@ from .source import (
     FileProblem,
     Row,
     detect_delimiter,
-    read_batch,
 )
 from .status import (
     NOT_FINAL,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from console.core.errors import InputError
-from console.core.input_files import InputFileError, parse_json, read_capped
+from console.core.input_files import parse_json
 from console.core.order_facts import card_numbers_as_digits, client_orderid
 from console.core.spec import get_command
 from console.core.spec.model import Severity
@@ -84,39 +84,6 @@ def field_names() -> dict[str, str]:
     return names
 
 
-def read_batch(path: Path, sheet: str | None = None) -> BatchFile:
-    """Read a CSV, JSON Lines or Excel batch file (an .xlsx by its content; .jsonl/.ndjson
-    by the extension; else CSV). ``sheet``: the workbook's sheet to read (default: the first).
-
-    Raises:
-        BatchFileError: the file cannot be read, is not UTF-8, or has no header; a sheet
-            named for a file that is not a workbook.
-    """
-    try:
-        data = read_capped(path, MAX_FILE_BYTES)
-    except InputFileError as exc:
-        raise BatchFileError(f"{path}: {exc}; split it into smaller batches.") from exc
-    except OSError as exc:
-        raise BatchFileError(f"{path}: cannot read it ({exc.strerror or exc}).") from exc
-    from console.core.batch.spreadsheet import ZIP_MAGIC, read_xlsx
-
-    if data.startswith(ZIP_MAGIC):
-        return read_xlsx(path, data, sheet)
-    if sheet is not None:
-        raise BatchFileError(f"{path}: --sheet names a sheet of an Excel workbook (.xlsx).")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise BatchFileError(
-            f"{path}: line {line} is not UTF-8. Save the file as UTF-8 (in a spreadsheet: "
-            "CSV UTF-8) and try again."
-        ) from exc
-    if path.suffix.lower() in (".jsonl", ".ndjson"):
-        return _read_jsonl(path, text)
-    return _read_csv(path, text)
-
-
 def detect_delimiter(header: str) -> str:
     """``;`` when the header line holds more semicolons than commas, else ``,``."""
     return ";" if header.count(";") > header.count(",") else ","
@@ -161,7 +128,7 @@ def column_names(batch: BatchFile, header: list[str]) -> list[str | None]:
     return out
 
 
-def _read_csv(path: Path, text: str) -> BatchFile:
+def read_csv(path: Path, text: str) -> BatchFile:
     first = next((line for line in text.splitlines() if line.strip()), "")
     if not first:
         raise BatchFileError(f"{path}: the file is empty; it needs a header row of field names.")
@@ -205,7 +172,7 @@ def _jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
             yield number, line
 
 
-def _read_jsonl(path: Path, text: str) -> BatchFile:
+def read_jsonl(path: Path, text: str) -> BatchFile:
     batch = BatchFile(path, "jsonl")
     known = field_names()
     for number, line in _jsonl_lines(text):
