@@ -1,26 +1,32 @@
-"""Edges a person can see in the dark theme: Fusion draws the frame of a text field and the
-ring of a radio button a shade darker than the window, which on a dark window is invisible,
-and the current tab differs from the others only by its shape. This style draws them in an
-edge colour at 3:1 or more against the window (WCAG 1.4.11) and marks the current tab with
-the highlight colour; everything else is Fusion's."""
+"""Edges a person can see in the dark theme: Fusion draws the frame of a text field, list,
+spin box, button or choice and the ring of a radio button a shade darker than the window,
+which on a dark window is invisible, and the current tab differs from the others only by its
+shape. This style draws them in an edge colour at 3:1 or more against the window (WCAG
+1.4.11) and marks the current tab with the highlight colour; everything else is Fusion's.
+(The light theme needs none of this: see ``theme._CONTROLS``.)"""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QApplication,
     QPlainTextEdit,
     QProxyStyle,
     QStyle,
     QStyleOption,
+    QStyleOptionComplex,
     QTextEdit,
     QWidget,
 )
 
+_FRAMED = QPlainTextEdit | QTextEdit | QAbstractItemView
+
 
 class VisibleEdges(QProxyStyle):
-    """Fusion, with visible field frames, radio rings and current tabs."""
+    """Fusion, with visible frames of fields, lists, buttons and choices, radio rings and
+    current tabs."""
 
     def __init__(self, edge: str) -> None:
         super().__init__("Fusion")
@@ -33,15 +39,28 @@ class VisibleEdges(QProxyStyle):
         painter: QPainter,
         widget: QWidget | None = None,
     ) -> None:
-        if element == QStyle.PrimitiveElement.PE_FrameLineEdit or (
-            element == QStyle.PrimitiveElement.PE_Frame
-            and isinstance(widget, QPlainTextEdit | QTextEdit)
+        kind = QStyle.PrimitiveElement
+        if element == kind.PE_FrameLineEdit or (
+            element == kind.PE_Frame and isinstance(widget, _FRAMED)
         ):
             self._outline(option, painter, ring=False)
             return
         super().drawPrimitive(element, option, painter, widget)
-        if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+        if element == kind.PE_IndicatorRadioButton:
             self._outline(option, painter, ring=True)
+        elif element == kind.PE_PanelButtonCommand:  # push buttons and choices (combo boxes)
+            self._outline(option, painter, ring=False, keyboard=True)
+
+    def drawComplexControl(
+        self,
+        control: QStyle.ComplexControl,
+        option: QStyleOptionComplex,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        super().drawComplexControl(control, option, painter, widget)
+        if control == QStyle.ComplexControl.CC_SpinBox:
+            self._outline(option, painter, ring=False)
 
     def drawControl(
         self,
@@ -61,8 +80,12 @@ class VisibleEdges(QProxyStyle):
             )
             painter.restore()
 
-    def _pen(self, option: QStyleOption) -> QPen:
-        focus = bool(option.state & QStyle.StateFlag.State_HasFocus)
+    def _pen(self, option: QStyleOption, *, keyboard: bool) -> QPen:
+        state = option.state
+        focus = bool(state & QStyle.StateFlag.State_HasFocus) and (
+            # a button or choice shows focus that came by keyboard, as Fusion does
+            not keyboard or bool(state & QStyle.StateFlag.State_KeyboardFocusChange)
+        )
         enabled = bool(option.state & QStyle.StateFlag.State_Enabled)
         colour = (
             option.palette.color(QPalette.ColorRole.Highlight)
@@ -73,11 +96,13 @@ class VisibleEdges(QProxyStyle):
         )
         return QPen(colour, 1)
 
-    def _outline(self, option: QStyleOption, painter: QPainter, *, ring: bool) -> None:
-        """A field's rounded frame, or a radio button's ring, in the edge colour."""
+    def _outline(
+        self, option: QStyleOption, painter: QPainter, *, ring: bool, keyboard: bool = False
+    ) -> None:
+        """A control's rounded frame, or a radio button's ring, in the edge colour."""
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(self._pen(option))
+        painter.setPen(self._pen(option, keyboard=keyboard))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         shape = QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5)
         if ring:

@@ -23,6 +23,7 @@ import pytest
 pytest.importorskip("PySide6")
 
 START_RATIO = 2.5
+START_GOAL = 1.6  # issue 22's goal, printed beside the ratio; the check stays at START_RATIO
 START_LIMIT_S = 1.0
 KEYSTROKE_P99_MS = 8.0
 RUNS = 5
@@ -120,7 +121,8 @@ def test_start_to_idle_against_bare_qmainwindow(tmp_path: Any) -> None:
     b, r = statistics.median(bare), statistics.median(real)
     print(
         f"\nstart to idle: window {r * 1000:.0f} ms, bare QMainWindow {b * 1000:.0f} ms, "
-        f"ratio {r / b:.2f} (target <= {START_RATIO}, and < {START_LIMIT_S * 1000:.0f} ms)"
+        f"ratio {r / b:.2f} (goal {START_GOAL}; checked <= {START_RATIO}, "
+        f"and < {START_LIMIT_S * 1000:.0f} ms)"
     )
     print(
         "local sandbox started on a worker and ready to send: "

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QRadioButton,
+    QStyle,
+    QStyleOptionButton,
+    QWidget,
+)
 
 
 def luminance(c: QColor) -> float:
@@ -40,3 +47,34 @@ def rendered_text_contrast(widget: QWidget) -> tuple[float, str, str]:
     background = QColor(seen.most_common(1)[0][0])
     text = max((QColor(rgb) for rgb in seen), key=lambda c: contrast(c, background))
     return contrast(text, background), text.name(), background.name()
+
+
+def text_contrast_inside(widget: QWidget, rect: QRect | None = None) -> tuple[float, str, str]:
+    """Like :func:`rendered_text_contrast`, within ``rect`` of the widget (its contents
+    without the frame, when not given): a field's or a button's edge is not its text."""
+    area = rect if rect is not None else widget.contentsRect().adjusted(2, 2, -2, -2)
+    seen = pixels(widget.grab(area).toImage())
+    background = QColor(seen.most_common(1)[0][0])
+    text = max((QColor(rgb) for rgb in seen), key=lambda c: contrast(c, background))
+    return contrast(text, background), text.name(), background.name()
+
+
+def edge_contrast(widget: QWidget, background: QColor) -> tuple[float, str]:
+    """(contrast, colour) of a control's edge against the window behind it: the strongest
+    of the two outermost columns of its frame, half way down (the ring of a radio button
+    or the box of a check box, for those)."""
+    area = widget.rect()
+    if isinstance(widget, QRadioButton | QCheckBox):
+        option = QStyleOptionButton()
+        option.initFrom(widget)
+        element = (
+            QStyle.SubElement.SE_RadioButtonIndicator
+            if isinstance(widget, QRadioButton)
+            else QStyle.SubElement.SE_CheckBoxIndicator
+        )
+        area = widget.style().subElementRect(element, option, widget)
+    image = widget.grab().toImage()
+    y = area.center().y()
+    colours = [image.pixelColor(x, y) for x in range(area.left(), area.left() + 2)]
+    edge = max(colours, key=lambda c: contrast(c, background))
+    return contrast(edge, background), edge.name()

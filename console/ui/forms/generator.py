@@ -388,12 +388,12 @@ class CommandForm(QWidget):
             widget = widget.nextInFocusChain()
         return found
 
-    def focus_first(self) -> bool:
+    def focus_first(self, reason: Qt.FocusReason = Qt.FocusReason.TabFocusReason) -> bool:
         """Put the cursor on the form's first stop that is shown; False when none is."""
         for widget in self.tab_stops():
             if widget.isVisibleTo(self) and widget.isEnabled():
                 self.scroller.ensureWidgetVisible(widget)
-                widget.setFocus(Qt.FocusReason.TabFocusReason)
+                widget.setFocus(reason)
                 return True
         return False
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QStackedWidget, QTabBar, QVBoxLayout, QWidget
 
 from console.core.masking import is_sensitive
@@ -127,7 +127,9 @@ class FormsPart(QWidget):
     def open_command(self, name: str) -> None:
         """Show a command's form with the cursor on its first stop (Ctrl+1, Ctrl+2...)."""
         self.show_command(name)
-        self.form.focus_first()
+        # as a shortcut: the style then shows the focus, also on a choice (where an arrow
+        # key would change it); a cursor put there silently is easily missed
+        self.form.focus_first(Qt.FocusReason.ShortcutFocusReason)
 
     def _switch(self, row: int) -> None:
         if row < 0:
