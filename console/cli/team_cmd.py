@@ -244,8 +244,11 @@ def run_approve(args: argparse.Namespace) -> int:
             conn = _connection(args, decided)
         except UsageError as exc:  # approved all the same: someone with the key sends it
             print(
-                f"Not sent from here ({exc.message}). Send it with `gateway-console team send "
-                f"{decided.id}` where {decided.environment} and its key are set up.",
+                f"Not sent from here ({exc.message}). Who can send it: the console of its "
+                f"maker, {decided.maker} (a window that submitted it sends it by itself), or "
+                f"any console of the team with the environment {decided.environment!r} and its "
+                f"key: `gateway-console team send {decided.id}` there (or pass --base-url, "
+                "--login, --endpoint-id and --key-file).",
                 file=sys.stderr,
             )
             return EXIT_OK

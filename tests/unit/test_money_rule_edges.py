@@ -19,8 +19,7 @@ from console.core.history import History
 from console.core.pipeline import Pipeline, Seen, Verdict, accepted_verdict, resend_note
 from console.core.pipeline import verdict_for as guard_verdict
 from console.core.pipeline.pipeline import reported_status
-from console.core.team.approval import Submission
-from console.core.team.held import decision_text
+from console.core.team.approval import Submission, decision_text
 from console.core.transport import NotSentError, Transport
 from tests.helpers.batch_files import card_file
 from tests.helpers.history_data import answered
