@@ -18,7 +18,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from console.cli import arg_types
-from console.cli.batch_output import print_plan, print_report, print_validation, progress_line
+from console.cli.batch_output import (
+    print_plan,
+    print_report,
+    print_validation,
+    progress_line,
+    summarised_log,
+)
 from console.cli.failures import (
     EXIT_APPROVAL_REFUSED,
     EXIT_ASK_UNKNOWN,
@@ -113,6 +119,9 @@ def register(sub: Any) -> None:
         help=", ".join(sorted(core.TEMPLATES)),
     )
     t.add_argument("--semicolon", action="store_true", help="separate with ; (spreadsheets)")
+    t.add_argument(
+        "--explain", action="store_true", help="say what each column holds instead of the file"
+    )
     t.set_defaults(func=run_template)
 
     v = _file_command(bsub, "validate", "check a file; sends nothing")
@@ -221,7 +230,20 @@ def _file_command(
 
 
 def run_template(args: argparse.Namespace) -> int:
-    sys.stdout.write(core.template_csv(args.kind, ";" if args.semicolon else ","))
+    if not args.explain:
+        sys.stdout.write(core.template_csv(args.kind, ";" if args.semicolon else ","))
+        return EXIT_OK
+    print(
+        f"The {args.kind} template: one row per payout to {core.TEMPLATES[args.kind][0]}. "
+        "The header keeps the gateway's names for the columns:"
+    )
+    for column in core.explain(args.kind):
+        print(f"  {column.name:26} {column.need:18} {column.words}")
+    print(
+        "No callback address: to hear each payout's final status, add a server_callback_url "
+        "column with an address of yours the gateway can reach; else `batch status --check` "
+        "asks for them."
+    )
     return EXIT_OK
 
 
@@ -418,7 +440,11 @@ def _sandbox_dry_run(args: argparse.Namespace) -> int:
     from console.core.history import History
     from console.sandbox import start_sandbox
 
-    with tempfile.TemporaryDirectory() as tmp, start_sandbox(port=0, callback_delay=0) as sandbox:
+    with (
+        summarised_log("console.sandbox"),
+        tempfile.TemporaryDirectory() as tmp,
+        start_sandbox(port=0, callback_delay=0) as sandbox,
+    ):
         demo = sandbox.demo
         conn = {
             "base_url": sandbox.base_url,

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
 from console.core.batch import BatchReport, Plan, Progress, RowState
@@ -18,12 +22,17 @@ def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -
     and totals per currency."""
     out = out or sys.stdout
     v = plan.validation
-    shown = [p for p in v.problems if warnings or p.severity is Severity.ERROR]
+    # the same problem in many rows (a column missing everywhere) is one line naming them
+    shown: dict[tuple[str, str, str], list[int]] = {}
+    for p in v.problems:
+        if warnings or p.severity is Severity.ERROR:
+            shown.setdefault((p.severity, p.field, p.message), []).append(p.row)
     if shown:
         print(f"{'row':>6}  {'severity':8}  {'field':28}  message", file=out)
-        for p in shown[:_MOST_PROBLEMS]:
-            row = str(p.row) if p.row else "header"
-            print(f"{row:>6}  {p.severity:8}  {p.field:28}  {mask_text(p.message)}", file=out)
+        for (severity, field, message), rows in list(shown.items())[:_MOST_PROBLEMS]:
+            row = str(rows[0]) if rows[0] else "header"
+            also = f" (the same in {len(rows)} rows: {_spans(rows)})" if len(rows) > 1 else ""
+            print(f"{row:>6}  {severity:8}  {field:28}  {mask_text(message)}{also}", file=out)
         if len(shown) > _MOST_PROBLEMS:
             print(f"        ... and {len(shown) - _MOST_PROBLEMS} more", file=out)
     for state in (RowState.ACCEPTED, RowState.UNKNOWN):
@@ -40,7 +49,7 @@ def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -
     count = len(numbers) + sum(1 for n in v.error_rows if n not in numbers)
     ready = [r for r in plan.to_send if r.state is not RowState.UNKNOWN]
     print(
-        f"\n{count} rows: {len(ready)} ready, {len(v.error_rows)} with errors, "
+        f"\n{_rows(count)}: {len(ready)} ready, {len(v.error_rows)} with errors, "
         f"{len(v.rows_in(RowState.ACCEPTED))} accepted before (skipped), "
         f"{len(v.rows_in(RowState.UNKNOWN))} with an unknown outcome, "
         f"{len(plan.undecided)} needing a decision (not sent)",
@@ -52,6 +61,21 @@ def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -
             f"{total.largest:.2f} (row {total.largest_row})",
             file=out,
         )
+
+
+def _rows(count: int) -> str:
+    return f"{count} row" if count == 1 else f"{count} rows"
+
+
+def _spans(numbers: list[int]) -> str:
+    """Row numbers as spans: 2-51, 60."""
+    spans: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
 def progress_line(p: Progress) -> str:
@@ -70,7 +94,7 @@ def print_report(report: BatchReport, *, out: TextIO | None = None) -> None:
             order = r.checked.row.client_orderid
             print(f"row {r.number} {order}: {r.result}: {mask_text(r.message)}", file=out)
     text = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "nothing sent"
-    print(f"{len(report.results)} rows in {report.elapsed:.1f} s: {text}", file=out)
+    print(f"{_rows(len(report.results))} in {report.elapsed:.1f} s: {text}", file=out)
     if report.stopped:
         print(report.stopped, file=out)
 
@@ -86,3 +110,31 @@ def print_plan(plan: Plan, *, out: TextIO | None = None) -> None:
     if plan.undecided:
         parts.append(f"{len(plan.undecided)} needing a decision (skipped: {_CARD_NUMBER})")
     print(f"{v.batch.path.name}: " + ", ".join(parts), file=out or sys.stdout)
+
+
+@contextmanager
+def summarised_log(name: str, out: TextIO | None = None) -> Iterator[None]:
+    """Hold back the warnings of logger ``name`` (a dry run's sandbox) and say each kind
+    once when done, with how often it happened: 50 rows with one callback address are one
+    line, not 50."""
+    kinds: dict[str, tuple[str, int]] = {}
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            text = mask_text(record.getMessage())
+            kind = re.sub(r"\d+", "#", text)  # the same but for its ids and counts
+            first, count = kinds.get(kind, (text, 0))
+            kinds[kind] = (first, count + 1)
+
+    logger = logging.getLogger(name)
+    handler = Collect(logging.WARNING)
+    logger.addHandler(handler)
+    propagate, logger.propagate = logger.propagate, False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+        for first, count in kinds.values():
+            more = f" (and {count - 1} more like it)" if count > 1 else ""
+            print(f"{first}{more}", file=out or sys.stderr)

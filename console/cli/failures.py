@@ -67,6 +67,46 @@ EXIT_TABLE = f"""exit status:
   {EXIT_INTERNAL} internal error: a bug, the details are in the log file
 """
 
+
+def exit_table(*lines: tuple[int, str]) -> str:
+    """The exit statuses one command can end with, for its ``--help``."""
+    import textwrap
+
+    return "exit status:\n" + "".join(
+        textwrap.fill(text, 90, initial_indent=f"  {code:<2} ", subsequent_indent="     ") + "\n"
+        for code, text in lines
+    )
+
+
+_DONE = (EXIT_OK, "done")
+_TEAM_USAGE = (
+    EXIT_USAGE,
+    "usage error (an option, a value out of range, no team database named, a DSN with a "
+    "password in it): nothing changed",
+)
+_TEAM_DATABASE = (EXIT_JOURNAL, "the team database cannot be reached or used: nothing changed")
+_INTERNAL = (EXIT_INTERNAL, "internal error: a bug, the details are in the log file")
+# team init, add-user, policy, reject, callback-secret: steps the database may refuse
+TEAM_STEP_EXIT_TABLE = exit_table(
+    _DONE,
+    _TEAM_USAGE,
+    _TEAM_DATABASE,
+    (
+        EXIT_APPROVAL_REFUSED,
+        "refused by the team database (not your role, your own submission, already "
+        "decided): nothing changed; the refusal is in the audit trail",
+    ),
+    _INTERNAL,
+)
+TEAM_READ_EXIT_TABLE = exit_table(_DONE, _TEAM_USAGE, _TEAM_DATABASE, _INTERNAL)  # pending...
+TEAM_AUDIT_EXIT_TABLE = exit_table(
+    _DONE,
+    _TEAM_USAGE,
+    _TEAM_DATABASE,
+    (EXIT_AUDIT_BROKEN, "--verify: the audit trail was changed (its chain is broken)"),
+    _INTERNAL,
+)
+
 _log = logging.getLogger("console.cli")
 
 

@@ -136,11 +136,17 @@ def connection(args: argparse.Namespace) -> Connection:
 def _env_connection(args: argparse.Namespace) -> Connection:
     """Connection from a saved environment and its key: --key-file, else the keyring."""
     from console.core.environments import EnvironmentStoreError, EnvKind, connect
-    from console.core.secret_store import VaultError
+    from console.core.secret_store import KeyringUnavailableError, VaultError
 
     key = load_key(args) if args.key_file else None  # an explicit key: no keyring needed
     try:
         conn = connect(args.env, private_key=key)
+    except KeyringUnavailableError as exc:  # the window's "in memory" has no match here
+        raise UsageError(
+            f"--env {args.env}: {exc} On the command line, give the private key with "
+            f"--key-file PEM instead: --env {args.env} still gives the address, login and "
+            "endpoint, and no keyring is needed."
+        ) from exc
     except (EnvironmentStoreError, VaultError) as exc:
         raise UsageError(f"--env {args.env}: {exc}") from exc
     kwargs = conn.prepare_kwargs(args.api_command)

@@ -15,7 +15,14 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from console.cli.failures import EXIT_AUDIT_BROKEN, EXIT_OK, EXIT_TABLE
+from console.cli.failures import (
+    EXIT_AUDIT_BROKEN,
+    EXIT_OK,
+    EXIT_TABLE,
+    TEAM_AUDIT_EXIT_TABLE,
+    TEAM_READ_EXIT_TABLE,
+    TEAM_STEP_EXIT_TABLE,
+)
 from console.cli.request_args import Connection, UsageError, add_connection_options, connection
 
 if TYPE_CHECKING:
@@ -27,9 +34,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("team", help="team mode: shared journal, four-eyes approval, audit")
     team = p.add_subparsers(dest="team_command", metavar="ACTION", required=True)
 
-    def action(name: str, help: str, func: Any) -> argparse.ArgumentParser:
+    def action(
+        name: str, help: str, func: Any, exits: str = TEAM_STEP_EXIT_TABLE
+    ) -> argparse.ArgumentParser:
+        """One team action; ``exits``: its own exit statuses (send's for those that send)."""
         q: argparse.ArgumentParser = team.add_parser(
-            name, help=help, epilog=EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter
+            name, help=help, epilog=exits, formatter_class=argparse.RawDescriptionHelpFormatter
         )
         q.add_argument("--dsn", help="team database (default: the one `team init` saved)")
         q.set_defaults(func=func)
@@ -52,21 +62,26 @@ def register(sub: Any) -> None:
     q.add_argument("--mode", help="none, all, or above")
     q.add_argument("--above", action="append", default=[], metavar="CUR=AMOUNT", help="repeatable")
     q.add_argument("--expiry-hours", default="24", help="pending submissions expire (hours)")
-    q = action("pending", "submissions waiting for a checker", run_pending)
+    q = action("pending", "submissions waiting for a checker", run_pending, TEAM_READ_EXIT_TABLE)
     q.add_argument("--json", action="store_true")
     q = action(
-        "approve", "approve a submission (and send it when it has no card data)", run_approve
+        "approve",
+        "approve a submission (and send it when it has no card data)",
+        run_approve,
+        EXIT_TABLE,
     )
     q.add_argument("id")
     q.add_argument("--no-send", action="store_true", help="approve only; send it later")
     _send_options(q)
-    q = action("send", "send an approved submission without card data", run_send_approved)
+    q = action(
+        "send", "send an approved submission without card data", run_send_approved, EXIT_TABLE
+    )
     q.add_argument("id")
     _send_options(q)
     q = action("reject", "reject a submission with a reason", run_reject)
     q.add_argument("id")
     q.add_argument("--reason", required=True)
-    q = action("audit", "the audit trail", run_audit)
+    q = action("audit", "the audit trail", run_audit, TEAM_AUDIT_EXIT_TABLE)
     q.add_argument("--since", help="ISO date/time, or a duration ago: 30m, 12h, 7d")
     q.add_argument("--json", action="store_true")
     q.add_argument(
@@ -80,7 +95,12 @@ def register(sub: Any) -> None:
         "let the database verify an environment's callbacks (admin; asks for the secret)",
         run_callback_secret,
     ).add_argument("environment")
-    action("password", "keep your team database password in the OS keyring", run_password)
+    action(
+        "password",
+        "keep your team database password in the OS keyring",
+        run_password,
+        TEAM_READ_EXIT_TABLE,
+    )
 
 
 def _send_options(q: argparse.ArgumentParser) -> None:
@@ -244,8 +264,11 @@ def run_approve(args: argparse.Namespace) -> int:
             conn = _connection(args, decided)
         except UsageError as exc:  # approved all the same: someone with the key sends it
             print(
-                f"Not sent from here ({exc.message}). Send it with `gateway-console team send "
-                f"{decided.id}` where {decided.environment} and its key are set up.",
+                f"Not sent from here ({exc.message}). Who can send it: the console of its "
+                f"maker, {decided.maker} (a window that submitted it sends it by itself), or "
+                f"any console of the team with the environment {decided.environment!r} and its "
+                f"key: `gateway-console team send {decided.id}` there (or pass --base-url, "
+                "--login, --endpoint-id and --key-file).",
                 file=sys.stderr,
             )
             return EXIT_OK

@@ -36,16 +36,24 @@ def go(args: argparse.Namespace, pipeline: Pipeline, ready: Ready) -> int | Sent
     if isinstance(done, Sent | Refused):
         return done
     awaiting: Awaiting = done
-    text = ready.held.text if ready.held is not None else ""
-    print(f"Submitted for approval as #{awaiting.id}: {text} Not sent.", file=sys.stderr)
+    fresh = awaiting.submitted.earlier is None
+    why = f": {ready.held.text}" if ready.held is not None and fresh else "."
+    print(f"{awaiting.submitted_text}{why} Not sent.", file=sys.stderr)
     if wait <= 0:
-        print(
-            f"A checker approves it with `gateway-console team approve {awaiting.id}`.",
-            file=sys.stderr,
-        )
+        print(_next_step(awaiting), file=sys.stderr)
         return EXIT_SUBMITTED
     print(f"Waiting up to {wait:g} s for a checker's decision...", file=sys.stderr)
     decided = awaiting.wait(wait)
     if decided.state == "approved":
         print(f"Approved by {decided.decided_by}; sending.", file=sys.stderr)
     return awaiting.send()  # not approved: the core's error says why
+
+
+def _next_step(awaiting: Awaiting) -> str:
+    """Who does what next with a submission this process does not wait for."""
+    earlier = awaiting.submitted.earlier
+    if earlier is None or earlier.state == "pending":
+        return f"A checker approves it with `gateway-console team approve {awaiting.id}`."
+    if earlier.card_data:  # only a console holding the card data sends it: this one can
+        return "Run this send again with --wait SECONDS to send it from here."
+    return f"Send it with `gateway-console team send {awaiting.id}`."

@@ -66,9 +66,9 @@ def _demo(private_key_pem: bytes | None) -> DemoMerchant:
 class SandboxHandle:
     """A running sandbox: its addresses, its demo merchant and its controls."""
 
-    def __init__(self, sandbox: Sandbox, server: SandboxServer, demo: DemoMerchant) -> None:
+    def __init__(self, sandbox: Sandbox, server: SandboxServer, demo: DemoMerchant | None) -> None:
         self.sandbox = sandbox
-        self.demo = demo
+        self._demo = demo
         self._server = server
         self.origin = server.origin
         self.base_url = server.origin + "/paynet"
@@ -81,6 +81,13 @@ class SandboxHandle:
         )
         self._thread.start()
         self._stopped = False
+
+    @property
+    def demo(self) -> DemoMerchant:
+        """The demo merchant. Raises LookupError: started without it (its own merchant)."""
+        if self._demo is None:
+            raise LookupError("This sandbox was started without the demo merchant.")
+        return self._demo
 
     def add_merchant(
         self,
@@ -147,6 +154,7 @@ def start_sandbox(
     faults: str | None = None,
     merchant_control: str | None = None,
     demo_private_key_pem: bytes | None = None,
+    demo_merchant: bool = True,
     auth_window: float = DEFAULT_WINDOW,
     callback_attempts: int = 5,
     callback_backoff: float = 1.0,
@@ -161,6 +169,8 @@ def start_sandbox(
         merchant_control: the secret for the callbacks' ``control`` parameter.
         demo_private_key_pem: the demo merchant's key (PEM, unencrypted); a fresh 2048-bit
             key when None.
+        demo_merchant: register the demo merchant (False: the caller adds its own, so the
+            demo's login and endpoint ids stay free for it).
         auth_window: seconds an oauth_timestamp may differ from real time.
         callback_attempts: tries per callback before giving up.
         callback_backoff: seconds before the second try; each next wait doubles.
@@ -187,10 +197,11 @@ def start_sandbox(
         remote_callbacks=remote_callbacks,
     )
     try:
-        demo = _demo(demo_private_key_pem)
-        sandbox.merchants.add(
-            demo.login, demo.public_key_pem, demo.endpoint_id, demo.endpoint_group_id
-        )
+        demo = _demo(demo_private_key_pem) if demo_merchant else None
+        if demo is not None:
+            sandbox.merchants.add(
+                demo.login, demo.public_key_pem, demo.endpoint_id, demo.endpoint_group_id
+            )
         server = SandboxServer((host, port), sandbox)
     except BaseException:
         sandbox.stop()

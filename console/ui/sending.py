@@ -275,7 +275,7 @@ class SendController(QObject):
                 self._wait(awaiting)
             return
         if found.state != "approved":
-            from console.core.team.held import decision_text
+            from console.core.team.approval import decision_text
 
             self._stop_waiting(awaiting, decision_text(found))
             return

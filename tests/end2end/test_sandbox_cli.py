@@ -18,7 +18,7 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
-from tests.helpers.sandbox_client import form_fields, public_pem_of, signed_post, start
+from tests.helpers.sandbox_client import form_fields, pem_of, public_pem_of, signed_post, start
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -190,3 +190,33 @@ def test_seed_a_running_sandbox(
         assert form_fields(answer)["error-code"] == "204"  # not final yet
         assert _seed("--url", sandbox.base_url, "--client-orderid", "live") == 2
         assert "exists already" in capsys.readouterr().err
+
+
+def test_a_merchant_of_ones_own_may_take_the_demo_endpoints(
+    tmp_path: Path, other_rsa_key: rsa.RSAPrivateKey
+) -> None:
+    home = tmp_path / "profile"
+    pem = tmp_path / "shop.pub.pem"
+    pem.write_text(public_pem_of(other_rsa_key))
+    key_file = tmp_path / "shop.pem"
+    key_file.write_bytes(pem_of(other_rsa_key))
+    proc, lines = launch(home, "--merchant", "shop", "--public-key", str(pem), "--endpoint", "1001")
+    try:
+        assert lines, proc.stderr.read() if proc.stderr else ""
+        merchants = lines[lines.index("Merchants:") + 1 : lines.index("Merchants:") + 3]
+        assert merchants[0].startswith("  shop: endpoint 1001;")
+        assert not merchants[1].startswith("  demo")  # no demo merchant made beside it
+        base_url = lines[0].rsplit(" ", 1)[1]
+        status = subprocess.run(
+            [
+                sys.executable, "-m", "console", "send", "status", "--base-url", base_url,
+                "--login", "shop", "--endpoint-id", "1001", "--key-file", str(key_file),
+                "-f", "client_orderid=nothing-yet",
+            ],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert status.returncode == 3, status.stdout + status.stderr  # its own: no such order
+        assert "REJECTED" in status.stdout
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)

@@ -18,9 +18,9 @@ from console.core.gateway_identity import gateway_for
 from console.core.history import History
 from console.core.pipeline import Pipeline, Seen, Verdict, accepted_verdict, resend_note
 from console.core.pipeline import verdict_for as guard_verdict
+from console.core.pipeline.guard import blocked_text
 from console.core.pipeline.pipeline import reported_status
-from console.core.team.approval import Submission
-from console.core.team.held import decision_text
+from console.core.team.approval import Submission, decision_text
 from console.core.transport import NotSentError, Transport
 from tests.helpers.batch_files import card_file
 from tests.helpers.history_data import answered
@@ -53,6 +53,18 @@ def test_only_a_new_order_with_an_id_is_looked_up_or_remembered() -> None:
     accepted = accepted_verdict("payout-check", " p-1 ", "77")
     assert accepted is not None
     assert (accepted.seen, accepted.client_orderid) == (Seen.ACCEPTED, "p-1")
+
+
+def test_a_profile_accepted_before_is_named_by_its_recurring_payment_id() -> None:
+    at = datetime.now(UTC)
+    charged = Verdict(Seen.ACCEPTED, "rp-1", at, "10000001", "700000000001")
+    said = blocked_text(charged, "create-recurring-payment")
+    assert "(recurring-payment-id 700000000001): rp-1" in said
+    assert "10000001" not in said  # one charge's order id is not the profile's
+    assert "(gateway order 10000001): rp-1" in blocked_text(charged, "payout-check")
+    unnamed = blocked_text(Verdict(Seen.ACCEPTED, "rp-1", at), "create-recurring-payment")
+    assert "Already sent and accepted at " in unnamed
+    assert "(" not in unnamed
 
 
 def test_a_resend_after_a_send_that_never_arrived_says_so() -> None:

@@ -70,7 +70,7 @@ def test_a_checker_approves_and_the_payout_is_sent_exactly_once(
 
         assert sent.result == "accepted"
         assert len(server.received) == 1
-        with pytest.raises(SendRefusedError, match="Already sent and accepted"):
+        with pytest.raises(ApprovalRefusedError, match="is sent by bob: it is not sent again"):
             Approvals(alice).send_approved(pipeline(alice), submitted.id, prepared)
         assert len(server.received) == 1
         row = alice.fetch()[0]  # the maker sees the checker's send in the shared journal

@@ -13,6 +13,7 @@ from console.core.pipeline import Decision, Refusal, RefusedError
 from console.core.team import Approvals, TeamJournal, connect, content_hash
 from console.core.team.errors import (
     ApprovalPendingError,
+    ApprovalRefusedError,
     CardDataNeedsWaitingError,
     NotApprovedError,
 )
@@ -163,7 +164,7 @@ def test_a_claimed_send_refused_for_plain_http_ends_refused(
             Approvals(bob).send_approved(pipeline(bob), sid, prepared_payout(far, rsa_key))
         assert Approvals(alice).submission(sid).state == "refused"
         assert alice.fetch() == []
-        with pytest.raises(Exception, match="refused, not approved"):  # it stays final
+        with pytest.raises(Exception, match="its send was refused: Not sent: http"):  # final
             Approvals(bob).send_approved(pipeline(bob), sid, prepared_payout(far, rsa_key))
 
 
@@ -193,3 +194,42 @@ def test_a_claim_whose_console_is_gone_ends_refused(
     assert ("bob", "refused", "send: the console that claimed it stopped; nothing was sent") in (
         _audit(team_db)
     )
+
+
+def test_the_same_request_held_again_finds_its_waiting_submission(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    _policy(team_db)
+    with (
+        serve(lambda r: Reply(200, accepted(), FORM)) as server,
+        TeamJournal(team_db.dsn("alice")) as alice,
+        TeamJournal(team_db.dsn("bob")) as bob,
+    ):
+
+        def held_card() -> Held:
+            card = prepared_payout(server.url, rsa_key, card=True)
+            found = hold(pipeline(alice), pipeline(alice).check(card))
+            assert found is not None
+            return found
+
+        first = held_card().submit(waiting=True)
+        assert first.submitted_text == f"Submitted for approval as #{first.id}"
+        again = held_card().submit(waiting=True)  # a second console with the same card data
+        assert again.id == first.id
+        assert again.submitted_text == (
+            f"An identical payout-check is already waiting for a checker's decision as "
+            f"#{first.id} (submitted by alice); nothing new was submitted"
+        )
+        assert [s.id for s in Approvals(bob).pending()] == [first.id]
+        Approvals(bob).approve(first.id)
+        later = held_card().submit(waiting=True)
+        assert "already approved by bob and waits to be sent" in later.submitted_text
+        assert later.send().result == "accepted"  # it holds the same card data: it sends it
+        with pytest.raises(ApprovalRefusedError, match="is sent by alice: it is not sent again"):
+            Approvals(bob).send_approved(
+                pipeline(bob), first.id, prepared_payout(server.url, rsa_key, card=True)
+            )
+        assert len(server.received) == 1
+        sent = pipeline(alice).check(prepared_payout(server.url, rsa_key, card=True))
+        assert hold(pipeline(alice), sent) is None  # sent: the guard refuses it, none held
+    assert ("bob", "refused", "send: sent") in _audit(team_db)

@@ -7,7 +7,8 @@ resumed by running it again, and nobody is paid twice.
 
 Public API:
     read_batch, BatchFile, Row, FileProblem, BatchFileError, detect_delimiter: reading.
-    TEMPLATES, template_csv, template_values: a file template per receiver type.
+    TEMPLATES, template_csv, template_values, explain: a file template per receiver type,
+        and its columns in plain words.
     check_batch, Validation, CheckedRow, RowState, RowProblem, Total: checking.
     Plan, BatchSummary, BatchDecision, BatchRefusedError, Refused: what a run may send.
     BatchLimits, limits_for, set_limits, LimitsFileError: per-environment limits.
@@ -67,7 +68,7 @@ from .status import (
     standing,
     tally,
 )
-from .templates import TEMPLATES, template_csv, template_values
+from .templates import TEMPLATES, explain, template_csv, template_values
 
 __all__ = [
     "COLUMNS",
@@ -108,6 +109,7 @@ __all__ = [
     "check_results_path",
     "check_rows",
     "detect_delimiter",
+    "explain",
     "journal_rows",
     "limits_for",
     "needs_check",

@@ -49,6 +49,8 @@ class SentRow(Protocol):
     def final_status(self) -> str | None: ...
     @property
     def gateway_order_id(self) -> str | None: ...
+    @property
+    def recurring_payment_id(self) -> str | None: ...
 
 
 class Seen(StrEnum):
@@ -70,6 +72,7 @@ class Verdict:
     client_orderid: str
     at: datetime | None = None  # when the deciding send was made (UTC)
     gateway_order_id: str | None = None
+    recurring_payment_id: str | None = None  # a recurring profile's: what names it
 
     @property
     def blocks(self) -> bool:
@@ -118,7 +121,7 @@ def judge(order_id: str, rows: Sequence[SentRow]) -> Verdict:
     """The verdict for a client_orderid from its journal rows (any order)."""
 
     def verdict(seen: Seen, row: SentRow) -> Verdict:
-        return Verdict(seen, order_id, row.created, row.gateway_order_id)
+        return Verdict(seen, order_id, row.created, row.gateway_order_id, row.recurring_payment_id)
 
     newest = sorted(rows, key=lambda r: (r.created, r.id), reverse=True)
     for row in newest:
@@ -155,8 +158,11 @@ def blocked_text(verdict: Verdict, command: str) -> str:
             f"{clock_text(verdict.at)}), from this or another console. Wait for its answer in "
             "History; for another payout, use a new client_orderid."
         )
-    order = f" (gateway order {verdict.gateway_order_id})" if verdict.gateway_order_id else ""
-    what = "payout" if command == "payout-check" else "recurring profile"
+    what, order = "payout", verdict.gateway_order_id and f"gateway order {verdict.gateway_order_id}"
+    if command != "payout-check":  # a profile's own id names it; an order id is one charge's
+        what, order = "recurring profile", verdict.recurring_payment_id
+        order = order and f"recurring-payment-id {order}"
+    order = f" ({order})" if order else ""
     return (
         f"Already sent and accepted at {clock_text(verdict.at)}{order}: {verdict.client_orderid}."
         f" For another {what}, use a new client_orderid."

@@ -151,8 +151,9 @@ def _card_type(given: Mapping[str, str], today: date, out: list[Problem]) -> Non
                     Problem(
                         (name,),
                         ERROR,
-                        f"{name} is not supported for DST profiles: clear it, or set "
-                        "rp_card_type to SRC.",
+                        f"{name} is not supported when rp_card_type is DST (the card is the "
+                        "receiver's: the profile pays money to it): clear it, or set "
+                        "rp_card_type to SRC (the card is the payer's: the profile charges it).",
                         Code.NOT_SUPPORTED.value,
                     )
                 )
@@ -163,7 +164,9 @@ def _card_type(given: Mapping[str, str], today: date, out: list[Problem]) -> Non
                     Problem(
                         (name,),
                         ERROR,
-                        f"{name} is required for SRC profiles.",
+                        f"{name} is required when rp_card_type is SRC (the card is the "
+                        "payer's: the profile charges it): fill it, or set rp_card_type to DST "
+                        "(the card is the receiver's: the profile pays money to it).",
                         Code.REQUIRED.value,
                     )
                 )

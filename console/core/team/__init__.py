@@ -37,10 +37,11 @@ if TYPE_CHECKING:
         Policy,
         Submission,
         Submitted,
+        decision_text,
     )
     from console.core.team.dsn import configured_dsn, connect, save_dsn
     from console.core.team.hashing import content_hash
-    from console.core.team.held import Awaiting, Held, decision_text, hold
+    from console.core.team.held import Awaiting, Held, hold
     from console.core.team.held_batch import AwaitingBatch, HeldBatch, hold_batch
     from console.core.team.journal import TeamJournal
     from console.core.team.live import TeamListener
@@ -58,7 +59,7 @@ _LAZY = {
     "save_dsn": "dsn",
     "Awaiting": "held",
     "Held": "held",
-    "decision_text": "held",
+    "decision_text": "approval",
     "hold": "held",
     "AwaitingBatch": "held_batch",
     "HeldBatch": "held_batch",

@@ -139,6 +139,39 @@ def _submission(r: tuple[Any, ...]) -> Submission:
     return Submission(*values)
 
 
+def _waiting(db: Any, environment: str, digest: str, *, batch: bool) -> Submission | None:
+    """The newest submission of exactly this content (a batch, or a single request) still
+    waiting for a decision, or approved and unsent (None: there is none)."""
+    row = db.execute(
+        f"{_SUBMISSION_SQL} WHERE environment = %s AND content_hash = %s"
+        f" AND batch_rows IS {'NOT ' if batch else ''}NULL"
+        " AND state IN ('pending', 'approved') AND expires > now() ORDER BY id DESC LIMIT 1",
+        (environment, digest),
+    ).fetchone()
+    return _submission(tuple(row)) if row is not None else None
+
+
+def decision_text(s: Submission) -> str:
+    """What became of a submission, in a person's words."""
+    who = f" by {s.decided_by}" if s.decided_by else ""
+    if s.state == "approved":
+        return f"#{s.id} was approved{who}."
+    if s.state == "pending":
+        return f"#{s.id} waits for a checker's decision; nothing was sent."
+    if s.state == "rejected":
+        why = f": {s.reason}" if s.reason else ""
+        return f"#{s.id} was rejected{who}{why}. Nothing was sent."
+    if s.state == "expired":
+        return f"#{s.id} expired before it was approved and sent. Nothing was sent."
+    if s.state == "void":
+        return f"#{s.id}'s approval is void: the request changed after it. Nothing was sent."
+    if s.state == "refused":
+        why = f": {s.reason.rstrip('.')}" if s.reason else ""
+        return f"#{s.id} was approved{who}, but its send was refused{why}. Nothing was sent."
+    sender = f" by {s.sender}" if s.sender else ""
+    return f"#{s.id} is {s.state}{sender}: it is not sent again."
+
+
 @dataclass(frozen=True, slots=True)
 class RoleChange:
     """What ``add_user`` did: the person's team roles before (None: a new login) and after."""
@@ -179,6 +212,8 @@ class Submitted:
     id: int
     environment: str
     prepared: PreparedRequest = field(repr=False)
+    # the identical request's submission found waiting (a decision, or its send): none new
+    earlier: Submission | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,13 +370,7 @@ class Approvals:
         """The newest batch submission of exactly this content that is still waiting for a
         decision or approved and unsent (None: submit it)."""
         with self.journal.reading() as db:
-            row = db.execute(
-                f"{_SUBMISSION_SQL} WHERE environment = %s AND content_hash = %s"
-                " AND batch_rows IS NOT NULL AND state IN ('pending', 'approved')"
-                " AND expires > now() ORDER BY id DESC LIMIT 1",
-                (environment, digest),
-            ).fetchone()
-        return _submission(tuple(row)) if row is not None else None
+            return _waiting(db, environment, digest, batch=True)
 
     def submit(self, environment: str, prepared: PreparedRequest) -> Submitted:
         """Record ``prepared`` (signed: a request with errors is never held, see
@@ -350,6 +379,13 @@ class Approvals:
         card = carries_card_data(prepared)
         row = approved_row(environment, prepared, self.journal.hash_key)
         with self.journal.writing() as db:
+            # one submitter at a time per content: a second of the same request finds the first
+            db.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (row["content_hash"],)
+            )
+            earlier = _waiting(db, environment, row["content_hash"], batch=False)
+            if earlier is not None:
+                return Submitted(earlier.id, environment, prepared, earlier)
             sid = db.execute(
                 "SELECT gateway.submit(%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s)",
                 (
@@ -439,9 +475,16 @@ class Approvals:
                 the request approved (then the approval is void).
             SendRefusedError: the pipeline refused it (the submission is then "refused").
         """
-        # before claiming: a refused send must not use up the approval
-        pipeline.check(prepared).refuse_if_blocked()
-        self.claim(sid, content_hash(pipeline.environment, prepared, self.journal.hash_key))
+        found = self.submission(sid)
+        if found.state == "approved":
+            # before claiming: a refused send must not use up the approval
+            pipeline.check(prepared).refuse_if_blocked()
+        try:  # anything else is refused by the database, which audits the refusal
+            self.claim(sid, content_hash(pipeline.environment, prepared, self.journal.hash_key))
+        except ApprovalRefusedError as exc:
+            if found.state == "approved":
+                raise
+            raise ApprovalRefusedError(decision_text(found)) from exc
         order_id = client_orderid(prepared.params)
         self.journal.bind_submission(pipeline.environment, prepared.command, order_id, sid)
         try:

@@ -16,7 +16,8 @@ The pipeline's conversation (:meth:`~console.core.pipeline.Pipeline.ask`) calls 
 and, for a held request, asks the front's ``Asker.submit_for_approval`` instead of the
 production confirmation (the front shows :attr:`Held.text` and offers :attr:`Held.ACTION`);
 :meth:`~console.core.pipeline.Pipeline.go` submits it. What a front says after waiting comes
-from :func:`decision_text` or the errors raised by :meth:`Awaiting.send`.
+from :func:`~console.core.team.approval.decision_text` or the errors raised by
+:meth:`Awaiting.send`.
 """
 
 from __future__ import annotations
@@ -140,6 +141,23 @@ class Awaiting:
     def id(self) -> int:
         return self.submitted.id
 
+    @property
+    def submitted_text(self) -> str:
+        """What submitting did: a new submission, or the identical one found waiting (then
+        nothing new was submitted)."""
+        earlier = self.submitted.earlier
+        if earlier is None:
+            return f"Submitted for approval as #{self.id}"
+        how = (
+            f"approved by {earlier.decided_by} and waits to be sent"
+            if earlier.state == "approved"
+            else "waiting for a checker's decision"
+        )
+        return (
+            f"An identical {earlier.command} is already {how} as #{earlier.id} (submitted by "
+            f"{earlier.maker}); nothing new was submitted"
+        )
+
     def current(self) -> Submission:
         """The submission as the team database has it now."""
         return self.approvals.submission(self.id)
@@ -186,25 +204,6 @@ def require_approved(found: Submission, *, what: str = "", until: str = "") -> N
             f"No decision on {what}#{found.id} yet; nothing was sent.{card}", found.id
         )
     if found.state != "approved":
+        from console.core.team.approval import decision_text
+
         raise NotApprovedError(decision_text(found), found.state)
-
-
-def decision_text(s: Submission) -> str:
-    """What became of a submission, in a person's words."""
-    who = f" by {s.decided_by}" if s.decided_by else ""
-    if s.state == "approved":
-        return f"#{s.id} was approved{who}."
-    if s.state == "pending":
-        return f"#{s.id} waits for a checker's decision; nothing was sent."
-    if s.state == "rejected":
-        why = f": {s.reason}" if s.reason else ""
-        return f"#{s.id} was rejected{who}{why}. Nothing was sent."
-    if s.state == "expired":
-        return f"#{s.id} expired before it was approved and sent. Nothing was sent."
-    if s.state == "void":
-        return f"#{s.id}'s approval is void: the request changed after it. Nothing was sent."
-    if s.state == "refused":
-        why = f": {s.reason}" if s.reason else ""
-        return f"#{s.id} was approved{who}, but its send was refused{why}. Nothing was sent."
-    sender = f" by {s.sender}" if s.sender else ""
-    return f"#{s.id} is {s.state}{sender}: it is not sent again."
