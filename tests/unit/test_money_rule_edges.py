@@ -198,3 +198,34 @@ def test_an_id_accepted_before_is_refused_not_submitted_for_approval(
 
 def answered_payout(payout: Any) -> Outcome:
     return answered(payout, "type=async-response&serial-number=s&gateway-order-id=77")
+
+
+def test_an_approved_payout_whose_id_was_accepted_meanwhile_keeps_its_approval(
+    team_db: Any, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """The id went out another way while the submission waited (the policy was lifted and
+    someone sent it): sending the approved one is refused before it is claimed, so nothing is
+    paid twice and the approval is not used up."""
+    from console.core.pipeline import Decision, Refusal, RefusedError
+    from console.core.team import Approvals, TeamJournal
+    from tests.helpers.http_server import Reply, serve
+    from tests.helpers.team import FORM, accepted, pipeline, prepared_payout
+
+    with (
+        serve(lambda r: Reply(200, accepted(), FORM)) as server,
+        TeamJournal(team_db.dsn("root_admin")) as admin,
+        TeamJournal(team_db.dsn("alice")) as alice,
+        TeamJournal(team_db.dsn("bob")) as bob,
+        TeamJournal(team_db.dsn("dave")) as dave,
+    ):
+        Approvals(admin).set_policy("prod", "all")
+        payout = prepared_payout(server.url, rsa_key)
+        sid = Approvals(alice).submit("prod", payout).id
+        Approvals(admin).set_policy("prod", "none")
+        assert str(pipeline(dave).send(payout, Decision(True, True)).result) == "accepted"
+        Approvals(bob).approve(sid)
+        with pytest.raises(RefusedError) as refused:
+            Approvals(alice).send_approved(pipeline(alice), sid, payout)
+        assert refused.value.code == Refusal.ACCEPTED_BEFORE
+        assert len(server.received) == 1
+        assert Approvals(alice).submission(sid).state == "approved"
