@@ -114,7 +114,24 @@ def read_batch(path: Path, sheet: str | None = None) -> BatchFile:
         ) from exc
     if path.suffix.lower() in (".jsonl", ".ndjson"):
         return _read_jsonl(path, text)
-    return _read_csv(path, text)
+    first = _first_line(text)
+    del text  # read again as a stream: one copy of the file in memory, not three
+    return _read_csv(path, data, first)
+
+
+def _first_line(text: str) -> str:
+    """The first line holding more than white space ('' when none), without splitting the
+    whole file into lines: a growing head of it, until a line ends inside it."""
+    size = 1 << 16
+    while True:
+        lines = text[:size].splitlines()
+        whole = size >= len(text)
+        for i, line in enumerate(lines):
+            if line.strip() and (whole or i < len(lines) - 1):
+                return line
+        if whole:
+            return ""
+        size *= 4
 
 
 def detect_delimiter(header: str) -> str:
@@ -161,13 +178,13 @@ def column_names(batch: BatchFile, header: list[str]) -> list[str | None]:
     return out
 
 
-def _read_csv(path: Path, text: str) -> BatchFile:
-    first = next((line for line in text.splitlines() if line.strip()), "")
+def _read_csv(path: Path, data: bytes, first: str) -> BatchFile:
     if not first:
         raise BatchFileError(f"{path}: the file is empty; it needs a header row of field names.")
     delimiter = detect_delimiter(first)
     batch = BatchFile(path, "csv", delimiter=delimiter)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="")
+    reader = csv.reader(stream, delimiter=delimiter, strict=True)
     try:
         header = next(reader)
         columns = column_names(batch, header)

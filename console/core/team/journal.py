@@ -47,6 +47,8 @@ _SENT_BEFORE_SQL = (
     f"{ORDER_SQL}"
 )
 
+_SENT_BEFORE_EACH_SQL = _SENT_BEFORE_SQL.replace("client_orderid = %s", "client_orderid = ANY(%s)")
+
 
 def _pg(sql_with_qmarks: str) -> str:
     """The history's SQL (``?`` placeholders, our column names only) for psycopg."""
@@ -390,6 +392,22 @@ class TeamJournal:
         (see :func:`console.core.history.reading.sent_before`)."""
         where = (client_orderid.strip(), command, gateway, gateway, environment)
         return self._query(_SENT_BEFORE_SQL, where)
+
+    def sent_before_each(
+        self,
+        gateway: str | None,
+        command: str,
+        client_orderids: Iterable[str],
+        environment: str = "",
+    ) -> dict[str, list[HistoryRow]]:
+        """:meth:`sent_before` of many order ids in one query: each id given (stripped)
+        that was sent before -> the team's sends of it, newest first."""
+        wanted = sorted({i.strip() for i in client_orderids} - {""})
+        found: dict[str, list[HistoryRow]] = {}
+        where = (wanted, command, gateway, gateway, environment)
+        for row in self._query(_SENT_BEFORE_EACH_SQL, where):
+            found.setdefault(row.client_orderid or "", []).append(row)
+        return found
 
     def distinct(self, column: str) -> list[str]:
         """Values present in ``environment``, ``command`` or ``outcome`` (index skip scan)."""
