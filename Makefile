@@ -6,14 +6,24 @@ BIN := $(VENV)/bin
 
 .PHONY: run test check bench clean
 
-$(BIN)/.installed: pyproject.toml
-	./scripts/system-deps.sh
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[gui,test,dev]'
-	touch $@
+# pip -qq: errors only (a failed install still says why); one line says what is happening.
+PIP := $(BIN)/python -m pip install -qq
 
-run: $(BIN)/.installed
+# `make run` needs the window's packages only; the tests and checks add theirs on first use.
+$(BIN)/.installed-run: pyproject.toml setup.py
+	@echo "Setting up $(VENV) (first run only)..."
+	@./scripts/system-deps.sh
+	@$(PYTHON) -m venv $(VENV)
+	@$(PIP) --upgrade pip
+	@$(PIP) -e '.[gui]'
+	@touch $@
+
+$(BIN)/.installed: $(BIN)/.installed-run
+	@echo "Adding the test and development tools to $(VENV)..."
+	@$(PIP) -e '.[gui,test,dev]'
+	@touch $@
+
+run: $(BIN)/.installed-run
 	$(BIN)/gateway-console
 
 test: $(BIN)/.installed

@@ -270,7 +270,8 @@ def _environment(args: argparse.Namespace, fallback: str | None = None) -> tuple
 
 def _plan(args: argparse.Namespace, pipeline: Pipeline, production: bool) -> core.Plan:
     batch = core.read_batch(args.file, args.sheet)
-    validation = core.check_batch(batch, lambda oid: pipeline.verdict(core.COMMAND, oid))
+    ids = (row.client_orderid for row in batch.rows)
+    validation = core.check_batch(batch, pipeline.verdicts(core.COMMAND, ids))
     limits = core.limits_for(pipeline.environment, production=production)
     return core.Plan(
         validation,

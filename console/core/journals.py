@@ -37,6 +37,14 @@ class Journal(Protocol):
         self, gateway: str | None, command: str, client_orderid: str, environment: str = ""
     ) -> list[Any]: ...  # rows with the attributes of pipeline.guard.SentRow
 
+    def sent_before_each(
+        self,
+        gateway: str | None,
+        command: str,
+        client_orderids: Iterable[str],
+        environment: str = "",
+    ) -> dict[str, list[Any]]: ...  # sent_before of each id (stripped) sent before
+
     def set_final_status(
         self,
         environment: str,

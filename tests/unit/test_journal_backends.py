@@ -305,6 +305,28 @@ def test_sent_before_finds_one_order_id_in_one_environment_and_command(
     assert rows[0].id == row_id
 
 
+def test_a_batch_files_order_ids_are_looked_up_together_as_one_by_one(
+    seeded: Any, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """What a batch file's check asks of the journal for all of its ids at once (a few
+    queries, not one per row) is what the guard finds for each of them."""
+    journal = seeded
+    journal.journal("acme-sb").before_send(
+        prepared(rsa_key, base_url=env_base_url("acme-sb"), client_orderid="po-2")
+    )
+    ids = [f"po-{n}" for n in range(1, 1200)] + [" po-1 ", "PO-1", ""]
+    for env in ("acme-sb", "acme-live"):
+        for gateway in (env_gateway(env, "payout-check"), None):
+            each = journal.sent_before_each(gateway, "payout-check", ids, env)
+            for order_id in ids:
+                one = journal.sent_before(gateway, "payout-check", order_id, env)
+                assert each.get(order_id.strip(), []) == one, (env, gateway, order_id)
+    sb = journal.sent_before_each(env_gateway("acme-sb", "payout-check"), "payout-check", ids)
+    assert {k: [r.outcome for r in v] for k, v in sb.items()} == {
+        "po-1": ["accepted"], "po-2": ["pending", "rejected"], "po-10": ["accepted"],
+    }  # fmt: skip
+
+
 def test_the_guard_reads_accepted_rejected_and_unknown_sends_alike(seeded: Any) -> None:
     def seen(env: str, order: str) -> Seen:
         gateway = env_gateway(env)

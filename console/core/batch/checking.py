@@ -120,29 +120,42 @@ def check_batch(batch: BatchFile, verdict: Callable[[str], Verdict]) -> Validati
     for p in batch.problems:
         out.header_broken |= p.row == 0 or p.field == "(file)"
         out.problems.append(RowProblem(p.row, p.field, p.message, p.severity))
+    ids = [row.client_orderid for row in batch.rows]
     seen: dict[str, list[int]] = defaultdict(list)
-    for row in batch.rows:
-        if row.client_orderid:
-            seen[row.client_orderid].append(row.number)
-    for row in batch.rows:
-        out.rows.append(_check_row(out, row, seen, verdict))
+    for row, order_id in zip(batch.rows, ids, strict=True):
+        if order_id:
+            seen[order_id].append(row.number)
+    for row, order_id in zip(batch.rows, ids, strict=True):
+        out.rows.append(_check_row(out, row, order_id, seen, verdict))
     out.totals = totals_of(out.rows_in(RowState.READY))
     return out
+
+
+def _fields_text(fields: tuple[str, ...]) -> str:
+    """A problem's fields as the table shows them (one string per set of fields, not one
+    per row: a large file repeats the same few)."""
+    text = _FIELDS_TEXT.get(fields)
+    if text is None:
+        text = _FIELDS_TEXT.setdefault(fields, ", ".join(fields))
+    return text
+
+
+_FIELDS_TEXT: dict[tuple[str, ...], str] = {}
 
 
 def _check_row(
     out: Validation,
     row: Row,
+    order_id: str,
     seen: Mapping[str, Sequence[int]],
     verdict: Callable[[str], Verdict],
 ) -> CheckedRow:
     errors = False
     problems = validate(COMMAND, row.values)
     for p in problems:
-        out.problems.append(RowProblem(row.number, ", ".join(p.fields), p.message, p.severity))
+        out.problems.append(RowProblem(row.number, _fields_text(p.fields), p.message, p.severity))
         errors |= p.severity is Severity.ERROR
-    card = card_question(problems, list(row.values.items()))
-    order_id = row.client_orderid
+    card = card_question(problems, list(row.values.items())) if problems else ""
     others = [n for n in seen.get(order_id, ()) if n != row.number] if order_id else []
     if others:
         rows = ", ".join(str(n) for n in others)

@@ -9,6 +9,7 @@ from console.core.batch.source import (
     MAX_FILE_BYTES,
     BatchFile,
     BatchFileError,
+    first_line,
     read_csv,
     read_jsonl,
 )
@@ -44,4 +45,6 @@ def read_batch(path: Path, sheet: str | None = None) -> BatchFile:
         ) from exc
     if path.suffix.lower() in (".jsonl", ".ndjson"):
         return read_jsonl(path, text)
-    return read_csv(path, text)
+    first = first_line(text)
+    del text  # read again as a stream: one copy of the file in memory, not three
+    return read_csv(path, data, first)

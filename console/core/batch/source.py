@@ -84,6 +84,21 @@ def field_names() -> dict[str, str]:
     return names
 
 
+def first_line(text: str) -> str:
+    """The first line holding more than white space ('' when none), without splitting the
+    whole file into lines: a growing head of it, until a line ends inside it."""
+    size = 1 << 16
+    while True:
+        lines = text[:size].splitlines()
+        whole = size >= len(text)
+        for i, line in enumerate(lines):
+            if line.strip() and (whole or i < len(lines) - 1):
+                return line
+        if whole:
+            return ""
+        size *= 4
+
+
 def detect_delimiter(header: str) -> str:
     """``;`` when the header line holds more semicolons than commas, else ``,``."""
     return ";" if header.count(";") > header.count(",") else ","
@@ -128,13 +143,13 @@ def column_names(batch: BatchFile, header: list[str]) -> list[str | None]:
     return out
 
 
-def read_csv(path: Path, text: str) -> BatchFile:
-    first = next((line for line in text.splitlines() if line.strip()), "")
+def read_csv(path: Path, data: bytes, first: str) -> BatchFile:
     if not first:
         raise BatchFileError(f"{path}: the file is empty; it needs a header row of field names.")
     delimiter = detect_delimiter(first)
     batch = BatchFile(path, "csv", delimiter=delimiter)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="")
+    reader = csv.reader(stream, delimiter=delimiter, strict=True)
     try:
         header = next(reader)
         columns = column_names(batch, header)

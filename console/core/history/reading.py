@@ -56,6 +56,31 @@ def sent_before(
     return [HistoryRow.from_sql(r) for r in found]
 
 
+def sent_before_each(
+    db: sqlite3.Connection,
+    gateway: str | None,
+    command: str,
+    client_orderids: Iterable[str],
+    environment: str,
+) -> dict[str, list[HistoryRow]]:
+    """:func:`sent_before` of many order ids at once (a batch file's), 500 ids a query: each
+    id given (stripped) that was sent before -> its sends, newest first."""
+    wanted = sorted({i.strip() for i in client_orderids} - {""})
+    found: dict[str, list[HistoryRow]] = {}
+    if gateway is None:
+        where, extra = "+command = ? AND +environment = ?", [command, environment]
+    else:
+        where = "+command = ? AND (+gateway = ? OR (gateway IS NULL AND +environment = ?))"
+        extra = [command, gateway, environment]
+    for start in range(0, len(wanted), 500):  # stay under SQLite's variable limit
+        chunk = wanted[start : start + 500]
+        sql = f"{ROW_SQL} WHERE client_orderid IN ({', '.join('?' * len(chunk))}) AND {where}"
+        for r in db.execute(f"{sql}{ORDER_SQL}", [*chunk, *extra]):
+            row = HistoryRow.from_sql(r)
+            found.setdefault(row.client_orderid or "", []).append(row)
+    return found
+
+
 class HistoryQueries:
     """The journal's queries; mixed into :class:`console.core.history.journal.History`."""
 
@@ -145,6 +170,17 @@ class HistoryQueries:
         """The earlier sends of this order id (see :func:`sent_before`), newest first."""
         with self.reading() as db:
             return sent_before(db, gateway, command, client_orderid, environment)
+
+    def sent_before_each(
+        self,
+        gateway: str | None,
+        command: str,
+        client_orderids: Iterable[str],
+        environment: str = "",
+    ) -> dict[str, list[HistoryRow]]:
+        """The earlier sends of each order id (see :func:`sent_before_each`)."""
+        with self.reading() as db:
+            return sent_before_each(db, gateway, command, client_orderids, environment)
 
     def distinct(self, column: str) -> list[str]:
         """Values present in ``environment``, ``command`` or ``outcome`` (for filter menus)."""

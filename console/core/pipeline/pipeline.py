@@ -14,7 +14,7 @@ the :class:`~.check.Decision` it is given does not answer. Nothing is sent witho
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,6 +133,24 @@ class Pipeline:
             return NEW
         where = gateway if gateway is not None else self.gateway(command)
         return verdict_for(self.journal, where, command, order_id, self.environment)
+
+    def verdicts(self, command: str, order_ids: Iterable[str]) -> Callable[[str], Verdict]:
+        """:meth:`verdict` of many order ids (a batch file's), looked up together: the
+        verdict of each of them (stripped; any other id: :meth:`verdict`)."""
+        if self.journal is None or command not in NEW_ORDER_COMMANDS:
+            return lambda _order_id: NEW
+        gateway = self.gateway(command)
+        wanted = {order_id.strip() for order_id in order_ids}
+        sent = self.journal.sent_before_each(gateway, command, wanted, self.environment)
+        found = {order_id: judge(order_id, rows) for order_id, rows in sent.items()}
+
+        def verdict(order_id: str) -> Verdict:
+            key = order_id.strip()
+            if key in found or (key and key in wanted):
+                return found.get(key) or judge(key, [])
+            return self.verdict(command, order_id, gateway)
+
+        return verdict
 
     def check(self, prepared: PreparedRequest) -> Check:
         """The guard's verdict and the confirmation summary of a prepared request."""

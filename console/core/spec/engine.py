@@ -92,6 +92,8 @@ class _Plan:
     by_name: dict[str, Field]  # contract name and alias -> field
     steps: tuple[tuple[Field, tuple[c.FieldCheck, ...], bool], ...]  # field, checks, required
     rules: tuple[Rule, ...]
+    position: dict[str, int]  # contract name -> its step
+    required: frozenset[int]  # the steps of fields always required
 
 
 def always_required(f: Field) -> bool:
@@ -110,7 +112,9 @@ def _plan(command: Command) -> _Plan:
         if f.alias:
             by_name[f.alias] = f
     steps = tuple((f, field_checks(f), always_required(f)) for f in command.fields)
-    return _Plan(command, by_name, steps, RULES.get(command.name, ()))
+    position = {f.name: i for i, f in enumerate(command.fields)}
+    required = frozenset(i for i, (_f, _checks, needed) in enumerate(steps) if needed)
+    return _Plan(command, by_name, steps, RULES.get(command.name, ()), position, required)
 
 
 _PLANS: dict[str, _Plan] = {name: _plan(cmd) for name, cmd in COMMANDS.items()}
@@ -180,11 +184,13 @@ def validate(
         else:
             given[f.name] = value
             shown[f.name] = name
-    for f, checks, required in plan.steps:
+    # The given and the required fields only, in the contract's order (a form or a file
+    # row fills few of a command's fields).
+    for step in sorted(plan.required.union(map(plan.position.__getitem__, given))):
+        f, checks, _always = plan.steps[step]
         entry = given.get(f.name)
         if entry is None:
-            if required:
-                out.append(_required(f))
+            out.append(_required(f))
             continue
         who = shown[f.name]
         for check in () if f.name in unchecked else checks:

@@ -47,6 +47,8 @@ _SENT_BEFORE_SQL = (
     f"{ORDER_SQL}"
 )
 
+_SENT_BEFORE_EACH_SQL = _SENT_BEFORE_SQL.replace("client_orderid = %s", "client_orderid = ANY(%s)")
+
 
 def _pg(sql_with_qmarks: str) -> str:
     """The history's SQL (``?`` placeholders, our column names only) for psycopg."""
@@ -320,8 +322,11 @@ class TeamJournal:
             return [HistoryRow.from_sql(tuple(r)) for r in db.execute(sql, list(args))]
 
     def count(self, filter: HistoryFilter | None = None) -> int:
+        """How many rows match; every row: the number the database keeps (no scan)."""
         where, args = (filter or HistoryFilter()).where()
         with self.reading() as db:
+            if not where:
+                return int(db.execute("SELECT n FROM request_count").fetchone()[0])
             sql = f"SELECT count(*) FROM requests{_pg(where)}"  # noqa: S608 (placeholders only)
             return int(db.execute(sql, args).fetchone()[0])
 
@@ -387,6 +392,22 @@ class TeamJournal:
         (see :func:`console.core.history.reading.sent_before`)."""
         where = (client_orderid.strip(), command, gateway, gateway, environment)
         return self._query(_SENT_BEFORE_SQL, where)
+
+    def sent_before_each(
+        self,
+        gateway: str | None,
+        command: str,
+        client_orderids: Iterable[str],
+        environment: str = "",
+    ) -> dict[str, list[HistoryRow]]:
+        """:meth:`sent_before` of many order ids in one query: each id given (stripped)
+        that was sent before -> the team's sends of it, newest first."""
+        wanted = sorted({i.strip() for i in client_orderids} - {""})
+        found: dict[str, list[HistoryRow]] = {}
+        where = (wanted, command, gateway, gateway, environment)
+        for row in self._query(_SENT_BEFORE_EACH_SQL, where):
+            found.setdefault(row.client_orderid or "", []).append(row)
+        return found
 
     def distinct(self, column: str) -> list[str]:
         """Values present in ``environment``, ``command`` or ``outcome`` (index skip scan)."""

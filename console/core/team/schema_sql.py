@@ -13,6 +13,7 @@ from the submission claimed for it, and an audit table that no role may change o
 from __future__ import annotations
 
 from console.core.team.schema_v4 import V4
+from console.core.team.schema_v5 import V5
 
 CHANNEL = "gateway_team"
 
@@ -642,5 +643,5 @@ LANGUAGE sql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 $$;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, V4)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, V4, V5)
 SCHEMA_VERSION = len(MIGRATIONS)

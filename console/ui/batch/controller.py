@@ -172,9 +172,9 @@ class BatchController(QObject):
         production = self.session.is_production
 
         def work() -> tuple[core.Plan, dict[int, core.ResultLine]]:
-            validation = core.check_batch(
-                core.read_batch(path), lambda o: pipeline.verdict(core.COMMAND, o)
-            )
+            batch = core.read_batch(path)
+            ids = (row.client_orderid for row in batch.rows)
+            validation = core.check_batch(batch, pipeline.verdicts(core.COMMAND, ids))
             limits = core.limits_for(env.name, production=production)
             plan = core.Plan(
                 validation,
