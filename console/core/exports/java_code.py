@@ -3,14 +3,7 @@
 from __future__ import annotations
 
 from console.core.exports import literals
-from console.core.exports.program import (
-    KEY_FILE_VARIABLE,
-    KEY_VARIABLE,
-    Program,
-    fill,
-    needs_line,
-    secret_variable,
-)
+from console.core.exports.program import Program, render_program
 
 NAME = "java"
 SUFFIX = ".java"
@@ -167,24 +160,12 @@ public class @CLASS@ {
 
 def render(program: Program) -> str:
     """The program's source text (its class is ``GatewayRequest``)."""
-    lit = literals.java
-    rows = []
-    for name, value in program.fields:
-        shown = f"fromEnv({lit(secret_variable(name))})" if name in program.from_env else lit(value)
-        rows.append(f"        fields.add(new String[] {{{lit(name)}, {shown}}});\n")
-    return fill(
+    return render_program(
+        program,
         _TEMPLATE,
-        {
-            "COMMAND": program.command,
-            "CLASS": CLASS_NAME,
-            "NEEDS": needs_line(program, "//"),
-            "KEY_VARIABLE": KEY_VARIABLE,
-            "KEY_FILE_VARIABLE": KEY_FILE_VARIABLE,
-            "KEY_VARIABLE_LITERAL": lit(KEY_VARIABLE),
-            "KEY_FILE_VARIABLE_LITERAL": lit(KEY_FILE_VARIABLE),
-            "KEY_FILE": lit(program.key_file),
-            "URL": lit(program.url),
-            "LOGIN": lit(program.login),
-            "FIELDS": "".join(rows),
-        },
+        lit=literals.java,
+        row=lambda name, value: f"        fields.add(new String[] {{{name}, {value}}});\n",
+        from_env="fromEnv",
+        comment="//",
+        extra={"CLASS": CLASS_NAME},
     )

@@ -9,7 +9,7 @@ too: a program is source text that gets pasted, mailed and committed.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from console.core.errors import InputError
@@ -176,3 +176,38 @@ def needs_line(program: Program, comment: str) -> str:
         return ""
     names = ", ".join(program.variables)
     return f"{comment} Card data is never in this file: set {names} in the environment.\n"
+
+
+def render_program(
+    program: Program,
+    template: str,
+    *,
+    lit: Callable[[str], str],
+    row: Callable[[str, str], str],
+    from_env: str,
+    comment: str,
+    extra: Mapping[str, str] | None = None,
+) -> str:
+    """``template`` filled for ``program`` in one language: ``lit`` writes a string literal,
+    ``row`` one field line from a literal name and value, ``from_env`` names the function that
+    reads a card value from the environment, ``comment`` starts a comment line."""
+    rows = []
+    for name, value in program.fields:
+        shown = (
+            f"{from_env}({lit(secret_variable(name))})" if name in program.from_env else lit(value)
+        )
+        rows.append(row(lit(name), shown))
+    values = {
+        "COMMAND": program.command,
+        "NEEDS": needs_line(program, comment),
+        "KEY_VARIABLE": KEY_VARIABLE,
+        "KEY_FILE_VARIABLE": KEY_FILE_VARIABLE,
+        "KEY_VARIABLE_LITERAL": lit(KEY_VARIABLE),
+        "KEY_FILE_VARIABLE_LITERAL": lit(KEY_FILE_VARIABLE),
+        "KEY_FILE": lit(program.key_file),
+        "URL": lit(program.url),
+        "LOGIN": lit(program.login),
+        "FIELDS": "".join(rows),
+        **(extra or {}),
+    }
+    return fill(template, values)

@@ -3,14 +3,7 @@
 from __future__ import annotations
 
 from console.core.exports import literals
-from console.core.exports.program import (
-    KEY_FILE_VARIABLE,
-    KEY_VARIABLE,
-    Program,
-    fill,
-    needs_line,
-    secret_variable,
-)
+from console.core.exports.program import Program, render_program
 
 NAME = "python"
 SUFFIX = ".py"
@@ -101,25 +94,11 @@ if __name__ == "__main__":
 
 def render(program: Program) -> str:
     """The program's source text."""
-    lit = literals.python
-    rows = []
-    for name, value in program.fields:
-        shown = (
-            f"from_env({lit(secret_variable(name))})" if name in program.from_env else lit(value)
-        )
-        rows.append(f"    ({lit(name)}, {shown}),\n")
-    return fill(
+    return render_program(
+        program,
         _TEMPLATE,
-        {
-            "COMMAND": program.command,
-            "NEEDS": needs_line(program, "#"),
-            "KEY_VARIABLE_LITERAL": lit(KEY_VARIABLE),
-            "KEY_FILE_VARIABLE_LITERAL": lit(KEY_FILE_VARIABLE),
-            "KEY_VARIABLE": KEY_VARIABLE,
-            "KEY_FILE_VARIABLE": KEY_FILE_VARIABLE,
-            "KEY_FILE": lit(program.key_file),
-            "URL": lit(program.url),
-            "LOGIN": lit(program.login),
-            "FIELDS": "".join(rows),
-        },
+        lit=literals.python,
+        row=lambda name, value: f"    ({name}, {value}),\n",
+        from_env="from_env",
+        comment="#",
     )
