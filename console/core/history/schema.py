@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import sqlite3
+import time
 from pathlib import Path
 
 from console.core.errors import JournalUnavailableError
@@ -131,7 +132,7 @@ def open_database(path: Path) -> sqlite3.Connection:
         owner_only(path)
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
         _check_version(db, path)  # before WAL: switching it on rewrites the file header
-        db.execute("PRAGMA journal_mode=WAL")
+        _use_wal(db)
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         migrate(db, path)
@@ -142,6 +143,21 @@ def open_database(path: Path) -> sqlite3.Connection:
             db.close()
         raise unavailable(path, exc) from exc
     return db
+
+
+def _use_wal(db: sqlite3.Connection, patience: float = 10.0) -> None:
+    """Switch the file to WAL. Several consoles opening a new history at once race for it,
+    and SQLite answers "locked" at once rather than waiting; the switch lasts, so the loser
+    finds it done when it asks again (opening only: nothing is sent here)."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def unavailable(path: Path, exc: BaseException) -> JournalUnavailableError:
