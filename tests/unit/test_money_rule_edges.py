@@ -20,6 +20,7 @@ from console.core.pipeline import Pipeline, Seen, Verdict, accepted_verdict, res
 from console.core.pipeline import verdict_for as guard_verdict
 from console.core.pipeline.guard import blocked_text
 from console.core.pipeline.pipeline import reported_status
+from console.core.spec import example_values
 from console.core.team.approval import Submission, decision_text
 from console.core.transport import NotSentError, Transport
 from tests.helpers.batch_files import card_file
@@ -229,3 +230,25 @@ def test_an_approved_payout_whose_id_was_accepted_meanwhile_keeps_its_approval(
         assert refused.value.code == Refusal.ACCEPTED_BEFORE
         assert len(server.received) == 1
         assert Approvals(alice).submission(sid).state == "approved"
+
+
+def test_an_id_outside_a_files_look_up_is_still_looked_up(
+    rsa_key: rsa.RSAPrivateKey, tmp_path: Path
+) -> None:
+    """A batch looks its ids up together; an id it did not name (a row read later) is not
+    taken for new: it is asked of the journal on its own."""
+    with History(tmp_path / "j.sqlite3") as journal:
+        pipeline = _pipeline(journal)
+        sent = prepare(
+            "payout-check",
+            {**example_values("payout-check"), "client_orderid": "late-1"},
+            private_key=rsa_key,
+            **CONNECTION,
+        )
+        hooks = journal.journal("sb")
+        hooks.after_answer(
+            hooks.before_send(sent), answered(sent, "type=async-response&gateway-order-id=9")
+        )
+        verdict = pipeline.verdicts("payout-check", ["early-1"])
+        assert verdict("early-1").seen is Seen.NEW
+        assert verdict("late-1").seen is Seen.ACCEPTED
