@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
 from console.core.errors import InputError, NetworkError
 from console.core.gateway_identity import gateway_identity
+from console.core.request_inputs import check_request_inputs
 from console.core.responses import DecodedResponse, Kind, decode
 from console.core.signing import SignedRequest, sign
 from console.core.spec import command_url, get_command, request_fields, validate
@@ -126,10 +127,6 @@ class JournalHooks(Protocol):
         """Update the row written by :meth:`before_send` with the (masked) outcome."""
 
 
-class LoginInBodyError(InputError):
-    """``login`` was given as a body field; the contract carries it as the consumer key."""
-
-
 def prepare(
     command: str,
     values: Mapping[str, str],
@@ -150,17 +147,7 @@ def prepare(
         InputError: unknown command, no endpoint id or group id for the URL, an unusable
             base URL or path template, an empty login, or ``login`` given as a field.
     """
-    try:
-        get_command(command)
-    except KeyError as exc:
-        raise InputError(str(exc.args[0])) from None
-    if "login" in values:
-        raise LoginInBodyError(
-            "login is never sent as a body field: it is the OAuth consumer key. "
-            "Remove the login field and give the login as the connection's login."
-        )
-    if not login.strip():
-        raise InputError("The login is empty: give the login the gateway issued to you.")
+    check_request_inputs(command, values, login)
     try:
         url = command_url(
             base_url,

@@ -10,7 +10,7 @@ it as an internal error, never as bad input.
     ConsoleError
     ├── InputError                  bad input: a field, an option or a file the person gave;
     │   │                           nothing was sent
-    │   ├── LoginInBodyError        (core.client) ``login`` given as a body field
+    │   ├── LoginInBodyError        (core.request_inputs) ``login`` given as a body field
     │   ├── UnencodableTextError    (core.signing) text with no UTF-8 form (a lone
     │   │                           surrogate); names the field
     │   ├── TeamSetupError          (core.team) a team setting (DSN, role, policy) is wrong

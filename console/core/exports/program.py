@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from console.core.errors import InputError
 from console.core.masking import is_sensitive
+from console.core.request_inputs import check_request_inputs
 from console.core.signing import base_string_uri
 from console.core.signing.encoding import encode_pairs
 from console.core.spec import command_url, get_command, request_fields, validate
@@ -83,17 +84,7 @@ def program_for(
         InputError: unknown command, an address that cannot be made, an empty login, a
             ``login`` field, or text with no UTF-8 form.
     """
-    try:
-        get_command(command)
-    except KeyError as exc:
-        raise InputError(str(exc.args[0])) from None
-    if "login" in values:
-        raise InputError(
-            "login is never sent as a body field: it is the OAuth consumer key. "
-            "Remove the login field and give the login as the connection's login."
-        )
-    if not login.strip():
-        raise InputError("The login is empty: give the login the gateway issued to you.")
+    check_request_inputs(command, values, login)
     try:
         url = base_string_uri(
             command_url(

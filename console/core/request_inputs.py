@@ -1,0 +1,30 @@
+"""What every request needs before it can be built: a known command, a login, and no
+``login`` among its body fields (the contract carries it as the OAuth consumer key). Checked
+the same way by the client that signs and sends and by the code generators."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from console.core.errors import InputError
+from console.core.spec import get_command
+
+
+class LoginInBodyError(InputError):
+    """``login`` was given as a body field; the contract carries it as the consumer key."""
+
+
+def check_request_inputs(command: str, values: Mapping[str, str], login: str) -> None:
+    """Raise :class:`InputError` for an unknown command or an empty login, and
+    :class:`LoginInBodyError` for ``login`` given as a body field."""
+    try:
+        get_command(command)
+    except KeyError as exc:
+        raise InputError(str(exc.args[0])) from None
+    if "login" in values:
+        raise LoginInBodyError(
+            "login is never sent as a body field: it is the OAuth consumer key. "
+            "Remove the login field and give the login as the connection's login."
+        )
+    if not login.strip():
+        raise InputError("The login is empty: give the login the gateway issued to you.")
