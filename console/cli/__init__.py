@@ -19,9 +19,9 @@ from console import APP_NAME
 # and a mistyped command load them all.
 COMMAND_MODULES: dict[str, str] = {
     "gui": "console.cli.gui_cmd",
-    "sign": "console.cli.request_cmds",
-    "validate": "console.cli.request_cmds",
-    "send": "console.cli.request_cmds",
+    "sign": "console.cli.sign_cmd",
+    "validate": "console.cli.sign_cmd",
+    "send": "console.cli.send_cmd",
     "sandbox": "console.cli.sandbox_cmd",
     "env": "console.cli.env_cmd",
     "keys": "console.cli.keys_cmd",

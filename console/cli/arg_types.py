@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 
-from console.core.environments.rules import CONNECT_TIMEOUT_MAX, READ_TIMEOUT_MAX
+from console.core.timeouts import CONNECT_TIMEOUT_MAX, READ_TIMEOUT_MAX
 
 LONG_MAX = 2**63 - 1  # the largest integer SQLite and PostgreSQL store
 HISTORY_ROWS_MAX = 1_000_000  # rows one listing prints; `history export` writes any number

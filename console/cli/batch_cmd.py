@@ -46,7 +46,7 @@ from console.cli.request_args import (
     connection,
     gateway_of,
 )
-from console.cli.request_cmds import EXIT_BY_RESULT
+from console.cli.send_cmd import EXIT_BY_RESULT
 from console.core import batch as core
 from console.core.gateway_identity import gateway_for
 from console.core.journals import open_journal

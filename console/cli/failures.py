@@ -9,7 +9,6 @@ error, never as bad input.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
 from console.core.errors import (
@@ -107,8 +106,6 @@ TEAM_AUDIT_EXIT_TABLE = exit_table(
     _INTERNAL,
 )
 
-_log = logging.getLogger("console.cli")
-
 
 def exit_code(exc: ConsoleError) -> int:
     """The exit status for an error a person can meet."""
@@ -174,10 +171,14 @@ def report(args: argparse.Namespace, exc: ConsoleError) -> int:
 
 def internal_error(args: argparse.Namespace, exc: BaseException) -> int:
     """A programming error: log the traceback, say so plainly, never blame the input."""
+    import logging  # only here: a command that ends well never loads it
+
     from console.core import logs
 
     where = logs.configure(startup_line=False)
-    _log.error("internal error in %s", getattr(args, "command", "?"), exc_info=exc)
+    logging.getLogger("console.cli").error(
+        "internal error in %s", getattr(args, "command", "?"), exc_info=exc
+    )
     seen = f" The details are in {where}." if where else ""
     print(
         f"gateway-console {getattr(args, 'command', '')}: internal error "

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from console.core.client import Outcome
-from console.core.signing import SignedRequest
 from console.core.spec.model import Problem, Severity
+
+if TYPE_CHECKING:  # sign and validate print without loading the sending half
+    from console.core.client import Outcome
+    from console.core.signing import SignedRequest
 
 
 def _section(title: str, body: str, out: TextIO) -> None:
@@ -59,6 +62,16 @@ def print_problems(
         return
     for p in ordered:
         print(f"{p.severity.upper():7} {', '.join(p.fields) or '-'}: {p.message}", file=file)
+
+
+def print_refusal(problems: Iterable[Problem], *, as_json: bool) -> None:
+    """Why a request was not signed: its errors, as JSON on stdout or as lines on stderr."""
+    if as_json:
+        found = [p.to_json() for p in problems]
+        print(json.dumps({"result": "invalid", "problems": found}, indent=2, ensure_ascii=False))
+        return
+    print("Not signed: fix these first (or pass --no-validate).", file=sys.stderr)
+    print_problems(problems, ok_text="", file=sys.stderr)
 
 
 def print_outcome(outcome: Outcome, out: TextIO | None = None) -> None:

@@ -30,7 +30,7 @@ class Connection:
     """Where and as whom this invocation's requests go: from --env, else the options.
 
     Attributes:
-        settings: keyword arguments for ``console.core.client.prepare`` (address, login,
+        settings: keyword arguments for ``console.core.prepared.prepare`` (address, login,
             endpoint, key).
         production: the environment is production (real money): a send is confirmed.
         connect_timeout, read_timeout: seconds: the option, else the environment's, else

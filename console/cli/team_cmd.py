@@ -306,8 +306,8 @@ def _connection(args: argparse.Namespace, s: Submission) -> Connection:
 
 def _send(args: argparse.Namespace, journal: TeamJournal, s: Submission, conn: Connection) -> int:
     """Prepare the approved fields again here (this console's key signs) and send once."""
-    from console.cli.request_cmds import report_sent, send_pipeline
-    from console.core.client import prepare
+    from console.cli.send_cmd import report_sent, send_pipeline
+    from console.core.prepared import prepare
     from console.core.team.approval import Approvals
 
     pipeline = send_pipeline(args, conn, journal)

@@ -25,7 +25,6 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
 from console.core.keys import KeyProblem
 from console.core.siglab.capture import CaptureError, from_parts
-from console.core.siglab.control import check_control
 from console.core.siglab.curl import parse_request_text
 from console.core.siglab.diagnose import Verdict, diagnose
 from console.core.siglab.keysource import environment_public_key, load_public_key
@@ -150,6 +149,8 @@ def _env_key(name: str) -> RSAPublicKey:
 
 
 def _run_callback(args: argparse.Namespace) -> int:
+    from console.core.siglab.control import check_control  # callbacks only: it loads the spec
+
     secret = _merchant_control(args)
     try:
         verdict = check_control(args.callback, secret)

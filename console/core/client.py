@@ -1,4 +1,4 @@
-"""Preparing and sending one request: validate -> sign, then send once -> decode.
+"""Sending one prepared request (``console.core.prepared``) once, and decoding the answer.
 
 Fronts do not call :class:`Client` directly: they go through ``console.core.pipeline``, which
 adds the double-payout guard, the confirmation, the journal and masking around it.
@@ -10,21 +10,18 @@ Nothing here retries: a payout POST is not idempotent, so a failed send is repor
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
-
-from console.core.errors import InputError, NetworkError
-from console.core.gateway_identity import gateway_identity
-from console.core.request_inputs import check_request_inputs
+from console.core.errors import InputError, NetworkError, NotSentError, OutcomeUnknownError
+from console.core.prepared import PreparedRequest
 from console.core.responses import DecodedResponse, Kind, decode
-from console.core.signing import SignedRequest, sign
-from console.core.spec import command_url, get_command, request_fields, validate
-from console.core.spec.model import Problem, Severity
-from console.core.transport import NotSentError, OutcomeUnknownError, Transport
+from console.core.spec import get_command
+
+if TYPE_CHECKING:  # the HTTP library loads with the transport a front hands in
+    from console.core.transport import Transport
 
 
 class Result(StrEnum):
@@ -36,40 +33,6 @@ class Result(StrEnum):
     GATEWAY_FAILED = "gateway-failed"  # 500 or an answer that could not be read
     NOT_SENT = "not-sent"  # the request never arrived; safe to send again
     UNKNOWN = "unknown"  # it may have arrived: check the status before resending
-
-
-@dataclass(frozen=True, slots=True)
-class PreparedRequest:
-    """A request ready to send, with everything the inspector shows.
-
-    Attributes:
-        command: the command name.
-        url: the full request URL (the whole path is signed).
-        params: the body parameters in send order.
-        problems: validation findings (errors and warnings).
-        signed: the signed request, or None when errors block signing.
-    """
-
-    command: str
-    url: str
-    params: tuple[tuple[str, str], ...]
-    problems: tuple[Problem, ...]
-    signed: SignedRequest | None
-
-    @property
-    def errors(self) -> tuple[Problem, ...]:
-        return tuple(p for p in self.problems if p.severity is Severity.ERROR)
-
-    def value(self, name: str) -> str | None:
-        """The first body value sent under ``name``, if any."""
-        return next((v for n, v in self.params if n == name), None)
-
-    @property
-    def gateway(self) -> str:
-        """The identity of the gateway and login it goes to (the double-payout guard's key,
-        :mod:`console.core.gateway_identity`), whatever environment or spelling named it."""
-        login = self.signed.oauth.get("oauth_consumer_key", "") if self.signed else ""
-        return gateway_identity(self.url, login)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,56 +88,6 @@ class JournalHooks(Protocol):
 
     def after_answer(self, record: object, outcome: Outcome) -> None:
         """Update the row written by :meth:`before_send` with the (masked) outcome."""
-
-
-def prepare(
-    command: str,
-    values: Mapping[str, str],
-    *,
-    base_url: str,
-    login: str,
-    private_key: RSAPrivateKey,
-    endpoint_id: str | None = None,
-    endpoint_group_id: str | None = None,
-    path_templates: Mapping[str, str] | None = None,
-    nonce: str | None = None,
-    timestamp: int | None = None,
-    skip_validation: bool = False,
-) -> PreparedRequest:
-    """Validate and sign one request. Sends nothing.
-
-    Raises:
-        InputError: unknown command, no endpoint id or group id for the URL, an unusable
-            base URL or path template, an empty login, or ``login`` given as a field.
-    """
-    check_request_inputs(command, values, login)
-    try:
-        url = command_url(
-            base_url,
-            command,
-            endpoint_id=endpoint_id,
-            endpoint_group_id=endpoint_group_id,
-            templates=path_templates,
-        )
-    except ValueError as exc:  # the contract's path rules name what is missing
-        raise InputError(str(exc)) from None
-    problems = tuple(validate(command, values))
-    params = tuple(request_fields(command, values))
-    blocked = any(p.severity is Severity.ERROR for p in problems) and not skip_validation
-    signed = None
-    if not blocked:
-        try:
-            signed = sign(
-                url,
-                params,
-                consumer_key=login,
-                private_key=private_key,
-                nonce=nonce,
-                timestamp=timestamp,
-            )
-        except ValueError as exc:  # an address the signer cannot use: the person's to fix
-            raise InputError(str(exc)) from None
-    return PreparedRequest(command, url, params, problems, signed)
 
 
 class Client:

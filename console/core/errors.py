@@ -36,7 +36,7 @@ it as an internal error, never as bad input.
     │       └── NotApprovedError    rejected, expired, void or sent already
     ├── ApprovalPendingError        (core.team) submitted, no decision yet: nothing sent yet
     ├── TeamPermissionError         (core.team) an action refused to this person's role
-    └── NetworkError                (core.transport) no answer came back
+    └── NetworkError                (raised by core.transport) no answer came back
         ├── NotSentError            it never arrived: safe to send again
         └── OutcomeUnknownError     it may have arrived: check the status first
 
@@ -95,3 +95,13 @@ class NetworkError(ConsoleError):
     def __init__(self, message: str, url: str) -> None:
         super().__init__(message)
         self.url = url
+
+
+class NotSentError(NetworkError):
+    """The request did not arrive at the gateway: sending again is safe."""
+
+    safe_to_resend = True
+
+
+class OutcomeUnknownError(NetworkError):
+    """The request may have arrived: check the status, resend only with the same order id."""

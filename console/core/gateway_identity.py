@@ -74,7 +74,7 @@ def gateway_for(
     **_signing: Any,
 ) -> str:
     """The identity of the gateway ``command`` goes to with these connection settings (the
-    keyword arguments of ``console.core.client.prepare``).
+    keyword arguments of ``console.core.prepared.prepare``).
 
     Raises:
         ValueError: the address or the endpoint settings cannot make a request URL.

@@ -21,12 +21,13 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from console.core.client import Outcome, Result, prepare
+from console.core.client import Outcome, Result
 from console.core.environments import Connection
 from console.core.errors import InputError
 from console.core.history import HistoryRow
 from console.core.pipeline import Decision, Pipeline
 from console.core.pipeline.pipeline import reported_status
+from console.core.prepared import prepare
 from console.core.spec.status import FINAL_STATUSES
 from console.core.transport import Timeouts, Transport
 

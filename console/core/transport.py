@@ -33,7 +33,7 @@ from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
 from console.core.addresses import is_local_address
-from console.core.errors import NetworkError
+from console.core.errors import NetworkError, NotSentError, OutcomeUnknownError
 
 SAFE_TO_RESEND = "Nothing was sent; it is safe to send again."
 CHECK_STATUS = (
@@ -58,16 +58,6 @@ class RawResponse:
     headers: dict[str, str]
     body: bytes
     elapsed: float
-
-
-class NotSentError(NetworkError):
-    """The request did not arrive at the gateway: sending again is safe."""
-
-    safe_to_resend = True
-
-
-class OutcomeUnknownError(NetworkError):
-    """The request may have arrived: check the status, resend only with the same order id."""
 
 
 def _no_retry_adapter() -> HTTPAdapter:

@@ -44,8 +44,7 @@ changes.</li>
 <li>Recipients may modify those libraries and reverse engineer the application to debug such
 modifications; no licence term may forbid that.</li>
 </ul>
-<p>pycountry and python-stdnum (LGPL-2.1) are kept as plain Python files in the one-folder
-build for the same reason. Gateway Console itself is under the {PROJECT_LICENCE} licence;
+<p>Gateway Console itself is under the {PROJECT_LICENCE} licence;
 using LGPL libraries does not change that. Each library's licence below is the one its own
 package metadata declares.</p>
 """

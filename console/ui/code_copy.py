@@ -18,8 +18,8 @@ from console.core.errors import ConsoleError
 from console.ui.icons import icon
 
 if TYPE_CHECKING:
-    from console.core.client import PreparedRequest
     from console.core.exports import Program
+    from console.core.prepared import PreparedRequest
 
 # The languages in the order offered, by the core's names.
 LANGUAGE_TITLES = {"python": "Python", "node": "Node", "php": "PHP", "java": "Java", "go": "Go"}

@@ -151,7 +151,7 @@ class Session(QObject):
         self.changed.emit()
 
     def prepare_kwargs(self, command: str) -> dict[str, Any]:
-        """Connection keyword arguments for ``console.core.client.prepare``."""
+        """Connection keyword arguments for ``console.core.prepared.prepare``."""
         env = self.environment
         if env is None or self.private_key is None:
             raise RuntimeError(self.problem or "No environment with a key is active.")

@@ -7,7 +7,8 @@ from collections.abc import Iterator, Mapping
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.client import Client, Outcome, Result, prepare
+from console.core.client import Client, Outcome, Result
+from console.core.prepared import prepare
 from console.core.responses import Kind
 from console.core.spec import example_values
 from console.core.transport import OutcomeUnknownError, Timeouts, Transport

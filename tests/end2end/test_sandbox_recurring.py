@@ -7,7 +7,8 @@ from datetime import date, timedelta
 
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.client import Client, Outcome, Result, prepare
+from console.core.client import Client, Outcome, Result
+from console.core.prepared import prepare
 from console.core.schedule import next_charges
 from console.core.spec import example_values
 from console.core.transport import Transport

@@ -7,11 +7,12 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.client import Outcome, PreparedRequest, prepare
+from console.core.client import Outcome
+from console.core.errors import OutcomeUnknownError
 from console.core.gateway_identity import gateway_for
+from console.core.prepared import PreparedRequest, prepare
 from console.core.responses import decode
 from console.core.spec import example_values, get_command
-from console.core.transport import OutcomeUnknownError
 
 BASE_URL = "https://gateway.example/paynet"
 

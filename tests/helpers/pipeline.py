@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from console.core.client import Outcome, PreparedRequest
+from console.core.client import Outcome
 from console.core.history import History
 from console.core.pipeline import Decision, Pipeline
+from console.core.prepared import PreparedRequest
 from console.core.transport import Transport
 
 

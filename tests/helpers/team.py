@@ -10,8 +10,8 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.client import PreparedRequest, prepare
 from console.core.pipeline import Pipeline
+from console.core.prepared import PreparedRequest, prepare
 from console.core.spec import example_values
 from console.core.team.held import hold
 from console.core.transport import Transport

@@ -84,13 +84,13 @@ def test_bundle_carries_icons_and_licence_metadata(bundle: Path) -> None:
     for name in resources.expected_files():
         assert (internal / "console" / "resources" / name).is_file(), name
     infos = {p.name.split("-")[0].lower() for p in internal.glob("*.dist-info")}
-    for library in ("cryptography", "requests", "keyring", "pycountry", "pyside6_essentials"):
+    for library in ("cryptography", "requests", "keyring", "iso3166", "pyside6_essentials"):
         assert library in infos, library
 
 
 def test_lgpl_parts_stay_replaceable_files(bundle: Path) -> None:
     internal = bundle / "_internal"
-    for package in ("PySide6", "shiboken6", "pycountry", "stdnum"):
+    for package in ("PySide6", "shiboken6"):
         assert (internal / package / "__init__.py").is_file(), f"{package} is inside the archive"
     qt_core = "QtCore" if sys.platform == "darwin" else "*Qt6Core*"
     assert list(internal.rglob(qt_core)), "Qt is not a separate shared library"

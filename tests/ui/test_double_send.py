@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from console.core.client import Outcome
+from console.core.errors import NotSentError
 from console.core.history import History
 from console.core.pipeline import Seen, judge, resend_note
-from console.core.transport import NotSentError
 from console.ui.main_window import MainWindow
 from tests.helpers.history_data import answered, lost, prepared, prepared_for
 

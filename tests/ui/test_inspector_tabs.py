@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.client import PreparedRequest
+from console.core.prepared import PreparedRequest
 from console.ui.inspector.dock import InspectorDock
 from tests.helpers.history_data import answered, prepared
 

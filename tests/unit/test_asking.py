@@ -141,7 +141,7 @@ def test_the_command_line_is_asked_the_same_questions_in_the_same_order(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from console.cli import request_cmds
+    from console.cli import send_cmd
 
     base = ["--base-url", lost_once.url, "--login", "m", "--endpoint-id", "1"]
     assert main(["env", "add", "live", "--kind", "production", *base]) == 0
@@ -153,7 +153,7 @@ def test_the_command_line_is_asked_the_same_questions_in_the_same_order(
     assert main([*send, "--yes"]) == EXIT_UNKNOWN  # the answer is lost
     asked: list[str] = []
     monkeypatch.setattr(
-        request_cmds, "CommandLineAsker", lambda args: Recording(_real(args), asked=asked)
+        send_cmd, "CommandLineAsker", lambda args: Recording(_real(args), asked=asked)
     )
     monkeypatch.setattr("sys.stdin", _Tty("y\n"))
     mistyped = [*send, "-f", f"credit_card_number={MISTYPED}", "--resend-unknown"]

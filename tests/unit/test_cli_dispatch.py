@@ -47,4 +47,47 @@ def test_signing_loads_none_of_the_other_commands(key_file: Path) -> None:
     assert code == 0
     others = ("console.sandbox", "console.core.siglab", "console.core.batch", "console.ui")
     assert [m for m in loaded if m.startswith(others)] == []
-    assert not [m for m in loaded if m.endswith(("_cmd", "team_send", "team_batch"))]
+    assert [m for m in loaded if m.endswith(("_cmd", "team_send", "team_batch"))] == [
+        "console.cli.sign_cmd"
+    ]
+
+
+_SIGN_PAYOUT = """
+import contextlib, io, json, sys
+from console.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["sign", "payout-check", "--base-url", "https://gw.example/paynet", "--login",
+                 "m", "--endpoint-id", "1", "--key-file", sys.argv[1], "-f", "client_orderid=x",
+                 "-f", "amount=10.42", "-f", "currency=EUR", "-f", "ipaddress=65.153.12.232",
+                 "-f", "order_desc=Payout", "-f", "credit_card_number=4444444444444448",
+                 "-f", "card_printed_name=JOHN SMITH", "-f", "expire_month=12",
+                 "-f", "expire_year=2030"])
+print(json.dumps([code, sorted(sys.modules)]))
+"""
+
+
+def test_signing_a_payout_loads_nothing_of_the_sending_half(key_file: Path) -> None:
+    # sign and validate start like a bare signer: no HTTP library, journal, pipeline or
+    # keyring, and no reference table a payout without a country field does not need
+    done = subprocess.run(
+        [sys.executable, "-c", _SIGN_PAYOUT, str(key_file)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    code, loaded = json.loads(done.stdout.splitlines()[-1])
+    assert code == 0
+    heavy = (
+        "requests",
+        "urllib3",
+        "keyring",
+        "stdnum",
+        "console.core.transport",
+        "console.core.journals",
+        "console.core.pipeline",
+        "console.core.history",
+        "console.cli.send_cmd",
+        "console.cli.asking",
+    )
+    assert [m for m in loaded if m.split(".")[0] in heavy or m.startswith(heavy)] == []

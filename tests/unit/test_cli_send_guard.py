@@ -101,7 +101,7 @@ def test_a_bug_after_the_money_moved_is_an_internal_error_and_the_outcome_is_sti
     def broken(*_a: object, **_k: object) -> None:
         raise KeyError("gateway-order-id")
 
-    monkeypatch.setattr("console.cli.request_cmds.print_outcome", broken)
+    monkeypatch.setattr("console.cli.send_cmd.print_outcome", broken)
     with serve(lambda r: Reply(200, ASYNC_OK, FORM)) as server:
         assert main(_send(server.url, key_file)) == 0  # accepted: the status says what happened
     err = capsys.readouterr().err
@@ -115,7 +115,7 @@ def test_a_programming_error_is_reported_as_internal_never_as_bad_input(
     def broken(*_a: object, **_k: object) -> None:
         raise KeyError("oops")
 
-    monkeypatch.setattr("console.cli.request_cmds.read_fields", broken)
+    monkeypatch.setattr("console.cli.send_cmd.read_fields", broken)
     assert main(_send("http://127.0.0.1:9", key_file)) == EXIT_INTERNAL
     err = capsys.readouterr().err
     assert "internal error" in err

@@ -10,9 +10,10 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
-from console.core.client import Client, PreparedRequest, Result, prepare
+from console.core.client import Client, Result
 from console.core.errors import InputError
 from console.core.paths import resolve
+from console.core.prepared import PreparedRequest, prepare
 from console.core.spec import example_values
 from console.core.transport import Timeouts, Transport
 from tests.helpers.http_server import DROP, Reply, serve

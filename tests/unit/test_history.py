@@ -15,10 +15,10 @@ from urllib.parse import parse_qs, quote
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import keys, paths
-from console.core.client import prepare
 from console.core.history import History
 from console.core.history.rows import NOT_KEPT
 from console.core.history.schema import MIGRATIONS, SCHEMA_VERSION, _statements
+from console.core.prepared import prepare
 from tests.helpers.history_data import answered, lost, prepared
 from tests.helpers.http_server import Received, Reply, serve
 from tests.helpers.pipeline import journalled_send

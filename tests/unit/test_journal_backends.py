@@ -372,7 +372,7 @@ def test_a_status_answer_sets_the_final_status_of_the_order(
         lambda r: Reply(200, b"type=status-response\n&status=approved\n&orderid=777\n", FORM)
     ) as gateway:
         asked = prepared(rsa_key, "status", client_orderid="p-1", orderid="777")
-        from console.core.client import prepare
+        from console.core.prepared import prepare
 
         asked = prepare(
             "status", dict(asked.params), base_url=gateway.url, login="acme",

@@ -13,16 +13,18 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import batch as core
 from console.core.batch.results import apply_result
-from console.core.client import Outcome, prepare
+from console.core.client import Outcome
+from console.core.errors import NotSentError
 from console.core.gateway_identity import gateway_for
 from console.core.history import History
 from console.core.pipeline import Pipeline, Seen, Verdict, accepted_verdict, resend_note
 from console.core.pipeline import verdict_for as guard_verdict
 from console.core.pipeline.guard import blocked_text
 from console.core.pipeline.pipeline import reported_status
+from console.core.prepared import prepare
 from console.core.spec import example_values
 from console.core.team.approval import Submission, decision_text
-from console.core.transport import NotSentError, Transport
+from console.core.transport import Transport
 from tests.helpers.batch_files import card_file
 from tests.helpers.history_data import answered
 

@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.client import PreparedRequest, prepare
 from console.core.errors import JournalUnavailableError
 from console.core.history import History
 from console.core.pipeline import Decision, Pipeline, Refusal, RefusedError, SendSummary
+from console.core.prepared import PreparedRequest, prepare
 from console.core.spec import example_values
 from console.core.transport import Transport
 from tests.helpers.http_server import Received, Reply, serve

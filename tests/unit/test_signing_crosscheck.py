@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from oauthlib.oauth1.rfc5849 import signature as oauthlib_signature
 
 from console.core.signing import (
+    base_string_uri,
     normalize_parameters,
     percent_encode,
     sign,
@@ -189,3 +190,42 @@ def test_base_string_matches_oauthlib(url: str, params: list[tuple[str, str]]) -
         oauthlib_signature.normalize_parameters(params),
     )
     assert signature_base_string("POST", url, params) == expected
+
+
+_PATH_TEXT = st.text(alphabet=st.sampled_from("abcXYZ019-._~%/; :@!$&'()*+,=é"), max_size=30).map(
+    lambda text: "/" + text
+)
+
+
+@st.composite
+def _any_urls(draw: st.DrawFn) -> str:
+    """Absolute http(s) URLs of every shape a base URL or path template can give: host names
+    in any case, IPv4 and IPv6 literals (also non-canonical ones), ports, paths with spaces,
+    ``;params``, percent escapes, queries and fragments."""
+    scheme = draw(st.sampled_from(["https", "http", "HTTPS", "Http"]))
+    host = draw(
+        st.sampled_from(
+            [
+                "gateway.example",
+                "Sandbox.Gateway.EXAMPLE",
+                "127.0.0.1",
+                "[::1]",
+                "[0:0:0:0:0:0:0:1]",
+                "[2001:DB8::0001]",
+                "[::ffff:127.0.0.1]",
+                "localhost",
+                "xn--bcher-kva.example",
+            ]
+        )
+    )
+    port = draw(st.sampled_from(["", ":80", ":443", ":8443", ":1", ":65535"]))
+    path = draw(st.sampled_from(["", "/"]) | _PATH_TEXT)
+    query = draw(st.sampled_from(["", "?a=1", "?a=b%20c&d"]))
+    fragment = draw(st.sampled_from(["", "#top"]))
+    return f"{scheme}://{host}{port}{path}{query}{fragment}"
+
+
+@given(url=_any_urls())
+@settings(max_examples=500, deadline=None)
+def test_base_string_uri_matches_oauthlib(url: str) -> None:
+    assert base_string_uri(url) == oauthlib_signature.base_string_uri(url)

@@ -12,9 +12,9 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from console.core.callbacks import CallbackListener, CallbackRecorder
-from console.core.client import prepare
 from console.core.environments import Connection, local_sandbox
 from console.core.history import CheckResult, History
+from console.core.prepared import prepare
 from console.core.spec import example_values
 from console.core.status import (
     FollowState,

@@ -73,7 +73,7 @@ def test_the_command_line_in_team_mode_answers_in_the_same_order(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from console.cli import request_cmds
+    from console.cli import send_cmd
     from console.cli.asking import CommandLineAsker
 
     replies = iter([DROP])
@@ -90,7 +90,7 @@ def test_the_command_line_in_team_mode_answers_in_the_same_order(
         def recording(args: Any) -> Recording:
             return Recording(CommandLineAsker(args), asked=asked)
 
-        monkeypatch.setattr(request_cmds, "CommandLineAsker", recording)
+        monkeypatch.setattr(send_cmd, "CommandLineAsker", recording)
         capsys.readouterr()
         mistyped = [*send, "-f", f"credit_card_number={MISTYPED}"]
         assert main([*mistyped, "--resend-unknown", "--confirm-card-number"]) == EXIT_USAGE

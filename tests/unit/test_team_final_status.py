@@ -12,9 +12,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.callbacks import CallbackListener, CallbackRecorder, control_code
-from console.core.client import prepare
 from console.core.history import History
 from console.core.pipeline import Decision
+from console.core.prepared import prepare
 from console.core.team import Approvals, TeamJournal
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase

@@ -11,11 +11,9 @@ import requests
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
-from console.core.errors import NetworkError
+from console.core.errors import NetworkError, NotSentError, OutcomeUnknownError
 from console.core.responses import Kind, decode
 from console.core.transport import (
-    NotSentError,
-    OutcomeUnknownError,
     RawResponse,
     Timeouts,
     Transport,

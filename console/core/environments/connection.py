@@ -54,12 +54,12 @@ class Connection:
         return self.environment.connect_timeout, self.environment.read_timeout
 
     def prepare_kwargs(self, command: str) -> dict[str, Any]:
-        """Keyword arguments for ``console.core.client.prepare`` for ``command``."""
+        """Keyword arguments for ``console.core.prepared.prepare`` for ``command``."""
         return prepare_kwargs(self.environment, self.private_key, command)
 
 
 def prepare_kwargs(env: Environment, private_key: RSAPrivateKey, command: str) -> dict[str, Any]:
-    """Keyword arguments for ``console.core.client.prepare``: ``env``'s address, login, ids and
+    """Keyword arguments for ``console.core.prepared.prepare``: ``env``'s address, login, ids and
     path templates for ``command``, signed with ``private_key``.
 
     Raises:

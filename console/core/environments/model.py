@@ -22,10 +22,9 @@ from typing import Any
 
 from console.core.gateway_identity import gateway_for
 from console.core.spec import COMMANDS
+from console.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT
 
 LOCAL_SANDBOX_NAME = "local-sandbox"
-DEFAULT_CONNECT_TIMEOUT = 10.0
-DEFAULT_READ_TIMEOUT = 60.0
 
 
 class EnvKind(StrEnum):

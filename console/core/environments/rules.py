@@ -11,12 +11,11 @@ from urllib.parse import urlsplit
 from console.core.addresses import is_loopback_host
 from console.core.environments.model import LOCAL_SANDBOX_NAME, Environment
 from console.core.spec import COMMANDS
+from console.core.timeouts import CONNECT_TIMEOUT_MAX, READ_TIMEOUT_MAX
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _PLACEHOLDER = {"endpoint": "{endpoint_id}", "group": "{endpoint_group_id}"}
-CONNECT_TIMEOUT_MAX = 300.0  # seconds; a connection that takes longer is not coming
-READ_TIMEOUT_MAX = 600.0  # seconds; the gateway answers long before
 
 
 @dataclass(frozen=True, slots=True)

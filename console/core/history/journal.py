@@ -41,7 +41,8 @@ from console.core.history.schema import open_database, unavailable
 from console.core.spec.status import IN_PROGRESS_STATUSES
 
 if TYPE_CHECKING:
-    from console.core.client import Admit, Outcome, PreparedRequest
+    from console.core.client import Admit, Outcome
+    from console.core.prepared import PreparedRequest
 
 Listener = Callable[[str, int], None]
 INTERRUPTED_SUMMARY = (

@@ -26,7 +26,8 @@ from console.core.order_facts import (
 from console.core.signing import shown_request
 
 if TYPE_CHECKING:
-    from console.core.client import Outcome, PreparedRequest
+    from console.core.client import Outcome
+    from console.core.prepared import PreparedRequest
 
 _SIGNATURE_IN_HEADER = re.compile(r'oauth_signature="[^"]*"')
 NOT_KEPT = "(not kept: the request carried card data)"

@@ -17,7 +17,7 @@ from console.core.spec.codes import Code
 from console.core.spec.model import Problem
 
 if TYPE_CHECKING:
-    from console.core.client import PreparedRequest
+    from console.core.prepared import PreparedRequest
 
 # Commands that only read: no confirmation needed, even on production.
 READ_ONLY_COMMANDS = frozenset({"status"})

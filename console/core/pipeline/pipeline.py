@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from console.core.client import Client, Outcome, PreparedRequest, Result, prepare
+from console.core.client import Client, Outcome, Result
 from console.core.errors import JournalUnavailableError
 from console.core.journals import Journal
 from console.core.order_facts import answer_order_id, client_orderid, requested_order_id
@@ -42,6 +42,7 @@ from console.core.pipeline.guard import (
 )
 from console.core.pipeline.summary import SendSummary
 from console.core.pipeline.view import masked_outcome
+from console.core.prepared import PreparedRequest, prepare
 from console.core.transport import Transport
 
 
@@ -166,7 +167,7 @@ class Pipeline:
         return SendSummary.of(self.environment, self.production, prepared.command, prepared.params)
 
     def prepare(self, command: str, values: Mapping[str, str], **connection: Any) -> Check:
-        """Validate and sign (``console.core.client.prepare``), then :meth:`check`."""
+        """Validate and sign (``console.core.prepared.prepare``), then :meth:`check`."""
         return self.check(prepare(command, values, **connection))
 
     # -- the conversation, then the send ----------------------------------------------

@@ -6,7 +6,6 @@ memory, never written anywhere.
 
 from __future__ import annotations
 
-from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 from cryptography.hazmat.primitives.asymmetric.types import PublicKeyTypes
@@ -27,6 +26,8 @@ def load_public_key(data: bytes | str, passphrase: bytes | str | None = None) ->
     key: PublicKeyTypes | object
     try:
         if b"-----BEGIN CERTIFICATE-----" in raw:
+            from cryptography import x509  # certificates only: a third of verify's start-up
+
             key = x509.load_pem_x509_certificate(raw).public_key()
         elif b"PUBLIC KEY-----" in raw:
             key = serialization.load_pem_public_key(raw)

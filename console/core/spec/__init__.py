@@ -13,23 +13,53 @@ Public API:
 
 from __future__ import annotations
 
-from .codes import PROBLEM_CODES, Code
-from .commands import COMMANDS, SECTION_TITLES, get_command, sections
-from .engine import request_fields, validate
-from .examples import example_values
-from .iso import preload
-from .model import (
-    CardType,
-    Command,
-    Field,
-    FieldType,
-    Length,
-    Necessity,
-    Problem,
-    ResponseField,
-    Severity,
-)
-from .paths import command_url
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .codes import PROBLEM_CODES, Code
+    from .commands import COMMANDS, SECTION_TITLES, get_command, sections
+    from .engine import request_fields, validate
+    from .examples import example_values
+    from .iso import preload
+    from .model import (
+        CardType,
+        Command,
+        Field,
+        FieldType,
+        Length,
+        Necessity,
+        Problem,
+        ResponseField,
+        Severity,
+    )
+    from .paths import command_url
+
+# Each public name and the module it lives in. A name is loaded on first use, so importing
+# one table (the masking rule reads the command tables; the lab reads nothing else) does not
+# load the rule engine, the examples and the path rules with it.
+_HOMES = {
+    "PROBLEM_CODES": "codes",
+    "Code": "codes",
+    "COMMANDS": "commands",
+    "SECTION_TITLES": "commands",
+    "get_command": "commands",
+    "sections": "commands",
+    "request_fields": "engine",
+    "validate": "engine",
+    "example_values": "examples",
+    "preload": "iso",
+    "CardType": "model",
+    "Command": "model",
+    "Field": "model",
+    "FieldType": "model",
+    "Length": "model",
+    "Necessity": "model",
+    "Problem": "model",
+    "ResponseField": "model",
+    "Severity": "model",
+    "command_url": "paths",
+}
 
 __all__ = [
     "COMMANDS",
@@ -53,3 +83,12 @@ __all__ = [
     "sections",
     "validate",
 ]
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # once: later look-ups are plain module attributes
+    return value

@@ -33,8 +33,8 @@ from console.core.team.errors import ApprovalRefusedError, TeamPermissionError, 
 from console.core.team.hashing import carries_card_data, content_hash
 
 if TYPE_CHECKING:
-    from console.core.client import PreparedRequest
     from console.core.pipeline import Decision, Pipeline, Sent
+    from console.core.prepared import PreparedRequest
     from console.core.team.journal import TeamJournal
 
 MODES = ("none", "all", "above")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from console.core.masking import is_sensitive
 
 if TYPE_CHECKING:
-    from console.core.client import PreparedRequest
+    from console.core.prepared import PreparedRequest
 
 
 def carries_card_data(prepared: PreparedRequest) -> bool:

@@ -32,8 +32,8 @@ from console.core.team.errors import (
 )
 
 if TYPE_CHECKING:
-    from console.core.client import PreparedRequest
     from console.core.pipeline import Check, Decision, Pipeline, Sent
+    from console.core.prepared import PreparedRequest
     from console.core.team.approval import Approvals, Policy, Submission, Submitted
     from console.core.team.journal import TeamJournal
 

@@ -39,8 +39,8 @@ from console.core.team.errors import (
 )
 
 if TYPE_CHECKING:
-    from console.core.client import PreparedRequest
     from console.core.pipeline import Pipeline
+    from console.core.prepared import PreparedRequest
     from console.core.team.approval import Approvals, Policy, Submission
     from console.core.team.journal import TeamJournal
 

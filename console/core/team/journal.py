@@ -34,7 +34,8 @@ from console.core.team.hashing import content_hash
 from console.core.team.schema import require_current
 
 if TYPE_CHECKING:
-    from console.core.client import Admit, Outcome, PreparedRequest
+    from console.core.client import Admit, Outcome
+    from console.core.prepared import PreparedRequest
     from console.core.team.live import TeamListener
 
 Listener = Callable[[str, int], None]

@@ -13,7 +13,8 @@ from console.ui.inspector.response_tab import ResponseTab
 from console.ui.inspector.signature_tab import SignatureTab
 
 if TYPE_CHECKING:
-    from console.core.client import Outcome, PreparedRequest
+    from console.core.client import Outcome
+    from console.core.prepared import PreparedRequest
     from console.core.signing import SignedRequest
 
 

@@ -22,7 +22,8 @@ from console.ui.theme import state_colour
 from console.ui.window.guard_row import GuardRow
 
 if TYPE_CHECKING:
-    from console.core.client import Outcome, PreparedRequest
+    from console.core.client import Outcome
+    from console.core.prepared import PreparedRequest
     from console.core.team.held import Awaiting
     from console.ui.inspector.dock import InspectorDock
     from console.ui.sending import SendController

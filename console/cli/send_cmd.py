@@ -1,6 +1,6 @@
-"""``sign``, ``validate`` and ``send``: the request commands of the command line.
+"""``send``: validate, sign and send one request, and print the decoded answer.
 
-``send`` goes through the core's send pipeline (``console.core.pipeline``), like the window:
+It goes through the core's send pipeline (``console.core.pipeline``), like the window:
 the double-payout guard, the order of the questions, the journal and masking are the
 pipeline's. Where the window asks the person, ``send``'s answers are its flags
 (``--yes`` for production, ``--resend-unknown`` after an unknown outcome,
@@ -31,7 +31,7 @@ from console.cli.failures import (
     EXIT_TABLE,
     EXIT_UNKNOWN,
 )
-from console.cli.output import print_outcome, print_problems, print_signed
+from console.cli.output import print_outcome, print_refusal
 from console.cli.request_args import (
     Connection,
     add_connection_options,
@@ -40,15 +40,14 @@ from console.cli.request_args import (
     read_fields,
 )
 from console.cli.schedule_output import no_charge_yet, print_schedule, schedule_for
-from console.core.client import Outcome, Result, prepare
+from console.core.client import Outcome, Result
 from console.core.gateway_identity import gateway_for
 from console.core.journals import Journal, open_journal
 from console.core.masking import mask_params
 from console.core.pipeline import Pipeline, Refused, Sent
 from console.core.pipeline.asking import HoldRule
 from console.core.schedule_report import Schedule
-from console.core.spec import COMMANDS, validate
-from console.core.spec.model import Severity
+from console.core.spec import COMMANDS
 from console.core.transport import Timeouts, Transport
 
 EXIT_BY_RESULT = {
@@ -64,26 +63,6 @@ _log = logging.getLogger(__name__)
 
 def register(sub: Any) -> None:
     names = sorted(COMMANDS)
-    p_sign = sub.add_parser(
-        "sign", help="sign a request and print every intermediate value (sends nothing)"
-    )
-    p_sign.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))
-    add_connection_options(p_sign)
-    add_field_options(p_sign)
-    p_sign.add_argument("--nonce", help="fixed oauth_nonce (for reproducible signatures)")
-    p_sign.add_argument(
-        "--timestamp",
-        type=arg_types.whole(0, arg_types.LONG_MAX),
-        help="fixed oauth_timestamp (Unix seconds)",
-    )
-    p_sign.add_argument("--no-validate", action="store_true", help="sign even with errors")
-    p_sign.set_defaults(func=run_sign)
-
-    p_val = sub.add_parser("validate", help="check fields against the contract's rules")
-    p_val.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))
-    add_field_options(p_val)
-    p_val.set_defaults(func=run_validate)
-
     p_send = sub.add_parser(
         "send",
         help="validate, sign and send a request; print the decoded answer",
@@ -131,44 +110,6 @@ def register(sub: Any) -> None:
     p_send.set_defaults(func=run_send)
 
 
-def run_validate(args: argparse.Namespace) -> int:
-    values = read_fields(args)
-    problems = validate(args.api_command, values)
-    schedule = schedule_for(args.api_command, values)
-    if args.json:
-        found = [p.to_json() for p in problems]
-        out: Any = found if schedule is None else {"problems": found, **_schedule(schedule)}
-        print(json.dumps(out, indent=2, ensure_ascii=False))
-    else:
-        print_problems(problems, ok_text="No problems: the fields follow the contract.")
-        print_schedule(schedule)
-    return EXIT_INVALID if any(p.severity is Severity.ERROR for p in problems) else 0
-
-
-def run_sign(args: argparse.Namespace) -> int:
-    values = read_fields(args)
-    prepared = prepare(
-        args.api_command,
-        values,
-        nonce=args.nonce,
-        timestamp=args.timestamp,
-        skip_validation=args.no_validate,
-        **connection(args).settings,
-    )
-    if prepared.signed is None:
-        _report_refusal(args, prepared.problems)
-        return EXIT_INVALID
-    shown = prepared.signed if args.reveal else prepared.signed.masked()
-    if args.json:
-        out = shown.to_json()
-        out["problems"] = [p.to_json() for p in prepared.problems]
-        print(json.dumps(out, indent=2, ensure_ascii=False))
-    else:
-        print_signed(shown, revealed=args.reveal)
-        print_problems(prepared.problems, ok_text="")
-    return 0
-
-
 def run_send(args: argparse.Namespace) -> int:
     values = read_fields(args)
     conn = connection(args)
@@ -179,7 +120,7 @@ def run_send(args: argparse.Namespace) -> int:
             args.api_command, values, skip_validation=args.no_validate, **conn.settings
         )
         if not check.signed:
-            _report_refusal(args, check.prepared.problems)
+            print_refusal(check.prepared.problems, as_json=args.json)
             return EXIT_INVALID
         from console.cli.team_send import go
 
@@ -283,17 +224,3 @@ def outcome_json(outcome: Outcome, *, masked: bool = True) -> dict[str, Any]:
         )
         return base
     return {**outcome.response.to_json(), **base}
-
-
-def _report_refusal(args: argparse.Namespace, problems: Any) -> None:
-    if args.json:
-        print(
-            json.dumps(
-                {"result": "invalid", "problems": [p.to_json() for p in problems]},
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
-    else:
-        print("Not signed: fix these first (or pass --no-validate).", file=sys.stderr)
-        print_problems(problems, ok_text="", file=sys.stderr)
