@@ -26,8 +26,8 @@ from console.cli.failures import (
 from console.cli.request_args import Connection, UsageError, add_connection_options, connection
 
 if TYPE_CHECKING:
-    from console.core.team.approval import Submission
     from console.core.team.journal import TeamJournal
+    from console.core.team.submissions import Submission
 
 
 def register(sub: Any) -> None:

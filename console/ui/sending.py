@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from console.core.journals import JournalStore
     from console.core.pipeline import Check, Pipeline, Ready, Refused, SendSummary, Sent, Verdict
     from console.core.pipeline.asking import Hold, HoldRule
-    from console.core.team.approval import Submission
     from console.core.team.held import Awaiting
+    from console.core.team.submissions import Submission
     from console.core.transport import Transport
 
 RESEND = "Resend with the same client_orderid"
@@ -275,7 +275,7 @@ class SendController(QObject):
                 self._wait(awaiting)
             return
         if found.state != "approved":
-            from console.core.team.approval import decision_text
+            from console.core.team.submissions import decision_text
 
             self._stop_waiting(awaiting, decision_text(found))
             return

@@ -13,8 +13,9 @@ Public API:
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from console.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .codes import PROBLEM_CODES, Code
@@ -85,10 +86,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value  # once: later look-ups are plain module attributes
-    return value
+__getattr__ = lazy_exports(__name__, _HOMES)

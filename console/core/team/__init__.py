@@ -9,7 +9,8 @@ Modules: :mod:`.dsn` (DSN, password from PGPASSWORD, ~/.pgpass or the keyring),
 versioned migrations), :mod:`.journal` (:class:`TeamJournal`, the journal the pipeline and the
 history pane use), :mod:`.hashing` (the keyed request hash an approval is bound to),
 :mod:`.approval` (:class:`Approvals`: policy, submit, approve/reject, the
-one send of an approved request), :mod:`.held` (the rule every front follows: :func:`hold`
+one send of an approved request), :mod:`.submissions` (what the database keeps of them:
+policies, submissions, decisions in words, audit entries), :mod:`.held` (the rule every front follows: :func:`hold`
 a request for approval, submit it, wait, send it once approved), :mod:`.held_batch` (the
 same for a whole batch file: :func:`hold_batch`), :mod:`.live` (LISTEN/NOTIFY),
 :mod:`.errors`.
@@ -31,14 +32,7 @@ from console.core.team.errors import (
 )
 
 if TYPE_CHECKING:
-    from console.core.team.approval import (
-        Approvals,
-        AuditEntry,
-        Policy,
-        Submission,
-        Submitted,
-        decision_text,
-    )
+    from console.core.team.approval import Approvals
     from console.core.team.dsn import configured_dsn, connect, save_dsn
     from console.core.team.hashing import content_hash
     from console.core.team.held import Awaiting, Held, hold
@@ -46,20 +40,27 @@ if TYPE_CHECKING:
     from console.core.team.journal import TeamJournal
     from console.core.team.live import TeamListener
     from console.core.team.schema import initialise
+    from console.core.team.submissions import (
+        AuditEntry,
+        Policy,
+        Submission,
+        Submitted,
+        decision_text,
+    )
 
 _LAZY = {
     "Approvals": "approval",
-    "AuditEntry": "approval",
-    "Policy": "approval",
-    "Submission": "approval",
-    "Submitted": "approval",
+    "AuditEntry": "submissions",
+    "Policy": "submissions",
+    "Submission": "submissions",
+    "Submitted": "submissions",
     "content_hash": "hashing",
     "configured_dsn": "dsn",
     "connect": "dsn",
     "save_dsn": "dsn",
     "Awaiting": "held",
     "Held": "held",
-    "decision_text": "approval",
+    "decision_text": "submissions",
     "hold": "held",
     "AwaitingBatch": "held_batch",
     "HeldBatch": "held_batch",

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -31,14 +30,24 @@ from console.core.order_facts import amount, client_orderid
 from console.core.team import inputs
 from console.core.team.errors import ApprovalRefusedError, TeamPermissionError, TeamSetupError
 from console.core.team.hashing import carries_card_data, content_hash
+from console.core.team.submissions import (
+    MODES,
+    ROLES,
+    SUBMISSION_SQL,
+    AuditEntry,
+    Policy,
+    RoleChange,
+    Submission,
+    Submitted,
+    decision_text,
+    submission_of,
+    waiting,
+)
 
 if TYPE_CHECKING:
     from console.core.pipeline import Decision, Pipeline, Sent
     from console.core.prepared import PreparedRequest
     from console.core.team.journal import TeamJournal
-
-MODES = ("none", "all", "above")
-ROLES = ("maker", "checker", "admin")
 
 
 def approved_decision(maker: Decision | None = None) -> Decision:
@@ -64,169 +73,6 @@ def approved_row(environment: str, prepared: PreparedRequest, key: str) -> dict[
         "receiver": columns["receiver"],
         "content_hash": content_hash(environment, prepared, key),
     }
-
-
-@dataclass(frozen=True, slots=True)
-class Policy:
-    environment: str
-    mode: str  # none, all, above
-    thresholds: dict[str, str] = field(default_factory=dict)  # currency -> amount
-    expiry: timedelta = timedelta(hours=24)
-
-    def describe(self) -> str:
-        if self.mode == "none":
-            return "no approval"
-        if self.mode == "all":
-            return "every payout and recurring profile needs approval"
-        limits = ", ".join(f"{a} {c}" for c, a in sorted(self.thresholds.items()))
-        return f"approval above {limits or '(no currency listed: every amount)'}"
-
-
-@dataclass(frozen=True, slots=True)
-class Submission:
-    """One request waiting for (or past) a checker's decision, as the database keeps it."""
-
-    id: int
-    environment: str
-    command: str
-    client_orderid: str | None
-    amount: str | None
-    currency: str | None
-    receiver: str | None
-    card_data: bool
-    params: tuple[tuple[str, str], ...] | None  # only without card data
-    maker: str
-    created: datetime
-    expires: datetime
-    state: str
-    decided_by: str | None
-    reason: str | None
-    sender: str | None
-    request_id: int | None
-    batch_rows: int | None = None  # a batch file approved as a whole: its rows
-    rows_sent: int = 0
-    shown: str = ""  # what the checker reads: the masked fields, or a batch's summary
-
-    @property
-    def values(self) -> dict[str, str]:
-        return dict(self.params or ())
-
-    @property
-    def is_batch(self) -> bool:
-        return self.batch_rows is not None
-
-    @property
-    def batch_lines(self) -> list[str]:
-        """A batch's summary for the checker: rows, totals per currency, largest payouts
-        (none for a single request, whose masked fields are a list, nor for a summary that
-        is not the console's)."""
-        try:
-            return [str(line) for line in json.loads(self.shown).get("lines", [])]
-        except (ValueError, AttributeError, TypeError):
-            return []
-
-
-_SUBMISSION_SQL = (
-    "SELECT id, environment, command, client_orderid, amount, currency, receiver, card_data,"
-    " params, maker, created, expires, state, decided_by, reason, sender, request_id,"
-    " batch_rows, rows_sent, request_json FROM gateway.submissions"
-)
-
-
-def _submission(r: tuple[Any, ...]) -> Submission:
-    values = list(r)
-    values[8] = tuple(tuple(p) for p in values[8]) if values[8] is not None else None
-    return Submission(*values)
-
-
-def _waiting(db: Any, environment: str, digest: str, *, batch: bool) -> Submission | None:
-    """The newest submission of exactly this content (a batch, or a single request) still
-    waiting for a decision, or approved and unsent (None: there is none)."""
-    row = db.execute(
-        f"{_SUBMISSION_SQL} WHERE environment = %s AND content_hash = %s"
-        f" AND batch_rows IS {'NOT ' if batch else ''}NULL"
-        " AND state IN ('pending', 'approved') AND expires > now() ORDER BY id DESC LIMIT 1",
-        (environment, digest),
-    ).fetchone()
-    return _submission(tuple(row)) if row is not None else None
-
-
-def decision_text(s: Submission) -> str:
-    """What became of a submission, in a person's words."""
-    who = f" by {s.decided_by}" if s.decided_by else ""
-    if s.state == "approved":
-        return f"#{s.id} was approved{who}."
-    if s.state == "pending":
-        return f"#{s.id} waits for a checker's decision; nothing was sent."
-    if s.state == "rejected":
-        why = f": {s.reason}" if s.reason else ""
-        return f"#{s.id} was rejected{who}{why}. Nothing was sent."
-    if s.state == "expired":
-        return f"#{s.id} expired before it was approved and sent. Nothing was sent."
-    if s.state == "void":
-        return f"#{s.id}'s approval is void: the request changed after it. Nothing was sent."
-    if s.state == "refused":
-        why = f": {s.reason.rstrip('.')}" if s.reason else ""
-        return f"#{s.id} was approved{who}, but its send was refused{why}. Nothing was sent."
-    sender = f" by {s.sender}" if s.sender else ""
-    return f"#{s.id} is {s.state}{sender}: it is not sent again."
-
-
-@dataclass(frozen=True, slots=True)
-class RoleChange:
-    """What ``add_user`` did: the person's team roles before (None: a new login) and after."""
-
-    name: str
-    role: str
-    before: tuple[str, ...] | None
-    after: tuple[str, ...]
-
-    def describe(self) -> str:
-        now = " and ".join(self.after) or "nothing"
-        if self.before is None:
-            said = f"{self.name} is a new login, now {_a(now)}."
-        elif set(self.before) == set(self.after):
-            said = f"{self.name} was already {_a(now)}: nothing changed."
-        else:
-            was = " and ".join(self.before) or "no team role"
-            said = f"{self.name} was {_a(was)}; now {_a(now)}."
-        if {"maker", "checker"} <= set(self.after):
-            said += (
-                f" {self.name} now both submits and approves: the database still refuses "
-                "anyone deciding their own submission, but two such people can approve each "
-                f"other's. If that is not wanted, take a role back in psql (REVOKE "
-                f"gateway_maker FROM {self.name})."
-            )
-        return said
-
-
-def _a(roles: str) -> str:
-    article = "an" if roles.startswith(("a", "e", "i", "o", "u")) else "a"  # an admin
-    return roles if roles in ("nothing", "no team role") else f"{article} {roles}"
-
-
-@dataclass(frozen=True, slots=True)
-class Submitted:
-    """The maker's side of a submission: the request, card data included, in memory."""
-
-    id: int
-    environment: str
-    prepared: PreparedRequest = field(repr=False)
-    # the identical request's submission found waiting (a decision, or its send): none new
-    earlier: Submission | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class AuditEntry:
-    id: int
-    at: datetime
-    actor: str
-    role: str
-    action: str
-    submission_id: int | None
-    request_id: int | None
-    environment: str | None
-    detail: str
 
 
 class Approvals:
@@ -370,7 +216,7 @@ class Approvals:
         """The newest batch submission of exactly this content that is still waiting for a
         decision or approved and unsent (None: submit it)."""
         with self.journal.reading() as db:
-            return _waiting(db, environment, digest, batch=True)
+            return waiting(db, environment, digest, batch=True)
 
     def submit(self, environment: str, prepared: PreparedRequest) -> Submitted:
         """Record ``prepared`` (signed: a request with errors is never held, see
@@ -383,7 +229,7 @@ class Approvals:
             db.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (row["content_hash"],)
             )
-            earlier = _waiting(db, environment, row["content_hash"], batch=False)
+            earlier = waiting(db, environment, row["content_hash"], batch=False)
             if earlier is not None:
                 return Submitted(earlier.id, environment, prepared, earlier)
             sid = db.execute(
@@ -430,18 +276,18 @@ class Approvals:
 
     def submission(self, sid: int) -> Submission:
         with self.journal.reading() as db:
-            row = db.execute(f"{_SUBMISSION_SQL} WHERE id = %s", (sid,)).fetchone()
+            row = db.execute(f"{SUBMISSION_SQL} WHERE id = %s", (sid,)).fetchone()
         if row is None:
             raise TeamSetupError(f"There is no submission {sid}.")
-        return _submission(tuple(row))
+        return submission_of(tuple(row))
 
     def pending(self) -> list[Submission]:
         """Submissions waiting for a decision (not expired), oldest first."""
         with self.journal.reading() as db:
             rows = db.execute(
-                f"{_SUBMISSION_SQL} WHERE state = 'pending' AND expires > now() ORDER BY id"
+                f"{SUBMISSION_SQL} WHERE state = 'pending' AND expires > now() ORDER BY id"
             ).fetchall()
-        return [_submission(tuple(r)) for r in rows]
+        return [submission_of(tuple(r)) for r in rows]
 
     def audit(self, since: datetime | None = None, limit: int = 1000) -> list[AuditEntry]:
         """The audit trail, oldest first."""

@@ -34,8 +34,9 @@ from console.core.team.errors import (
 if TYPE_CHECKING:
     from console.core.pipeline import Check, Decision, Pipeline, Sent
     from console.core.prepared import PreparedRequest
-    from console.core.team.approval import Approvals, Policy, Submission, Submitted
+    from console.core.team.approval import Approvals
     from console.core.team.journal import TeamJournal
+    from console.core.team.submissions import Policy, Submission, Submitted
 
 
 def hold(pipeline: Pipeline, check: Check) -> Held | None:
@@ -204,6 +205,6 @@ def require_approved(found: Submission, *, what: str = "", until: str = "") -> N
             f"No decision on {what}#{found.id} yet; nothing was sent.{card}", found.id
         )
     if found.state != "approved":
-        from console.core.team.approval import decision_text
+        from console.core.team.submissions import decision_text
 
         raise NotApprovedError(decision_text(found), found.state)

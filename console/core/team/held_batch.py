@@ -41,8 +41,9 @@ from console.core.team.errors import (
 if TYPE_CHECKING:
     from console.core.pipeline import Pipeline
     from console.core.prepared import PreparedRequest
-    from console.core.team.approval import Approvals, Policy, Submission
+    from console.core.team.approval import Approvals
     from console.core.team.journal import TeamJournal
+    from console.core.team.submissions import Policy, Submission
 
 OnRow = Callable[[RowResult, Progress], None]
 
