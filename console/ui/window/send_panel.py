@@ -17,7 +17,6 @@ from console.ui.banner import first_sentence
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.validation_view import ProblemSummary
 from console.ui.icons import icon
-from console.ui.inspector.response_tab import headline
 from console.ui.theme import state_colour
 from console.ui.window.guard_row import GuardRow
 
@@ -304,6 +303,8 @@ class SendPanel(QWidget):
         note = self.guard.answered(outcome)  # before Send is enabled again
         self._set_busy(False)
         self.inspector.show_outcome(outcome)
+        from console.ui.inspector.response_tab import headline  # loaded with the Response tab
+
         state, words = headline(outcome)
         label = request_label(outcome.prepared)
         text = f"{label}: {words}. {outcome.summary}" + (f" {note}" if note else "")
