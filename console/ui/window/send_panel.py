@@ -192,7 +192,10 @@ class SendPanel(QWidget):
                 else "No environment with a key is active."
             )
         elif blocked:
-            why = "Send is off: this client_orderid was accepted before (said above)."
+            why = (
+                "Send is off: this client_orderid was accepted before; "
+                "a new one (New client_orderid, Ctrl+G) sends another order."
+            )
         else:
             why = refusal
         self.summary.set_send_off(why)
@@ -247,10 +250,11 @@ class SendPanel(QWidget):
             if carries_card_data(prepared)
             else ""
         )
+        # the core's words: a new submission, or the identical one already waiting
         self.show_result(
             "busy",
-            f"{request_label(prepared)}: submitted for approval as #{awaiting.id}; nothing "
-            f"is sent until a checker approves it, then this window sends it.{card}",
+            f"{request_label(prepared)}: {awaiting.submitted_text}. Nothing is sent until a "
+            f"checker approves it; then this window sends it.{card}",
             prepared.command,
         )
         self.update_send()
