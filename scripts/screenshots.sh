@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Regenerates docs/screenshots/forms/: every form filled with its example, in the light and
 # dark themes, at 1024x700 and 1600x1000, rendered in a real X server (Xvfb) on a fresh
-# profile with the built-in local sandbox. Uses $DISPLAY when set, else starts its own Xvfb.
+# profile with the built-in local sandbox; then docs/screenshots/*-{light,dark}.png, the
+# documentation's scenes and dialogs at 1024x700 (scripts/screenshot_scenes.py). Uses $DISPLAY when set, else starts its own Xvfb.
 #   scripts/screenshots.sh            (needs Xvfb, or a running X server)
 #   CONSOLE=gateway-console scripts/screenshots.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 console=${CONSOLE:-.venv/bin/gateway-console}
+python=${PYTHON:-.venv/bin/python}
 out=docs/screenshots/forms
 forms="payout-check create-card-ref create-recurring-payment status"
 themes="light dark"
@@ -43,4 +45,9 @@ for form in $forms; do
                 --fill-example --theme "$theme" --size "$size"
         done
     done
+done
+
+for theme in $themes; do
+    GATEWAY_CONSOLE_HOME="$home/scenes-$theme" "$python" scripts/screenshot_scenes.py "$theme" \
+        docs/screenshots
 done

@@ -56,6 +56,47 @@ _AUTHORIZATION = re.compile(
 _handler: logging.Handler | None = None
 
 
+class _Held(logging.Handler):
+    """Keeps the records logged before the log file is open (see :func:`hold`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+_held: _Held | None = None
+
+
+def hold(level: int = logging.INFO) -> None:
+    """Keep what is logged from now on until :func:`configure` opens the log file.
+
+    The window opens its log file after its first paint (``logging.handlers`` and the file
+    need not delay the first picture); what is logged meanwhile is written then, in order.
+    """
+    global _held
+    if _held is None:
+        _held = _Held()
+        root = logging.getLogger()
+        root.addHandler(_held)
+        if root.level == logging.NOTSET or root.level > level:
+            root.setLevel(level)
+
+
+def _release(handler: logging.Handler | None) -> None:
+    """Stop holding records; hand the held ones at its level or above to ``handler``."""
+    global _held
+    if _held is None:
+        return
+    held, _held = _held, None
+    logging.getLogger().removeHandler(held)
+    for record in held.records:
+        if handler is not None and record.levelno >= handler.level:
+            handler.handle(record)
+
+
 def redact(text: str) -> str:
     """Mask card data and remove secrets from one piece of log text."""
     text = _PEM.sub(PEM_PLACEHOLDER, text)
@@ -136,6 +177,7 @@ def configure(
         )
     except OSError as exc:
         print(f"{APP_NAME}: no log file ({exc}); continuing without one.", file=sys.stderr)
+        _release(logging.lastResort)  # warnings still reach stderr, as without a log file
         return None
     handler.setFormatter(logging.Formatter(LOG_FORMAT))
     handler.addFilter(RedactingFilter())
@@ -144,6 +186,7 @@ def configure(
     if root.level == logging.NOTSET or root.level > level:
         root.setLevel(level)
     _handler = handler
+    _release(handler)
     if startup_line:
         log_startup(app_paths)
     return app_paths.log_file

@@ -131,7 +131,9 @@ def screenshot(window: MainWindow, target: Path) -> bool:
 
 def run_app(args: argparse.Namespace) -> int:
     """Entry point of ``gateway-console gui``; returns the exit status."""
-    logs.configure(startup_line=False)  # the rotating, redacted log file
+    # The rotating, redacted log file opens after the first paint (see open_log); what is
+    # logged before is kept and written then.
+    logs.hold()
     shot = getattr(args, "screenshot", None)
     if shot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # render without a display
@@ -146,12 +148,14 @@ def run_app(args: argparse.Namespace) -> int:
     window = build_window(
         resolve(), command=command, fill_example=getattr(args, "fill_example", False)
     )
+    if not shot:
+        AfterFirstPaint(window, open_log)
     window.show()
     size = getattr(args, "size", None)
     if size:
         window.resize(*size)
     if shot:
-        logs.log_startup()
+        open_log()
         window.persist_drafts = False
         window.wait_ready(15_000)  # the banner should show the running sandbox
         ok = screenshot(window, Path(shot))
@@ -164,6 +168,10 @@ def run_app(args: argparse.Namespace) -> int:
         return 0
     app.aboutToQuit.connect(window.session.stop_sandbox)
     QTimer.singleShot(0, window.form.focus_first)
-    # The start-up line (version, resources found) is written once the window is up.
-    QTimer.singleShot(0, logs.log_startup)
     return int(app.exec())
+
+
+def open_log() -> None:
+    """Open the log file and write the start-up line (version, resources found): once the
+    window is up, as neither is needed for its first picture."""
+    logs.configure(startup_line=True)

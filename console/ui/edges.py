@@ -1,8 +1,9 @@
 """Edges a person can see in the dark theme: Fusion draws the frame of a text field, list,
-spin box, button or choice and the ring of a radio button a shade darker than the window,
-which on a dark window is invisible, and the current tab differs from the others only by its
-shape. This style draws them in an edge colour at 3:1 or more against the window (WCAG
-1.4.11) and marks the current tab with the highlight colour; everything else is Fusion's.
+spin box, button or choice, the ring of a radio button and the box of a check box a shade
+darker than the window, which on a dark window is invisible, and the current tab differs
+from the others only by its shape. This style draws them in an edge colour at 3:1 or more
+against the window (WCAG 1.4.11) and marks the current tab with the highlight colour;
+everything else is Fusion's.
 (The light theme needs none of this: see ``theme._CONTROLS``.)"""
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ _FRAMED = QPlainTextEdit | QTextEdit | QAbstractItemView
 
 
 class VisibleEdges(QProxyStyle):
-    """Fusion, with visible frames of fields, lists, buttons and choices, radio rings and
-    current tabs."""
+    """Fusion, with visible frames of fields, lists, buttons and choices, radio rings, check
+    boxes and current tabs."""
 
     def __init__(self, edge: str) -> None:
         super().__init__("Fusion")
@@ -48,6 +49,8 @@ class VisibleEdges(QProxyStyle):
         super().drawPrimitive(element, option, painter, widget)
         if element == kind.PE_IndicatorRadioButton:
             self._outline(option, painter, ring=True)
+        elif element == kind.PE_IndicatorCheckBox:  # the box of a check box (dialogs' options)
+            self._outline(option, painter, ring=False)
         elif element == kind.PE_PanelButtonCommand:  # push buttons and choices (combo boxes)
             self._outline(option, painter, ring=False, keyboard=True)
 

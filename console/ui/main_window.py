@@ -56,7 +56,6 @@ class MainWindow(QMainWindow):
     def __init__(self, session: Session, drafts: DraftStore, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(APP_NAME)
-        self.setWindowIcon(app_icon())
         self.setObjectName("main-window")
         self.session = session
         self.drafts = drafts
@@ -117,9 +116,16 @@ class MainWindow(QMainWindow):
 
         self.environment.session_changed()
         self.show_command(drafts.last_command if drafts.last_command in names else names[0])
-        AfterFirstPaint(self, self.journal_part.open_in_background)
+        AfterFirstPaint(self, self._after_first_paint)
         layout.fit_to_screen(self, self.inspector)
         self.restore_layout()
+
+    def _after_first_paint(self) -> None:
+        """What the first picture does without: the journal (opened on a worker), the
+        Request tab's tables and the icon's eight sizes."""
+        self.journal_part.open_in_background()
+        self.inspector.request  # noqa: B018 (builds the tab)
+        self.setWindowIcon(app_icon())
 
     # -- the parts, for dialogs and tests ----------------------------------------------------
     @property

@@ -15,10 +15,8 @@ from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from PySide6.QtWidgets import QDialog, QMainWindow, QMenu, QVBoxLayout, QWidget
 
 from console.core.errors import ConsoleError
-from console.core.journals import team_dsn
 from console.core.spec import COMMANDS
 from console.ui.icons import icon
-from console.ui.inspector.widgets import fill_table, pairs_table
 from console.ui.theme import THEMES
 
 if TYPE_CHECKING:
@@ -151,6 +149,8 @@ def build_menus(
 
 def _team_mode() -> bool:
     """This profile has a team database (team mode: View > Approval queue)."""
+    from console.core.journals import team_dsn  # the journals' module loads after the paint
+
     try:
         return bool(team_dsn())
     except ConsoleError:
@@ -171,6 +171,8 @@ def shortcut_rows(window: QWidget) -> list[tuple[str, str]]:
 
 def shortcuts_dialog(window: QWidget) -> QDialog:
     """Help > Keyboard shortcuts, built from the window's real actions."""
+    from console.ui.inspector.widgets import fill_table, pairs_table
+
     dialog = QDialog(window)
     dialog.setWindowTitle("Keyboard shortcuts")
     table = pairs_table(("Action", "Shortcut"))

@@ -1,12 +1,14 @@
 """Benchmarks of the window. Run with ``pytest -s tests/bench/bench_ui.py``.
 
-Targets (issue 4): start to shown-and-idle within 2.5x of a bare PySide6 QMainWindow start
-measured in the same run and under 1 s; per-keystroke validation plus field-state update in
+Targets: start to shown-and-idle within 1.6x of a bare PySide6 QMainWindow start measured
+in the same run (issue 22) and under 1 s; per-keystroke validation plus field-state update in
 the payout form p99 under 8 ms; the idle window's memory (printed, next to the bare window's).
 
 Starts are measured in fresh processes (the real first run: the local sandbox starts
 in-process too), alternating real and bare so load on a shared machine hits both alike, and
 both clocks stop the same way: when the event loop is idle after the window's first paint.
+With a display (``DISPLAY`` set, e.g. Xvfb) both start on the real X platform, where fonts,
+the window system and painting cost what they cost a person; without one, offscreen.
 """
 
 from __future__ import annotations
@@ -22,11 +24,10 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-START_RATIO = 2.5
-START_GOAL = 1.6  # issue 22's goal, printed beside the ratio; the check stays at START_RATIO
+START_RATIO = 1.6  # issue 22's goal
 START_LIMIT_S = 1.0
 KEYSTROKE_P99_MS = 8.0
-RUNS = 5
+RUNS = 7
 
 # Both scripts stop the clock the same way: at the first moment the event loop is idle after
 # the window's first paint has finished (a zero timer queued from that paint event runs once
@@ -62,11 +63,12 @@ BARE = (
 )
 REAL = (
     _FIRST_PAINT
-    # the same start path as ``gateway-console``: the command line, the log file, the window
+    # the same start path as ``gateway-console`` (``run_app``): the command line, records
+    # held for the log file, the window; the log file opens after the first paint
     + "from console.cli import build_parser\nfrom console.core import logs\n"
     "build_parser(('console.cli.gui_cmd',)).parse_args(['gui'])\n"
-    "logs.configure(startup_line=False)\n"
-    + "from console.ui.app import build_window, make_app\nfrom console.core.paths import resolve\n"
+    "logs.hold()\n" + "from console.ui.app import build_window, make_app, open_log\n"
+    "from console.core.paths import resolve\nfrom console.ui.startup import AfterFirstPaint\n"
     "def idle():\n"
     "    print(f'{time.time():.6f} {rss_mb():.1f}', flush=True)\n"
     "    poll.start(5)\n"
@@ -74,7 +76,7 @@ REAL = (
     "    if w.session.ready:\n"
     "        print(f'{time.time():.6f}', flush=True)\n"
     "        app.quit()\n"
-    "app = make_app()\nw = build_window(resolve())\n"
+    "app = make_app()\nw = build_window(resolve())\nAfterFirstPaint(w, open_log)\n"
     "poll = QTimer()\npoll.timeout.connect(ready)\n"
     "painted = FirstPaint(w, idle)\nw.show()\napp.exec()\nw.close()\n"
 )
@@ -104,7 +106,8 @@ def _percentiles(values: list[float]) -> tuple[float, float]:
 
 
 def test_start_to_idle_against_bare_qmainwindow(tmp_path: Any) -> None:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", GATEWAY_CONSOLE_HOME=str(tmp_path))
+    platform = "xcb" if os.environ.get("DISPLAY") else "offscreen"
+    env = dict(os.environ, QT_QPA_PLATFORM=platform, GATEWAY_CONSOLE_HOME=str(tmp_path))
     # An installed application has its bytecode; compiling every module on each start
     # would measure the compiler. The cache goes to a temporary folder, not the tree.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -120,8 +123,8 @@ def test_start_to_idle_against_bare_qmainwindow(tmp_path: Any) -> None:
             (bare_mem if script is BARE else real_mem).append(mem)
     b, r = statistics.median(bare), statistics.median(real)
     print(
-        f"\nstart to idle: window {r * 1000:.0f} ms, bare QMainWindow {b * 1000:.0f} ms, "
-        f"ratio {r / b:.2f} (goal {START_GOAL}; checked <= {START_RATIO}, "
+        f"\nstart to idle ({platform}, medians of {RUNS}): window {r * 1000:.0f} ms, "
+        f"bare QMainWindow {b * 1000:.0f} ms, ratio {r / b:.2f} (goal <= {START_RATIO}, "
         f"and < {START_LIMIT_S * 1000:.0f} ms)"
     )
     print(

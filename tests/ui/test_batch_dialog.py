@@ -185,3 +185,18 @@ def test_check_status_writes_the_final_status_into_the_results_file(
     qtbot.mouseClick(dialog.check_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: cells(dialog.results, 7) == ["approved", "approved"], timeout=15_000)
     assert final_statuses() == {"later-1": "approved", "later-2": "approved"}  # as the table
+
+
+def test_the_dialog_fits_a_1024_by_700_screen(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    from tests.helpers.batch_files import card_file
+
+    dialog = open_dialog(qtbot, window, card_file(tmp_path / "fit.csv", 3))
+    hint = dialog.minimumSizeHint()
+    assert hint.width() <= 1000, hint  # a 1024-pixel screen, with the window's frame
+    assert hint.height() <= 660, hint
+    dialog.resize(1000, 660)
+    qtbot.wait(20)
+    for box in (dialog.skip_invalid, dialog.resend_unknown, dialog.confirm_card_numbers):
+        assert box.width() >= box.sizeHint().width(), box.text()  # no choice cut

@@ -289,3 +289,5 @@ def test_one_line_says_why_send_is_off_never_ready_to_send(qtbot: Any, window: M
     headline = window.panel.summary.headline.text()
     assert "Ready to send" not in headline
     assert "accepted before" in headline
+    assert "said above" not in headline  # it says what to do, where it is
+    assert "New client_orderid, Ctrl+G" in headline

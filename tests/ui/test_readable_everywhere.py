@@ -1,15 +1,17 @@
 """Everything the window shows is readable and every control can be seen, measured from the
 rendered pixels in both themes: text at 4.5:1 on what it is drawn on, the edges of fields,
 lists, buttons, choices and switches at 3:1 against the window (WCAG 1.4.3 and 1.4.11);
-the field a shortcut puts the cursor in shows that it has it."""
+the field a shortcut puts the cursor in shows that it has it. The same for every dialog the
+window opens (Keys, Environments, batch, lab, questions, the Details… box)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import dataclasses
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, QTimer
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QComboBox,
+    QDialog,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -31,8 +34,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from console.core.environments import EnvKind
 from console.core.spec import COMMANDS
 from console.ui.main_window import MainWindow
+from console.ui.sending import ask_card_number, ask_production, ask_resend
 from console.ui.theme import apply_theme
 from tests.helpers.contrast import (
     edge_contrast,
@@ -51,8 +56,8 @@ def _system_theme_afterwards() -> Iterator[None]:
     apply_theme(app, "system", set_style=False)
 
 
-def _shown(window: MainWindow, kind: type[QWidget]) -> list[Any]:
-    """The widgets of a kind a person can see and use now."""
+def _shown(window: QWidget, kind: type[QWidget]) -> list[Any]:
+    """The widgets of a kind a person can see and use now (in a window or a dialog)."""
     return [w for w in window.findChildren(kind) if w.isVisible() and w.isEnabled()]
 
 
@@ -72,7 +77,7 @@ def _text_area(widget: QWidget) -> QRect | None:
     return None
 
 
-def _texts(window: MainWindow) -> Iterator[tuple[str, float, str, str]]:
+def _texts(window: QWidget) -> Iterator[tuple[str, float, str, str]]:
     """(what, contrast, text colour, background) of every text shown in the window."""
     for label in _shown(window, QLabel):
         if label.text().strip() and label.width() > 4 and label.height() > 4:
@@ -106,7 +111,7 @@ def _texts(window: MainWindow) -> Iterator[tuple[str, float, str, str]]:
             yield (f"text {text.objectName()}", *text_contrast_inside(text.viewport()))
 
 
-def _controls(window: MainWindow) -> Iterator[QWidget]:
+def _controls(window: QWidget) -> Iterator[QWidget]:
     """The controls whose edge is all that shows where they are."""
     kinds = (QLineEdit, QComboBox, QRadioButton, QCheckBox, QAbstractSpinBox, QAbstractItemView)
     for widget in _shown(window, QWidget):
@@ -183,3 +188,85 @@ def test_the_choice_a_shortcut_goes_to_shows_its_focus(
     assert focused >= 3
     highlight = window.palette().color(QPalette.ColorRole.Highlight)
     assert abs(QColor(edge).hue() - highlight.hue()) < 20, (edge, highlight.name())
+
+
+def _unreadable(root: QWidget) -> list[str]:
+    """Every text under 4.5:1 and every control edge under 3:1 in ``root``, as measured."""
+    found = [
+        f"{what} {text} on {background} {ratio:.2f}:1"
+        for what, ratio, text, background in _texts(root)
+        if ratio < 4.5
+    ]
+    background = root.palette().color(QPalette.ColorRole.Window)
+    for control in _controls(root):
+        ratio, edge = edge_contrast(control, background)
+        if ratio < 3:
+            what = control.objectName() or control.accessibleName() or type(control).__name__
+            found.append(f"{what} edge {edge} {ratio:.2f}:1")
+    return found
+
+
+def _production_details(window: MainWindow) -> None:
+    """The production banner's Details… box (white words on red above it)."""
+    env = window.session.environment
+    assert env is not None
+    production = dataclasses.replace(env, kind=EnvKind.PRODUCTION)
+    problem = "No key is stored for this environment in the system keyring. " * 3
+    window.banner.show_environment(production, problem)
+    window.banner.details_button.click()
+
+
+# Every dialog the window opens, the way a person opens it.
+DIALOGS: dict[str, Callable[[MainWindow], object]] = {
+    "keys": lambda w: w.actions_by_name["keys"].trigger(),
+    "environments": lambda w: w.actions_by_name["environments"].trigger(),
+    "batch payouts": lambda w: w.actions_by_name["batch"].trigger(),
+    "signature lab": lambda w: w.actions_by_name["signature-lab"].trigger(),
+    "about": lambda w: w.actions_by_name["about"].trigger(),
+    "keyboard shortcuts": lambda w: w.actions_by_name["shortcuts"].trigger(),
+    "production confirmation": lambda w: ask_production(
+        w, "<b>Send payout-check to production?</b><br>amount 10.00 USD to 444444******4448"
+    ),
+    "unknown outcome question": lambda w: ask_resend(
+        w, "The last payout-check with this client_orderid has no known outcome."
+    ),
+    "card number question": lambda w: ask_card_number(
+        w, "The card number 444444******4449 fails its check digit."
+    ),
+    "details box": _production_details,
+}
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("name", DIALOGS)
+def test_every_dialog_is_readable(qtbot: Any, window: MainWindow, theme: str, name: str) -> None:
+    window.actions_by_name[f"theme:{theme}"].trigger()
+    qtbot.wait(20)
+    before = {id(w) for w in QApplication.topLevelWidgets() if w.isVisible()}
+    found: list[str] = []
+    done: list[bool] = []
+
+    def opened() -> QDialog | None:
+        return next(
+            (
+                w
+                for w in QApplication.topLevelWidgets()
+                if isinstance(w, QDialog) and w.isVisible() and id(w) not in before
+            ),
+            None,
+        )
+
+    def measure() -> None:
+        dialog = opened()
+        if dialog is None:  # not open yet (or opened by exec(): this runs inside it)
+            QTimer.singleShot(20, measure)
+            return
+        qtbot.wait(50)  # painted with the theme's palette
+        found.extend(_unreadable(dialog))
+        done.append(True)
+        dialog.reject()
+
+    QTimer.singleShot(0, measure)
+    DIALOGS[name](window)
+    qtbot.waitUntil(lambda: bool(done), timeout=15_000)
+    assert not found, f"{name} ({theme}):\n" + "\n".join(sorted(set(found)))

@@ -52,7 +52,7 @@ def test_a_held_payout_is_submitted_and_sent_once_by_this_window_when_approved(
     window.sender_.confirm_submit = lambda _w, text: bool(asked.append(text)) or True
     window.sender_.wait_step = 0.3
     window.send()
-    qtbot.waitUntil(lambda: "submitted for approval as #" in window.panel.result.text())
+    qtbot.waitUntil(lambda: "Submitted for approval as #" in window.panel.result.text())
     assert "card data stays in this window only" in window.panel.result.text()
     assert "holds this payout-check" in asked[0]
     assert _orders(window, order) == 0  # nothing sent before the approval
@@ -66,6 +66,34 @@ def test_a_held_payout_is_submitted_and_sent_once_by_this_window_when_approved(
     assert str(window.last_outcome.result) == "accepted"
     qtbot.wait(500)
     assert _orders(window, order) == 1
+
+
+def test_the_same_request_sent_again_while_it_waits_says_it_is_already_waiting(
+    qtbot: Any, team_window: MainWindow, team_db: TeamDatabase
+) -> None:
+    window = team_window
+    env = window.session.environment
+    assert env is not None
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy(env.name, "all")
+    window.show_command("payout-check")
+    window.fill_example()
+    window.form.rows["client_orderid"].set_text("team-again-1")
+    qtbot.waitUntil(lambda: window.panel.send_button.text() == "Submit for approval")
+    window.sender_.confirm_submit = lambda _w, _text: True
+    window.sender_.wait_step = 0.3
+    window.send()
+    qtbot.waitUntil(lambda: "Submitted for approval as #" in window.panel.result.text())
+    first = window.panel.result.text()
+    qtbot.waitUntil(window.panel.send_button.isEnabled)
+    window.send()  # the same request, still waiting for a checker
+    qtbot.waitUntil(lambda: window.panel.result.text() != first, timeout=10_000)
+    with TeamJournal(team_db.dsn("carol")) as carol:
+        (pending,) = Approvals(carol).pending()  # one submission, not two
+    again = window.panel.result.text()
+    assert f"already waiting for a checker's decision as #{pending.id}" in again
+    assert "Submitted for approval" not in again
+    assert "nothing new was submitted" in again
 
 
 def test_the_guard_sees_a_send_made_by_another_team_member(

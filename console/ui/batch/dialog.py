@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QFileDialog,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -126,12 +127,13 @@ class BatchDialog(QDialog):
         top = QHBoxLayout()
         top.addWidget(self.file_label, 1)
         top.addWidget(open_button)
-        options = QHBoxLayout()
-        options.addWidget(self.skip_invalid)
-        options.addWidget(self.resend_unknown)
-        options.addWidget(self.confirm_card_numbers)
-        options.addStretch(1)
-        options.addWidget(self.concurrency)
+        # two rows: on one the choices made the dialog wider than a 1024-pixel screen
+        options = QGridLayout()
+        options.addWidget(self.skip_invalid, 0, 0)
+        options.addWidget(self.resend_unknown, 0, 1)
+        options.addWidget(self.confirm_card_numbers, 1, 0, 1, 2)
+        options.addWidget(self.concurrency, 1, 2)
+        options.setColumnStretch(1, 1)
         buttons = QHBoxLayout()
         for b in (self.check_button, self.dry_button):
             buttons.addWidget(b)

@@ -6,16 +6,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDockWidget, QTabWidget, QVBoxLayout, QWidget
 
-from console.core.spec import get_command
-from console.ui.code_copy import prepared_program
-from console.ui.inspector.request_tab import RequestTab
-from console.ui.inspector.response_tab import ResponseTab
-from console.ui.inspector.signature_tab import SignatureTab
-
 if TYPE_CHECKING:
     from console.core.client import Outcome
     from console.core.prepared import PreparedRequest
     from console.core.signing import SignedRequest
+    from console.ui.inspector.request_tab import RequestTab
+    from console.ui.inspector.response_tab import ResponseTab
+    from console.ui.inspector.signature_tab import SignatureTab
 
 
 def _fill(page: QWidget, content: QWidget) -> None:
@@ -31,35 +28,51 @@ class InspectorDock(QDockWidget):
     The full request lives only in memory while it is shown; "reveal" applies to the
     request on screen and resets with the next one. Its signature is shown only once the
     gateway has answered it (the core's ``shown_request``): a cancelled or unsent request
-    leaves no working signature in any tab. The Signature and Response tabs are
-    built when first shown or used (a few dozen widgets the first picture of the window
-    does not need); :attr:`signature` and :attr:`response` build them on access.
+    leaves no working signature in any tab. Every tab is built when first shown or used
+    (a few dozen widgets and their modules the first picture of the window does not need:
+    the window builds the Request tab right after it); :attr:`request`, :attr:`signature`
+    and :attr:`response` build them on access.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Request inspector", parent)
         self.setObjectName("inspector")
         self.tabs = QTabWidget()
-        self.request = RequestTab()
+        self._request: RequestTab | None = None
         self._signature: SignatureTab | None = None
         self._response: ResponseTab | None = None
         self._response_note: str | None = None  # what the Response tab says once built
-        self._signature_page = QWidget()  # filled when first shown
+        self._request_page = QWidget()  # filled when first shown or used
+        self._signature_page = QWidget()
         self._response_page = QWidget()
-        self.tabs.addTab(self.request, "Request")
+        self.tabs.addTab(self._request_page, "Request")
         self.tabs.addTab(self._signature_page, "Signature")
         self.tabs.addTab(self._response_page, "Response")
         self.tabs.currentChanged.connect(self._tab_shown)
         self.setWidget(self.tabs)
         self.prepared: PreparedRequest | None = None
         self.answered = False  # the gateway answered the request on screen
-        self.request.reveal_toggled.connect(lambda _on: self._render())
-        self.request.code.source = lambda: prepared_program(self.prepared)
+
+    @property
+    def request(self) -> RequestTab:
+        """The Request tab, showing the request on screen (built on first use)."""
+        if self._request is None:
+            from console.ui.code_copy import prepared_program
+            from console.ui.inspector.request_tab import RequestTab
+
+            self._request = RequestTab()
+            self._request.reveal_toggled.connect(lambda _on: self._render())
+            self._request.code.source = lambda: prepared_program(self.prepared)
+            _fill(self._request_page, self._request)
+            self._render()
+        return self._request
 
     @property
     def signature(self) -> SignatureTab:
         """The Signature tab, showing the request on screen (built on first use)."""
         if self._signature is None:
+            from console.ui.inspector.signature_tab import SignatureTab
+
             self._signature = SignatureTab()
             self._signature.show_signed(self._shown())
             _fill(self._signature_page, self._signature)
@@ -69,6 +82,8 @@ class InspectorDock(QDockWidget):
     def response(self) -> ResponseTab:
         """The Response tab (built on first use)."""
         if self._response is None:
+            from console.ui.inspector.response_tab import ResponseTab
+
             self._response = ResponseTab()
             if self._response_note is not None:
                 self._response.clear(self._response_note)
@@ -82,14 +97,16 @@ class InspectorDock(QDockWidget):
 
     def _tab_shown(self, index: int) -> None:
         page = self.tabs.widget(index)
-        if page is self._signature_page:
+        if page is self._request_page:
+            self.request  # noqa: B018 (builds the tab)
+        elif page is self._signature_page:
             self.signature  # noqa: B018 (builds the tab)
         elif page is self._response_page:
             self.response  # noqa: B018 (builds the tab)
 
     @property
     def revealed(self) -> bool:
-        return self.request.reveal.isChecked()
+        return self._request is not None and self._request.reveal.isChecked()
 
     def show_prepared(self, prepared: PreparedRequest) -> None:
         """A new request: masked again, answer cleared, Request tab in front."""
@@ -100,7 +117,7 @@ class InspectorDock(QDockWidget):
         self.request.reveal.blockSignals(False)
         self._clear_response("Waiting for the answer…")
         self._render()
-        self.tabs.setCurrentWidget(self.request)
+        self.tabs.setCurrentWidget(self._request_page)
 
     def _shown(self) -> SignedRequest | None:
         """The signed request as it is shown: masked unless revealed, unsigned unless the
@@ -117,7 +134,8 @@ class InspectorDock(QDockWidget):
         if prepared is None:
             return
         shown = self._shown()
-        self.request.show_request(shown, prepared.url, revealed=self.revealed)
+        if self._request is not None:  # else it renders the request when first built
+            self._request.show_request(shown, prepared.url, revealed=self.revealed)
         if self._signature is not None:  # else it renders the request when first built
             self._signature.show_signed(shown)
 
@@ -132,10 +150,11 @@ class InspectorDock(QDockWidget):
         self.prepared = None
         self.answered = False
         self.setWindowTitle("Request inspector")
-        self.request.reveal.blockSignals(True)
-        self.request.reveal.setChecked(False)
-        self.request.reveal.blockSignals(False)
-        self.request.show_nothing()
+        if self._request is not None:
+            self._request.reveal.blockSignals(True)
+            self._request.reveal.setChecked(False)
+            self._request.reveal.blockSignals(False)
+            self._request.show_nothing()
         if self._signature is not None:
             self._signature.show_signed(None)
         self._clear_response("No answer yet.")
@@ -145,6 +164,8 @@ class InspectorDock(QDockWidget):
         if outcome.prepared is self.prepared and outcome.response is not None:
             self.answered = True  # its nonce is spent: the signature may be shown
             self._render()
+        from console.core.spec import get_command
+
         self.response.show_outcome(outcome, get_command(outcome.prepared.command))
         self.tabs.setCurrentWidget(self._response_page)
 

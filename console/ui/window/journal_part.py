@@ -21,14 +21,13 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from console.core.errors import ConsoleError, JournalUnavailableError
-from console.core.journals import team_dsn
 from console.core.paths import resolve
-from console.ui.history.bridge import JournalBridge
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
     from console.core.history import History
     from console.core.journals import JournalStore
+    from console.ui.history.bridge import JournalBridge
     from console.ui.tasks import TaskManager
 
 NOTICE = (
@@ -76,6 +75,7 @@ class JournalOpener:
         # boundary: SQLite and PostgreSQL load on the worker that opens them, after the
         # first paint
         from console.core.history import History
+        from console.core.journals import team_dsn
 
         history = History(self.path)
         try:
@@ -140,6 +140,8 @@ class JournalPart(QObject):
                 self.notice = _notice(exc)
                 self._show_notice(self.notice)
             else:
+                from console.ui.history.bridge import JournalBridge  # with the journal
+
                 self.bridge = JournalBridge(journals.sends, self)
                 self.journals = journals
                 self._attach_to(journals, self.bridge)

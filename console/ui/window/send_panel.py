@@ -17,7 +17,6 @@ from console.ui.banner import first_sentence
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.validation_view import ProblemSummary
 from console.ui.icons import icon
-from console.ui.inspector.response_tab import headline
 from console.ui.theme import state_colour
 from console.ui.window.guard_row import GuardRow
 
@@ -194,7 +193,10 @@ class SendPanel(QWidget):
                 else "No environment with a key is active."
             )
         elif blocked:
-            why = "Send is off: this client_orderid was accepted before (said above)."
+            why = (
+                "Send is off: this client_orderid was accepted before; "
+                "a new one (New client_orderid, Ctrl+G) sends another order."
+            )
         else:
             why = refusal
         self.summary.set_send_off(why)
@@ -249,10 +251,11 @@ class SendPanel(QWidget):
             if carries_card_data(prepared)
             else ""
         )
+        # the core's words: a new submission, or the identical one already waiting
         self.show_result(
             "busy",
-            f"{request_label(prepared)}: submitted for approval as #{awaiting.id}; nothing "
-            f"is sent until a checker approves it, then this window sends it.{card}",
+            f"{request_label(prepared)}: {awaiting.submitted_text}. Nothing is sent until a "
+            f"checker approves it; then this window sends it.{card}",
             prepared.command,
         )
         self.update_send()
@@ -305,6 +308,8 @@ class SendPanel(QWidget):
         note = self.guard.answered(outcome)  # before Send is enabled again
         self._set_busy(False)
         self.inspector.show_outcome(outcome)
+        from console.ui.inspector.response_tab import headline  # loaded with the Response tab
+
         state, words = headline(outcome)
         label = request_label(outcome.prepared)
         text = f"{label}: {words}. {outcome.summary}" + (f" {note}" if note else "")
