@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import resource
 import socket
@@ -34,10 +35,10 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
-App = Callable[
-    [Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]],
-    Awaitable[None],
-]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+LINGER = 1.0  # seconds a refused connection stays open after its refusal was sent
 FD_RESERVE = 64  # descriptors kept free for files, the journal, outgoing callbacks
 
 
@@ -66,6 +67,8 @@ class Limits:
     request_deadline: float
     idle_timeout: float
     backlog: int = 1024
+    idle_makes_room: bool = True  # False: at the cap, every new connection is refused
+    refusal: bytes = BUSY  # written to a refused connection before it is closed
 
 
 class Link:
@@ -107,11 +110,17 @@ def _protocol(room: _Room) -> type[HttpToolsProtocol]:
             super().connection_made(transport)
             self.link = Link(transport, self.client[0] if self.client else "?")
             if len(self.connections) > limits.max_connections:
-                victim = room.oldest_idle()
+                victim = room.oldest_idle() if limits.idle_makes_room else None
                 if victim is None:
-                    log.info("503: %d connections are open, none idle", len(self.connections) - 1)
-                    transport.write(BUSY)
-                    transport.close()
+                    log.info("refused: %d connections are open", len(self.connections) - 1)
+                    if limits.refusal:
+                        transport.write(limits.refusal)
+                    # nothing more is read; the end is sent at once, the socket closed a
+                    # moment later, so that what the client sent meanwhile does not turn
+                    # the refusal into a reset it may read before the answer
+                    transport.pause_reading()
+                    transport.write_eof()
+                    self.loop.call_later(LINGER, transport.close)
                     return
                 room.idle.pop(victim, None)
                 victim.transport.close()  # type: ignore[attr-defined]
@@ -213,12 +222,7 @@ class HttpService:
         soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
         fits = limits.max_connections if soft < 0 else max(1, soft - FD_RESERVE)
         room = _Room(
-            Limits(
-                min(limits.max_connections, fits),
-                limits.request_deadline,
-                limits.idle_timeout,
-                limits.backlog,
-            ),
+            dataclasses.replace(limits, max_connections=min(limits.max_connections, fits)),
             log,
         )
         config = uvicorn.Config(

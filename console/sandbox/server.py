@@ -16,9 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
 
-from console.core.http_service import HttpService, Limits, Link, Message, Scope
+from console.core.http_service import HttpService, Limits, Link, Receive, Scope, Send
 from console.sandbox.app import BASE_PATH, COMMAND_NAMES, ApiRequest, Sandbox, route
 from console.sandbox.control import PREFIX, Control
 from console.sandbox.wire import CONTRACT_HEADERS, FORM_CONTENT_TYPE, Reply, internal_error, plain
@@ -34,9 +33,6 @@ LIMITS = Limits(
 GARBAGE = b"\xff\xfe\x00\x01<\x8f\x90garbage\x00\xc3\x28\xa0\xa1 not form data \xe2\x82\n"
 _CONTRACT = [(n.encode("latin-1"), v.encode("latin-1")) for n, v in CONTRACT_HEADERS]
 _CLOSE = (b"Connection", b"close")
-
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
 
 _NOT_FOUND = (
     "404 Not Found: {path} is not a path of this sandbox. Command paths are "
