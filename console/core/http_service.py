@@ -209,7 +209,9 @@ class HttpService:
         server_header: bytes = b"",
     ) -> None:
         family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # IPPROTO_TCP named: asyncio turns Nagle's algorithm off only for sockets that say
+        # so, and with it on every answer (head, then body) waits ~40 ms for a delayed ACK
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind(address)
@@ -230,6 +232,7 @@ class HttpService:
             http=_protocol(room),
             loop="asyncio",
             lifespan="off",
+            ws="none",
             log_config=None,
             access_log=False,
             server_header=False,
