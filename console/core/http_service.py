@@ -235,6 +235,7 @@ class HttpService:
             ws="none",
             log_config=None,
             access_log=False,
+            proxy_headers=False,  # no proxy in front: the client address is the peer
             server_header=False,
             headers=[("Server", server_header.decode())] if server_header else None,
             timeout_keep_alive=int(limits.idle_timeout) or 1,
