@@ -24,6 +24,7 @@ from console.cli.sandbox_demo import example_send as example_send
 from console.cli.sandbox_demo import print_banner, reusable_key, write_private
 from console.core import paths
 from console.core.addresses import is_loopback_host
+from console.core.http_service import raise_file_limit
 from console.core.logs import RedactingFilter
 from console.sandbox import SandboxHandle, start_sandbox
 from console.sandbox.faults import parse_faults
@@ -134,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"--public-key {args.public_key}: {exc.strerror}")
     key_file = None if args.merchant else paths.resolve().ensure().state_dir / DEMO_KEY_FILE
+    raise_file_limit()  # this process is the sandbox: every connection is an open file
     try:
         handle = start_sandbox(
             host=host,

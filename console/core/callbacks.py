@@ -34,15 +34,15 @@ public parts of the callback it would allow guessing the secret offline.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
-import threading
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qsl
 
 from console.core.addresses import is_loopback_host
 from console.core.environments import Environment
@@ -51,8 +51,13 @@ from console.core.history.callback_log import Orders
 from console.core.masking import mask_answer
 from console.core.spec.callbacks import CONTROL_FIELDS, is_status_value, missing_control_fields
 
+if TYPE_CHECKING:
+    from console.core.http_service import App, HttpService, Receive, Scope, Send
+
 MAX_BODY = 256 * 1024  # merchant_data may be 64k; more than this is not a callback
 MAX_CONNECTIONS = 16  # callbacks come one at a time; more at once is not the gateway
+IDLE_TIMEOUT = 10.0  # an idle connection gives its slot back
+log = logging.getLogger("console.callbacks")
 
 
 def control_code(status: str, orderid: str, client_orderid: str, secret: str) -> str:
@@ -204,8 +209,7 @@ class CallbackListener:
         self.recorder = recorder
         self.host = host
         self.port = port
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._server: HttpService | None = None
 
     @classmethod
     def for_environment(
@@ -242,8 +246,26 @@ class CallbackListener:
                 "statuses. Set the environment's merchant control secret, or listen on "
                 "127.0.0.1 only."
             )
+        # the server library is loaded here, not with the window: most sessions never listen
+        from console.core.http_service import HttpService, Limits
+
+        limits = Limits(
+            max_connections=MAX_CONNECTIONS,
+            request_deadline=IDLE_TIMEOUT,
+            idle_timeout=IDLE_TIMEOUT,
+            idle_makes_room=False,
+            refusal=b"",  # closed without an answer
+        )
         try:
-            server = _Server((self.host, self.port), _handler(self.recorder))
+            server = HttpService(
+                _app(self.recorder),
+                (self.host, self.port),
+                limits,
+                name=f"callbacks-{self.recorder.environment}",
+                log=log,
+                server_header=b"GatewayConsoleCallbacks",
+            )
+            server.start()
         except OSError as exc:
             raise CallbackListenerError(
                 f"Cannot listen for callbacks on {self.host}:{self.port} ({exc.strerror or exc}). "
@@ -252,24 +274,14 @@ class CallbackListener:
             ) from exc
         self._server = server
         self.port = int(server.server_address[1])
-        self._thread = threading.Thread(
-            target=server.serve_forever,
-            kwargs={"poll_interval": 0.2},
-            daemon=True,
-            name=f"callbacks-{self.recorder.environment}",
-        )
-        self._thread.start()
         return self
 
     def stop(self) -> None:
         """Stop listening and wait for the server thread."""
         if self._server is None:
             return
-        self._server.shutdown()
-        self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._server = self._thread = None
+        self._server.stop()
+        self._server = None
 
     def __enter__(self) -> CallbackListener:
         return self.start()
@@ -278,73 +290,51 @@ class CallbackListener:
         self.stop()
 
 
-class _Server(ThreadingHTTPServer):
-    """At most :data:`MAX_CONNECTIONS` connections at once; the next ones are closed."""
+def _app(recorder: CallbackRecorder) -> App:
+    """The listener's ASGI app: every callback to the recorder, on a worker thread (the
+    journal may be a database on the network: the server's loop never waits for it)."""
 
-    daemon_threads = True
-    allow_reuse_address = True
+    async def answer(send: Send, status: int, text: str) -> None:
+        body = text.encode()
+        headers = [
+            (b"Content-Type", b"text/plain; charset=utf-8"),
+            (b"Content-Length", str(len(body)).encode()),
+        ]
+        if status == 413:
+            headers.append((b"Connection", b"close"))  # the body is not read
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        if not self._slots.acquire(blocking=False):
-            self.shutdown_request(request)
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
             return
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._slots.release()
-            raise
-
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self._slots.release()
-
-
-def _handler(recorder: CallbackRecorder) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "GatewayConsoleCallbacks"
-        timeout = 10  # an idle connection gives its slot back
-
-        def _answer(self, status: int, text: str) -> None:
-            body = text.encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "text/plain; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def _take(self, params: list[tuple[str, str]]) -> None:
-            try:
-                recorder.record(self.command, params, self.client_address[0])
-            except Exception as exc:  # recorded nowhere: make the gateway try again
-                self._answer(500, f"not recorded: {type(exc).__name__}\n")
-                return
-            self._answer(200, "OK\n")
-
-        def do_GET(self) -> None:
-            self._take(parse_qsl(urlsplit(self.path).query, keep_blank_values=True))
-
-        def do_POST(self) -> None:
-            try:
-                length = int(self.headers.get("Content-Length") or 0)
-            except ValueError:
-                length = -1
-            if length < 0:
-                self._answer(400, "bad Content-Length\n")
-                return
+        method: str = scope["method"]
+        params = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
+        if method == "POST":
+            length = next((int(v) for n, v in scope["headers"] if n == b"content-length"), 0)
             if length > MAX_BODY:
-                self._answer(413, "too large\n")
+                await answer(send, 413, "too large\n")
                 return
-            body = self.rfile.read(length).decode("utf-8", "replace")
-            query = parse_qsl(urlsplit(self.path).query, keep_blank_values=True)
-            self._take(query + parse_qsl(body, keep_blank_values=True))
+            chunks = []
+            more = length > 0
+            while more:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                chunks.append(message.get("body", b""))
+                more = bool(message.get("more_body"))
+            body = b"".join(chunks).decode("utf-8", "replace")
+            params += parse_qsl(body, keep_blank_values=True)
+        elif method != "GET":
+            await answer(send, 405, "GET or POST\n")
+            return
+        client = scope.get("client")
+        remote = client[0] if client else ""
+        try:
+            await asyncio.to_thread(recorder.record, method, params, remote)
+        except Exception as exc:  # recorded nowhere: make the gateway try again
+            await answer(send, 500, f"not recorded: {type(exc).__name__}\n")
+            return
+        await answer(send, 200, "OK\n")
 
-        def log_message(self, format: str, *args: object) -> None:
-            pass  # every callback is in the history; no console noise
-
-    return Handler
+    return app

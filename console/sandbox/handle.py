@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,13 +72,7 @@ class SandboxHandle:
         self.origin = server.origin
         self.base_url = server.origin + "/paynet"
         self.control_url = server.origin + PREFIX
-        self._thread = threading.Thread(
-            target=server.serve_forever,
-            kwargs={"poll_interval": 0.1},
-            name="sandbox-http",
-            daemon=True,
-        )
-        self._thread.start()
+        server.start()
         self._stopped = False
 
     @property
@@ -134,7 +127,6 @@ class SandboxHandle:
             return
         self._stopped = True
         self._server.shutdown()
-        self._thread.join(timeout=5)
         self.sandbox.stop()
         log.info("sandbox at %s stopped", self.origin)
 
@@ -207,6 +199,11 @@ def start_sandbox(
         sandbox.stop()
         raise
     sandbox.start()
-    handle = SandboxHandle(sandbox, server, demo)
+    try:
+        handle = SandboxHandle(sandbox, server, demo)
+    except BaseException:
+        server.shutdown()
+        sandbox.stop()
+        raise
     log.info("sandbox listening at %s", handle.base_url)
     return handle

@@ -1,31 +1,38 @@
-"""The sandbox's HTTP server on loopback with keep-alive: connections held by one selector
-thread, complete requests answered by a fixed pool of workers (see ``connections``).
+"""The sandbox's HTTP server: an ASGI app on :mod:`console.core.http_service` (uvicorn with
+the httptools parser, one thread with its own asyncio loop) on loopback with keep-alive.
 
 Contract paths live under ``/paynet`` (``POST`` only: other methods get 405, unknown paths
 404); control paths under ``/_sandbox``. Injected faults are applied here, while the answer
-is written: latency, a dropped connection, a truncated or a garbage body.
+is written: latency (waited on the loop, never blocking it), a dropped connection, a
+truncated or a garbage body.
+
+A request is answered on the loop thread: the sandbox's work per request (the RSA check, a
+few SQLite statements) is well under a millisecond, less than a hand-over to a thread pool
+costs, and the GIL would serialise a pool anyway.
 """
 
 from __future__ import annotations
 
-import io
+import asyncio
 import logging
-import socket
 import time
-from http.server import BaseHTTPRequestHandler
-from typing import Any
-from urllib.parse import urlsplit
 
+from console.core.http_service import HttpService, Limits, Link, Receive, Scope, Send
 from console.sandbox.app import BASE_PATH, COMMAND_NAMES, ApiRequest, Sandbox, route
-from console.sandbox.connections import BACKLOG, Connection, ConnectionLoop
 from console.sandbox.control import PREFIX, Control
 from console.sandbox.wire import CONTRACT_HEADERS, FORM_CONTENT_TYPE, Reply, internal_error, plain
 
 log = logging.getLogger("console.sandbox")
 MAX_BODY = 1024 * 1024
+LIMITS = Limits(
+    max_connections=4096,
+    request_deadline=15.0,  # from a request's first byte to its last
+    idle_timeout=65.0,  # the answers say Keep-Alive: timeout=60
+)
 # Bytes that are no form data at all: what a broken proxy or a crashed backend might send.
 GARBAGE = b"\xff\xfe\x00\x01<\x8f\x90garbage\x00\xc3\x28\xa0\xa1 not form data \xe2\x82\n"
-
+_CONTRACT = [(n.encode("latin-1"), v.encode("latin-1")) for n, v in CONTRACT_HEADERS]
+_CLOSE = (b"Connection", b"close")
 
 _NOT_FOUND = (
     "404 Not Found: {path} is not a path of this sandbox. Command paths are "
@@ -46,191 +53,174 @@ def origin_for(host: str, port: int) -> str:
     return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
 
 
+async def _gone(receive: Receive) -> None:
+    """Wait until the client has hung up (the request's body is read by then)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
 class SandboxServer:
-    """The sandbox's HTTP server: a listening socket whose connections a
-    :class:`~console.sandbox.connections.ConnectionLoop` holds, and whose complete requests
-    :class:`SandboxHandler` answers on a fixed pool of workers."""
+    """The sandbox's HTTP server: answers each request of its :class:`HttpService`."""
 
     def __init__(self, address: tuple[str, int], sandbox: Sandbox) -> None:
-        family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
-        listener = socket.socket(family, socket.SOCK_STREAM)
-        try:
-            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            listener.bind(address)
-            listener.listen(BACKLOG)
-        except OSError:
-            listener.close()
-            raise
-        self.server_address: tuple[str, int] = listener.getsockname()[:2]
         self.sandbox = sandbox
-        self.loop = ConnectionLoop(listener, self._answer, MAX_BODY)
-        self.stopping = self.loop.stopping
+        self.service = HttpService(
+            self,
+            address,
+            LIMITS,
+            name="sandbox-http",
+            log=log,
+            server_header=b"gateway-console-sandbox",
+        )
+        self.server_address = self.service.server_address
         self.origin = origin_for(address[0], self.server_address[1])
+        self._host = self.origin.split("//", 1)[1]
         self.control = Control(sandbox, self.origin + BASE_PATH)
 
-    def _answer(self, conn: Connection, raw: bytes) -> bool:
-        handler = SandboxHandler(conn, raw, self)
-        return not handler.close_connection
-
-    def serve_forever(self, poll_interval: float = 0.1) -> None:
-        self.loop.run(poll_interval)
+    def start(self) -> None:
+        """Serve in the background."""
+        self.service.start()
 
     def shutdown(self) -> None:
-        """Stop serving: close every connection, end the workers (bounded)."""
-        self.loop.stop()
+        """Stop serving: answers in progress end with ``Connection: close`` (bounded)."""
+        self.service.stop()
 
-
-class _Writer:
-    """What the handler writes its answer to: the connection, blocking with a timeout."""
-
-    def __init__(self, sock: socket.socket) -> None:
-        self._sock = sock
-
-    def write(self, data: bytes) -> int:
-        self._sock.sendall(data)
-        return len(data)
-
-    def flush(self) -> None:
-        pass
-
-
-class SandboxHandler(BaseHTTPRequestHandler):
-    """Answers one complete request (read whole by the connection loop) on its connection."""
-
-    protocol_version = "HTTP/1.1"
-    server_version = "gateway-console-sandbox"
-    sys_version = ""
-    server: SandboxServer  # type: ignore[assignment]
-
-    def __init__(self, conn: Connection, raw: bytes, server: SandboxServer) -> None:
-        self._raw = raw
-        super().__init__(conn.sock, conn.address, server)  # type: ignore[arg-type]
-
-    def setup(self) -> None:
-        self.connection = self.request
-        self.rfile = io.BytesIO(self._raw)
-        self.wfile = _Writer(self.connection)  # type: ignore[assignment]
-
-    def handle(self) -> None:
-        self.close_connection = True
-        self.handle_one_request()  # exactly one: the loop reads the next one
-
-    def finish(self) -> None:
-        pass
-
-    def log_message(self, format: str, *args: Any) -> None:
-        log.debug("%s " + format, self.address_string(), *args)
-
-    def do_POST(self) -> None:
-        self._dispatch()
-
-    # Every method goes through one dispatcher, which answers 405 where POST is needed.
-    do_GET = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_POST  # noqa: N815
-
-    def parse_request(self) -> bool:
-        self._started = time.perf_counter()  # from the request line on: headers count too
-        return super().parse_request()
-
-    def _dispatch(self) -> None:
-        started = getattr(self, "_started", time.perf_counter())
-        method = self.command
-        parts = urlsplit(self.path)
-        path = parts.path
-        body = self._read_body()
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        link: Link = scope["extensions"]["console"]["link"]
+        length = encoding = None
+        host = content_type = authorization = ""
+        for name, value in scope["headers"]:  # names come lower-cased
+            if name == b"content-length":
+                length = int(value)  # the parser let one plain number through, no more
+            elif name == b"transfer-encoding":
+                encoding = value
+            elif name == b"host":
+                host = value.decode("latin-1")
+            elif name == b"content-type":
+                content_type = value.decode("latin-1")
+            elif name == b"authorization":
+                authorization = value.decode("latin-1")
+        if length is None and encoding is not None:
+            # a body without a length is not read: the connection closes, so no byte of it
+            # can ever be taken for a second request
+            await self._write(
+                send, plain(411, "411 Length Required: send a Content-Length."), close=True
+            )
+            return
+        if length is not None and length > MAX_BODY:
+            await self._write(
+                send, plain(413, f"413: the body must be 0 to {MAX_BODY} bytes."), close=True
+            )
+            return
+        body = await self._body(receive, link) if length else b""
         if body is None:
             return
+        method: str = scope["method"]
+        path = scope["raw_path"].decode("latin-1")
+        query: bytes = scope["query_string"]
         if path == PREFIX or path.startswith(PREFIX + "/"):
             try:
-                reply = self.server.control.handle(
-                    method,
-                    path,
-                    parts.query.encode("latin-1"),
-                    body,
-                    self.headers.get("Content-Type", "").lower(),
-                )
+                reply = self.control.handle(method, path, query, body, content_type.lower())
             except Exception:
                 reply, error_id = internal_error()
                 log.exception("internal error on control path %s [%s]", path, error_id)
-            self._write(reply)
+            await self._write(send, reply)
             return
         api_route = route(path)
         if api_route is None:
-            self._write(plain(404, _NOT_FOUND.format(path=path)))
+            await self._write(send, plain(404, _NOT_FOUND.format(path=path)))
             return
         if method != "POST":
-            self._write(
-                plain(
-                    405, f"405 Method Not Allowed: {path} answers POST only.", (("Allow", "POST"),)
-                )
-            )
+            text = f"405 Method Not Allowed: {path} answers POST only."
+            await self._write(send, plain(405, text, (("Allow", "POST"),)))
             return
         request = ApiRequest(
             api_route,
             method,
             "http",
-            self.headers.get("Host") or self.server.origin.split("//", 1)[1],
+            host or self._host,
             path,
-            parts.query.encode("latin-1"),
-            {name: self.headers.get(name, "") for name in ("Content-Type", "Authorization")},
+            query,
+            {"Content-Type": content_type, "Authorization": authorization},
             body,
         )
         try:
-            result = self.server.sandbox.handle(request)
+            result = self.sandbox.handle(request)
         except Exception:  # every request gets an answer, also when the sandbox has a bug
             reply, error_id = internal_error()
             log.exception("internal error while handling %s [%s]", path, error_id)
-            self._write(reply)
+            await self._write(send, reply)
             return
         latency = result.faults.latency or 0.0
-        if latency:
-            self.server.stopping.wait(latency)
-        self._write(result.reply, result.faults.answer)
-        self.server.sandbox.stats.add(time.perf_counter() - started - latency)
+        if latency and await self._hung_up_within(latency, receive):
+            log.info(
+                "a client at %s hung up (or stopped reading) before the answer was written",
+                link.peer,
+            )
+            return
+        await self._write(send, result.reply, result.faults.answer, link, receive)
+        self.sandbox.stats.add(time.perf_counter() - link.started - latency)
 
-    def _read_body(self) -> bytes | None:
-        lengths = self.headers.get_all("Content-Length") or []
-        if len(lengths) > 1 or (lengths and not lengths[0].strip().isdigit()):
-            # two lengths (or a length that is not a plain number) is how request smuggling
-            # starts: refuse it and read nothing more from this connection
-            self.close_connection = True
-            self._write(plain(400, "400 Bad Request: give exactly one Content-Length, a number."))
-            return None
-        length_text = lengths[0] if lengths else None
-        if length_text is None:
-            if self.headers.get("Transfer-Encoding"):
-                self._write(plain(411, "411 Length Required: send a Content-Length."))
+    async def _body(self, receive: Receive, link: Link) -> bytes | None:
+        chunks = []
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                if not link.timed_out:  # a 408 was logged already
+                    log.info("a client at %s hung up in the middle of its request", link.peer)
                 return None
-            return b""
-        try:
-            length = int(length_text)
-        except ValueError:
-            length = -1
-        if not 0 <= length <= MAX_BODY:
-            self.close_connection = True
-            self._write(plain(413, f"413: the body must be 0 to {MAX_BODY} bytes."))
-            return None
-        return self.rfile.read(length)
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                return b"".join(chunks)
 
-    def _write(self, reply: Reply, fault: str | None = None) -> None:
-        if fault == "drop":
+    async def _hung_up_within(self, seconds: float, receive: Receive) -> bool:
+        """Wait ``seconds`` (less when the sandbox stops); True when the client hung up."""
+        waits: list[asyncio.Future[object]] = [
+            asyncio.ensure_future(_gone(receive)),
+            asyncio.ensure_future(asyncio.sleep(seconds)),
+        ]
+        if self.service.stop_event is not None:
+            waits.append(asyncio.ensure_future(self.service.stop_event.wait()))
+        done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        return waits[0] in done
+
+    async def _write(
+        self,
+        send: Send,
+        reply: Reply,
+        fault: str | None = None,
+        link: Link | None = None,
+        receive: Receive | None = None,
+        *,
+        close: bool = False,
+    ) -> None:
+        if fault == "drop" and link is not None and receive is not None:
             log.info("fault drop: connection closed without an answer")
-            self.close_connection = True
+            link.close()
+            await _gone(receive)
             return
         body, status, content_type = reply.body, reply.status, reply.content_type
         if fault == "garbage":
             body, status, content_type = GARBAGE, 200, FORM_CONTENT_TYPE
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        for name, value in (*CONTRACT_HEADERS, *reply.headers):
-            self.send_header(name, value)
-        if fault == "truncate":
-            self.close_connection = True
-            body = body[: len(body) // 2]
-        if self.close_connection or self.server.stopping.is_set():
-            self.send_header("Connection", "close")
-            self.close_connection = True
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-        self.wfile.flush()
+        headers = [
+            (b"Content-Type", content_type.encode("latin-1")),
+            (b"Content-Length", str(len(body)).encode("ascii")),
+            *_CONTRACT,
+            *((n.encode("latin-1"), v.encode("latin-1")) for n, v in reply.headers),
+        ]
+        truncate = fault == "truncate" and link is not None and receive is not None
+        if close or truncate or self.service.stopping.is_set():
+            headers.append(_CLOSE)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        if truncate and link is not None and receive is not None:
+            await send(
+                {"type": "http.response.body", "body": body[: len(body) // 2], "more_body": True}
+            )
+            link.close()
+            await _gone(receive)
+            return
+        await send({"type": "http.response.body", "body": body})

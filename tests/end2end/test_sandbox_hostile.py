@@ -4,9 +4,11 @@ answer, a refused control call changes nothing, and the sandbox keeps serving af
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import logging
 import os
+import resource
 import socket
 import stat
 import struct
@@ -273,44 +275,136 @@ def test_slow_clients_hold_no_thread_and_a_normal_request_is_answered_quickly(
             conn.close()
 
 
-def test_a_request_that_trickles_past_its_deadline_gets_408(
-    sandbox: SandboxHandle, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from console.sandbox import connections
+def _limited(
+    monkeypatch: pytest.MonkeyPatch, rsa_key: rsa.RSAPrivateKey, **limits: float
+) -> SandboxHandle:
+    """A sandbox started with smaller limits (connections, deadlines) than the real ones."""
+    from console.sandbox import server
 
-    monkeypatch.setattr(connections, "REQUEST_DEADLINE", 1.0)
-    host, port = _address(sandbox)
-    with socket.create_connection((host, port), timeout=5) as conn:
-        first = time.perf_counter()
-        for byte in b"GET /_sa":  # a byte every 0.1 s: the deadline is not reset by each
-            conn.sendall(bytes([byte]))
-            time.sleep(0.1)
-        conn.settimeout(3)
-        answer = conn.recv(4096)
-        took = time.perf_counter() - first
-    assert took < 1.6  # counted from the first byte (a reset per byte would be >= 1.8 s)
-    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
-    _still_serving(sandbox)
+    monkeypatch.setattr(server, "LIMITS", dataclasses.replace(server.LIMITS, **limits))
+    pem = rsa_key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    return start_sandbox(port=0, callback_delay=0, demo_private_key_pem=pem)
+
+
+def test_a_request_that_trickles_past_its_deadline_gets_408(
+    monkeypatch: pytest.MonkeyPatch, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    with _limited(monkeypatch, rsa_key, request_deadline=1.0) as sandbox:
+        host, port = _address(sandbox)
+        with socket.create_connection((host, port), timeout=5) as conn:
+            first = time.perf_counter()
+            for byte in b"GET /_sa":  # a byte every 0.1 s: the deadline is not reset by each
+                conn.sendall(bytes([byte]))
+                time.sleep(0.1)
+            conn.settimeout(3)
+            answer = conn.recv(4096)
+            took = time.perf_counter() - first
+        assert took < 1.6  # counted from the first byte (a reset per byte would be >= 1.8 s)
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+        _still_serving(sandbox)
 
 
 def test_past_the_connection_cap_a_client_gets_503(
-    sandbox: SandboxHandle, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    from console.sandbox import connections
-
-    monkeypatch.setattr(connections, "MAX_CONNECTIONS", 5)
-    host, port = _address(sandbox)
-    held = [socket.create_connection((host, port), timeout=5) for _ in range(5)]
-    try:
+    with _limited(monkeypatch, rsa_key, max_connections=5) as sandbox:
+        host, port = _address(sandbox)
+        held = [socket.create_connection((host, port), timeout=5) for _ in range(5)]
+        try:
+            for conn in held:  # each in the middle of a request: none is idle
+                conn.sendall(b"GET /_sandbox/clock HTTP/1.1\r\nHost: x\r\n")
+            time.sleep(0.3)
+            with socket.create_connection((host, port), timeout=5) as extra:
+                extra.settimeout(3)
+                assert extra.recv(4096).startswith(b"HTTP/1.1 503")
+        finally:
+            for conn in held:
+                conn.close()
         time.sleep(0.3)
-        with socket.create_connection((host, port), timeout=5) as extra:
-            extra.settimeout(3)
-            assert extra.recv(4096).startswith(b"HTTP/1.1 503")
-    finally:
-        for conn in held:
-            conn.close()
-    time.sleep(0.3)
+        _still_serving(sandbox)
+
+
+def test_at_the_connection_cap_the_longest_idle_connection_makes_room(
+    monkeypatch: pytest.MonkeyPatch, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    with _limited(monkeypatch, rsa_key, max_connections=5) as sandbox:
+        host, port = _address(sandbox)
+        held = []
+        try:
+            for _ in range(5):  # connected, then silent
+                held.append(socket.create_connection((host, port), timeout=5))
+                time.sleep(0.05)
+            time.sleep(0.2)
+            _still_serving(sandbox)  # answered, not 503
+            held[0].settimeout(3)
+            assert held[0].recv(1) == b""  # the oldest idle one was closed for it
+        finally:
+            for conn in held:
+                conn.close()
+
+
+def _one_answer_only(raw: bytes, sandbox: SandboxHandle) -> bytes:
+    answer = _exchange(sandbox, raw)
+    assert answer.count(b"HTTP/1.1 ") == 1, answer  # nothing after it was taken as a request
+    assert b'"requests"' not in answer  # the smuggled GET /_sandbox/stats never ran
     _still_serving(sandbox)
+    return answer
+
+
+_SMUGGLED = b"GET /_sandbox/stats HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
+
+
+def test_a_chunked_body_after_its_411_never_runs_as_a_second_request(
+    sandbox: SandboxHandle,
+) -> None:
+    chunk = b"%x\r\n" % len(_SMUGGLED) + _SMUGGLED + b"\r\n0\r\n\r\n"
+    head = b"POST /paynet/api/v4/payout-check/1001 HTTP/1.1\r\nHost: x\r\n"
+    answer = _one_answer_only(head + b"Transfer-Encoding: chunked\r\n\r\n" + chunk, sandbox)
+    assert answer.startswith(b"HTTP/1.1 411"), answer[:200]
+    assert b"connection: close" in answer.lower()  # and the connection was closed
+    # the same body sent without the chunk framing is no second request either
+    _one_answer_only(head + b"Transfer-Encoding: chunked\r\n\r\n" + _SMUGGLED, sandbox)
+
+
+def test_a_bare_cr_cannot_hide_a_content_length(sandbox: SandboxHandle) -> None:
+    raw = (
+        b"POST /paynet/api/v4/payout-check/1001 HTTP/1.1\r\nHost: x\r\n"
+        b"X-Note: a\rContent-Length: " + str(len(_SMUGGLED)).encode() + b"\r\n\r\n" + _SMUGGLED
+    )
+    answer = _one_answer_only(raw, sandbox)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert b"CRLF" in answer  # says what was wrong
+
+
+def test_4096_idle_sockets_do_not_keep_a_signed_request_waiting(
+    sandbox: SandboxHandle, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    # 4,096 connections here and as many in the sandbox (this process): raise the soft limit
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 9000 <= hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < 9000:
+        pytest.skip("this test needs 9,000 open files (ulimit -n)")
+    host, port = _address(sandbox)
+    idle = []
+    try:
+        for _ in range(4096):  # connected, never a byte sent
+            idle.append(socket.create_connection((host, port), timeout=10))
+        time.sleep(1.0)  # the sandbox has taken them all
+        request = _signed_payout_bytes(sandbox, rsa_key, b"idle-4096")
+        started = time.perf_counter()
+        answer = _exchange(sandbox, request, timeout=5)
+        took = time.perf_counter() - started
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        assert b"type=async-response" in answer
+        assert took < 1.0
+    finally:
+        for conn in idle:
+            conn.close()
 
 
 def _hang_up(conn: socket.socket) -> None:
