@@ -10,9 +10,10 @@ versioned migrations), :mod:`.journal` (:class:`TeamJournal`, the journal the pi
 history pane use), :mod:`.hashing` (the keyed request hash an approval is bound to),
 :mod:`.approval` (:class:`Approvals`: policy, submit, approve/reject, the
 one send of an approved request), :mod:`.submissions` (what the database keeps of them:
-policies, submissions, decisions in words, audit entries), :mod:`.held` (the rule every front follows: :func:`hold`
-a request for approval, submit it, wait, send it once approved), :mod:`.held_batch` (the
-same for a whole batch file: :func:`hold_batch`), :mod:`.live` (LISTEN/NOTIFY),
+policies, submissions, decisions in words, audit entries), :mod:`.held` (the rule every
+front follows: :func:`hold` a request for approval, submit it, wait, send it once approved),
+:mod:`.held_batch` (the same for a whole batch file: :func:`hold_batch`), :mod:`.live`
+(LISTEN/NOTIFY),
 :mod:`.errors`.
 """
 
