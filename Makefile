@@ -26,8 +26,9 @@ $(BIN)/.installed: $(BIN)/.installed-run
 run: $(BIN)/.installed-run
 	$(BIN)/gateway-console
 
+# One test process per core (pytest-xdist); pytest-cov gathers the workers' coverage.
 test: $(BIN)/.installed
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m coverage run -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -n auto --cov --cov-report=
 	$(BIN)/python scripts/check_coverage.py
 
 check: $(BIN)/.installed

@@ -1,6 +1,6 @@
 """Fail unless the modules that hold money rules are fully covered by the test run.
 
-Reads the coverage data ``make test`` wrote (``coverage run -m pytest``) and names, per file,
+Reads the coverage data ``make test`` wrote (``pytest --cov``, combined from its workers) and names, per file,
 the lines no test ran. The files are listed in ``pyproject.toml`` under
 ``[tool.coverage.run] include``: the send pipeline and its double-payout guard, masking, the
 team's hold and approval, and the batch runner.

@@ -17,6 +17,7 @@ import contextlib
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -129,8 +130,10 @@ def secret_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     """A real Secret Service for this test; keyring (here and in subprocesses) uses it."""
     require_tools()
     folder = tmp_path / "secret-service"
-    runtime = folder / "run"
-    runtime.mkdir(parents=True, mode=0o700)
+    folder.mkdir()
+    # The bus's socket lives here: a short path, since a Unix socket's path is capped at 107
+    # bytes and a test's tmp_path (deeper under a parallel run's worker folder) can pass it.
+    runtime = Path(tempfile.mkdtemp(prefix="gc-bus-"))
     config = folder / "bus.conf"
     config.write_text(_BUS_CONFIG.format(folder=runtime), encoding="utf-8")
     bus = subprocess.Popen(
@@ -174,3 +177,4 @@ def secret_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
         if daemon is not None:
             _stop(daemon)
         _stop(bus)
+        shutil.rmtree(runtime, ignore_errors=True)
