@@ -62,9 +62,12 @@ BARE = (
     "painted = FirstPaint(w, idle)\nw.show()\napp.exec()\n"
 )
 REAL = (
-    _FIRST_PAINT
-    # the same start path as ``gateway-console`` (``run_app``): the command line, records
-    # held for the log file, the window; the log file opens after the first paint
+    # the same start path as ``gateway-console`` (``run_app``): the command line, the window's
+    # modules (the Qt-free ones before Qt, as console.ui arranges), records held for the log
+    # file, the window; the log file opens after the first paint. The clock's own Qt imports
+    # come after the window's, as nothing of them is in the real start.
+    "import console.cli.gui_cmd\nimport console.ui.app\n"
+    + _FIRST_PAINT
     + "from console.cli import build_parser\nfrom console.core import logs\n"
     "build_parser(('console.cli.gui_cmd',)).parse_args(['gui'])\n"
     "logs.hold()\n" + "from console.ui.app import build_window, make_app, open_log\n"
