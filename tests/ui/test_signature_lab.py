@@ -183,3 +183,21 @@ def test_the_clients_corpus_gets_the_same_verdicts_in_the_window(
             if valid != (not case.expect) or not named:
                 wrong.append(f"{case.id}: {text[:300]}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_consoles_own_curl_copy_is_read_and_named_an_unsigned_template(
+    qtbot: Any, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    from console.core.signing import sign as sign_request
+    from console.ui.inspector.curl import curl_command
+
+    signed = sign_request(URL, PARAMS, consumer_key="merchant", private_key=rsa_key)
+    dialog = _dialog(qtbot, rsa_key)
+    dialog.request_edit.setPlainText(curl_command(signed))  # its comment lines included
+    dialog.verify()
+    verdict = dialog.verdict_label.text()
+    assert "Invalid" in verdict
+    assert "unsigned template" in verdict
+    assert "wrong key" not in verdict.lower()
+    assert dialog.verdict is not None
+    assert dialog.verdict.codes[0] == "unsigned-template"

@@ -192,6 +192,11 @@ def parse_request_text(text: str, *, scheme: str | None = None) -> Capture:
     stripped = text.strip()
     if not stripped:
         raise CaptureError("The request text is empty: paste a raw HTTP request or a curl line.")
-    if stripped.split(None, 1)[0] in ("curl", "curl.exe"):
-        return parse_curl(stripped)
+    # A shell comment above a curl line (the console's own copies carry two) is not the request.
+    lines = stripped.splitlines()
+    while lines and lines[0].lstrip().startswith("#"):
+        lines.pop(0)
+    command = "\n".join(lines).strip()
+    if command.split(None, 1)[:1] in (["curl"], ["curl.exe"]):
+        return parse_curl(command)
     return parse_http(text.lstrip(), scheme=scheme)  # the body's end is kept: Content-Length

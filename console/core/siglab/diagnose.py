@@ -23,6 +23,7 @@ from console.core.siglab import opening, rules, search, variants
 from console.core.siglab.mistakes import NOTES
 from console.core.siglab.received import Received
 from console.core.siglab.rules import Finding, finding
+from console.core.unsigned import UNSIGNED
 
 __all__ = ["Finding", "Verdict", "diagnose", "first_difference"]
 
@@ -140,7 +141,17 @@ def _diagnose(
     findings: list[Finding] = []
     method_findings = rules.header_findings(r)
     declared = rules.declared_method(r)
-    if match is not None:
+    if unquote(r.signature_text) == UNSIGNED:
+        match = None
+        findings.append(
+            Finding(
+                "unsigned-template",
+                f"oauth_signature is the placeholder {UNSIGNED}: this is an unsigned template "
+                "(a copy as curl never carries a signature). Sign the request (gateway-console "
+                "sign, or your own code) and check the signed one.",
+            )
+        )
+    elif match is not None:
         findings += [finding(c) for c in (*match.signature_codes, *match.codes)]
     elif not forms and (declared.startswith("RSA") or not declared):
         findings.append(

@@ -29,8 +29,9 @@ from console.core.signing.encoding import (
     parse_form,
     percent_encode,
 )
-from console.core.signing.request import UNSIGNED, SignedRequest, shown_request
+from console.core.signing.request import SignedRequest, shown_request
 from console.core.signing.signer import CONTENT_TYPE, OAUTH_VERSION, SIGNATURE_METHOD, sign
+from console.core.unsigned import UNSIGNED
 
 __all__ = [
     "CONTENT_TYPE",

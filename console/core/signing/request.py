@@ -9,8 +9,8 @@ from typing import Any
 
 from console.core.masking import is_sensitive, mask_params, mask_text
 from console.core.signing.base_string import assemble, url_parts
+from console.core.unsigned import UNSIGNED
 
-UNSIGNED = "SIGN-ME"  # what stands where a withheld signature goes
 _SIGNATURE_IN_HEADER = re.compile(r'oauth_signature="[^"]*"')
 
 
