@@ -141,7 +141,7 @@ def check_batch(batch: BatchFile, verdict: Callable[[str], Verdict]) -> Validati
 
 def check_stream(
     batch: BatchFile,
-    rows: Callable[[BatchFile], Iterator[Row]],
+    rows: Callable[..., Iterator[Row]],
     verdicts: Callable[[Iterable[str]], Callable[[str], Verdict]],
     *,
     chunk: int = 500,
@@ -155,7 +155,7 @@ def check_stream(
     first = _like(batch)
     where: dict[str, int] = {}
     repeated: dict[str, list[int]] = {}
-    for row in rows(first):
+    for row in rows(first, ids_only=True):
         order_id = row.client_orderid
         if order_id and where.setdefault(order_id, row.number) != row.number:
             repeated.setdefault(order_id, [where[order_id]]).append(row.number)
@@ -166,9 +166,10 @@ def check_stream(
     waiting: list[Row] = []
 
     def check() -> None:
-        verdict = verdicts([row.client_orderid for row in waiting])
-        for row in waiting:
-            checked = _check_row(out, row, row.client_orderid, repeated, verdict, today)
+        ids = [row.client_orderid for row in waiting]
+        verdict = verdicts(ids)
+        for row, order_id in zip(waiting, ids, strict=True):
+            checked = _check_row(out, row, order_id, repeated, verdict, today)
             if checked.state is RowState.READY:
                 out.counted += 1
                 _count(out.totals, row)

@@ -21,7 +21,9 @@ from console.core.batch.source import (
 from console.core.batch.spreadsheet import ZIP_MAGIC, read_xlsx
 from console.core.input_files import InputFileError, read_capped
 
-RowReader = Callable[[BatchFile], Iterator[Row]]  # reads the rows; problems go to the file given
+# Reads the rows (problems met go to the file given; ``ids_only``: each row with its order id
+# only, where the file is read as a stream).
+RowReader = Callable[..., Iterator[Row]]
 
 
 def read_batch(path: Path, sheet: str | None = None) -> BatchFile:
@@ -71,4 +73,4 @@ def stream_batch(path: Path, sheet: str | None = None) -> tuple[BatchFile, RowRe
 
 
 def _whole(batch: BatchFile) -> tuple[BatchFile, RowReader]:
-    return batch, lambda _into: iter(batch.rows)
+    return batch, lambda _into, ids_only=False: iter(batch.rows)

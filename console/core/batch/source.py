@@ -21,7 +21,7 @@ from typing import Any
 
 from console.core.errors import InputError
 from console.core.input_files import parse_json
-from console.core.order_facts import card_numbers_as_digits, client_orderid
+from console.core.order_facts import ORDER_ID_FIELDS, card_numbers_as_digits, client_orderid
 from console.core.spec import get_command
 from console.core.spec.model import Severity
 
@@ -150,8 +150,9 @@ def csv_file(path: Path, first: str) -> BatchFile:
     return BatchFile(path, "csv", delimiter=detect_delimiter(first))
 
 
-def csv_rows(batch: BatchFile, data: bytes) -> Iterator[Row]:
-    """The rows of CSV ``data``, one at a time; the problems met are added to ``batch``."""
+def csv_rows(batch: BatchFile, data: bytes, *, ids_only: bool = False) -> Iterator[Row]:
+    """The rows of CSV ``data``, one at a time; the problems met are added to ``batch``.
+    ``ids_only``: each row with its order id only (a first reading, for repeated ids)."""
     delimiter = batch.delimiter
     stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="")
     reader = csv.reader(stream, delimiter=delimiter, strict=True)
@@ -172,6 +173,10 @@ def csv_rows(batch: BatchFile, data: bytes) -> Iterator[Row]:
                         f"columns: check the separators ({delimiter!r}) and quotes.",
                     )
                 )
+                continue
+            if ids_only:
+                ids = {c: v for c, v in zip(columns, cells, strict=True) if c in ORDER_ID_FIELDS}
+                yield Row(number, ids)
                 continue
             values = {c: v for c, v in zip(columns, cells, strict=True) if c and v != ""}
             yield Row(number, card_numbers_as_digits(values))
