@@ -37,7 +37,12 @@ from console.core.history.callback_log import CallbackEvent
 from console.core.history.commits import GroupCommits
 from console.core.history.query import PENDING, UNKNOWN, HistoryFilter
 from console.core.history.reading import HistoryQueries, sent_before
-from console.core.history.rows import answer_columns, masked_request, request_columns
+from console.core.history.rows import (
+    answer_columns,
+    answered_request,
+    masked_request,
+    request_columns,
+)
 from console.core.history.schema import open_database, unavailable
 from console.core.spec.status import IN_PROGRESS_STATUSES
 
@@ -202,15 +207,16 @@ class History(HistoryQueries):
         if columns.get("final_status"):
             columns["final_status_at"] = timestamp_now()
         answer_json = json.dumps(answer)
-        request_json = json.dumps(masked_request(outcome.prepared, answered=answered))
+        request = answered_request(outcome.prepared, answered=answered)
+        request_json = None if request is None else json.dumps(request)
         sets = ", ".join(f"{name} = ?" for name in columns)
 
         def store(db: sqlite3.Connection) -> None:
             sql = f"UPDATE requests SET {sets} WHERE id = ?"  # noqa: S608 (column names are ours)
             db.execute(sql, [*columns.values(), row_id])
             db.execute(
-                "UPDATE request_details SET response_json = ?, request_json = ?"
-                " WHERE request_id = ?",
+                "UPDATE request_details SET response_json = ?,"
+                " request_json = coalesce(?, request_json) WHERE request_id = ?",
                 (answer_json, request_json, row_id),
             )
             self._in_flight.discard(row_id)
