@@ -268,10 +268,20 @@ def _environment(args: argparse.Namespace, fallback: str | None = None) -> tuple
     raise UsageError("name the environment: --env NAME, or --base-url with the other options")
 
 
-def _plan(args: argparse.Namespace, pipeline: Pipeline, production: bool) -> core.Plan:
-    batch = core.read_batch(args.file, args.sheet)
-    ids = (row.client_orderid for row in batch.rows)
-    validation = core.check_batch(batch, pipeline.verdicts(core.COMMAND, ids))
+def _plan(
+    args: argparse.Namespace, pipeline: Pipeline, production: bool, *, stream: bool = False
+) -> core.Plan:
+    """The file checked for this environment, with the options' choices (``stream``: for
+    showing only, ready rows counted and not kept: ``batch validate`` of a large file)."""
+    if stream:
+        batch, rows = core.stream_batch(args.file, args.sheet)
+        validation = core.check_stream(
+            batch, rows, lambda ids: pipeline.verdicts(core.COMMAND, ids)
+        )
+    else:
+        batch = core.read_batch(args.file, args.sheet)
+        ids = (row.client_orderid for row in batch.rows)
+        validation = core.check_batch(batch, pipeline.verdicts(core.COMMAND, ids))
     limits = core.limits_for(pipeline.environment, production=production)
     return core.Plan(
         validation,
@@ -332,7 +342,7 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace, pipeline: Pipeline, production: bool) -> int:
-    plan = _plan(args, pipeline, production)
+    plan = _plan(args, pipeline, production, stream=True)
     print_validation(plan, warnings=args.warnings)
     if pipeline.journal is None:
         print(

@@ -45,11 +45,11 @@ def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -
         field = "credit_card_number"
         note = f"{checked.card_question} ({_CARD_NUMBER})"
         print(f"{checked.row.number:>6}  {'decide':8}  {field:28}  {note}", file=out)
-    numbers = {r.row.number for r in v.rows}
-    count = len(numbers) + sum(1 for n in v.error_rows if n not in numbers)
-    ready = [r for r in plan.to_send if r.state is not RowState.UNKNOWN]
+    numbers = {r.row.number for r in v.rows}  # ready rows of a large file: counted only
+    count = len(numbers) + v.counted + sum(1 for n in v.error_rows if n not in numbers)
+    unknown = len(v.rows_in(RowState.UNKNOWN)) if plan.resend_unknown else 0
     print(
-        f"\n{_rows(count)}: {len(ready)} ready, {len(v.error_rows)} with errors, "
+        f"\n{_rows(count)}: {plan.send_count - unknown} ready, {len(v.error_rows)} with errors, "
         f"{len(v.rows_in(RowState.ACCEPTED))} accepted before (skipped), "
         f"{len(v.rows_in(RowState.UNKNOWN))} with an unknown outcome, "
         f"{len(plan.undecided)} needing a decision (not sent)",

@@ -69,11 +69,13 @@ def _sensitive_fields() -> dict[str, str]:
     return found
 
 
+@cache
 def pan_fields() -> frozenset[str]:
     """The wire names of card number parameters."""
     return frozenset(n for n, kind in _sensitive_fields().items() if kind == "pan")
 
 
+@cache
 def cvv_fields() -> frozenset[str]:
     """The wire names of card verification code parameters."""
     return frozenset(n for n, kind in _sensitive_fields().items() if kind == "cvv")
@@ -86,7 +88,9 @@ def is_sensitive(name: str) -> bool:
 
 def digits_of(text: str) -> str:
     """The decimal digits in ``text``, in any script, as ASCII digits (``５`` -> ``5``)."""
-    return "".join(str(int(ch)) for ch in _DIGIT.findall(text))
+    found = _DIGIT.findall(text)
+    digits = "".join(found)
+    return digits if digits.isascii() else "".join(str(int(ch)) for ch in found)
 
 
 def mask_pan(value: str) -> str:

@@ -38,6 +38,12 @@ def _pairs(values: Values) -> list[tuple[str, str]]:
 
 def first_value(values: Values, *names: str) -> str | None:
     """The first non-blank value under one of ``names`` (in that order), stripped, or None."""
+    if isinstance(values, Mapping):  # one value a name: looked up, not searched
+        for name in names:
+            value = values.get(name)
+            if value and value.strip():
+                return value.strip()
+        return None
     pairs = _pairs(values)
     for name in names:
         for n, v in pairs:

@@ -1,5 +1,10 @@
 """Benchmarks of batch payouts. Run with ``pytest -s tests/bench/bench_batch.py``.
 
+Target (issue 24): ``gateway-console batch run --concurrency 4`` of 2,000 rows to a sandbox
+in its own process, the whole command, at 0.8 or more of the rows per second of a plain
+signed ``requests.Session`` loop with 4 threads (its own process too) against the same
+sandbox in the same run; medians of 3 interleaved runs, with each process's peak memory.
+
 Targets (issue 13): a 10,000-row file read and checked (contract rules, repeated ids, the
 journal's verdict for every id, totals) in under 1 s; rows validated, signed, journalled
 and sent to the local sandbox at 300 or more per second at concurrency 4, printed beside the
@@ -162,6 +167,112 @@ def test_batch_throughput_beside_the_bare_sandbox(
     )
     assert report.count("accepted") == SEND_ROWS
     assert rate >= 300
+
+
+CLI_ROWS = 2000
+CLI_RUNS = 3
+TARGET_RATIO = 0.8
+# The anchor: sign each payout and post it with one requests.Session per thread, 4 threads.
+_LOOP = r"""
+import sys, threading, time
+import requests
+from cryptography.hazmat.primitives.serialization import load_pem_private_key
+from console.core.signing import sign
+
+url, key_file, rows, prefix = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+key = load_pem_private_key(open(key_file, "rb").read(), None)
+
+def payout(i):
+    return [("client_orderid", f"{prefix}-{i}"), ("amount", "10.00"), ("currency", "EUR"),
+            ("credit_card_number", "4444444444444448"), ("card_printed_name", "JOHN SMITH"),
+            ("expire_month", "12"), ("expire_year", "2030"), ("cvv2", "123"),
+            ("ipaddress", "203.0.113.10")]
+
+def work(first):
+    session = requests.Session()
+    for i in range(first, rows, 4):
+        signed = sign(url, payout(i), consumer_key="demo", private_key=key)
+        answer = session.post(signed.url, data=signed.body, headers=signed.headers, timeout=30)
+        assert answer.content.startswith(b"type=async-response"), answer.content[:200]
+
+threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+"""
+# A process's own peak (VmHWM, read as it exits): the kernel's maximum resident set of a
+# child also counts the test process it was forked from.
+_PEAK = r"""
+import atexit, runpy, sys
+
+def peak(path=sys.argv[1]):
+    with open("/proc/self/status") as status, open(path, "w") as out:
+        out.write(next(l for l in status if l.startswith("VmHWM:")).split()[1])
+
+atexit.register(peak)
+sys.argv = sys.argv[2:]
+if sys.argv[0] == "-m":
+    sys.argv = sys.argv[1:]
+    runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+else:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def _timed(args: list[str], env: dict[str, str], peak: Path) -> tuple[float, float]:
+    """Seconds and peak resident megabytes of one process running ``python ARGS``."""
+    t0 = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK, str(peak), *args],
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    return time.perf_counter() - t0, int(peak.read_text()) / 1024
+
+
+def test_batch_run_command_beside_a_plain_signed_session_loop(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    key_file = tmp_path / "demo.pem"
+    key_file.write_bytes(pem_of(rsa_key))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SANDBOX, str(key_file)],
+        cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    ours: list[tuple[float, float]] = []
+    plain: list[tuple[float, float]] = []
+    try:
+        assert proc.stdout is not None
+        origin = proc.stdout.readline().strip()
+        url = command_url(origin + "/paynet", "payout-check", endpoint_id="1001")
+        peak = tmp_path / "peak"
+        for run in range(CLI_RUNS):  # interleaved: both see the same load of a shared machine
+            path = card_file(tmp_path / f"run{run}.csv", CLI_ROWS, f"cli{run}")
+            home = {**env, "GATEWAY_CONSOLE_HOME": str(tmp_path / f"home{run}")}
+            command = ["-m", "console", "batch", "run", str(path), "--base-url",
+                       origin + "/paynet", "--login", "demo", "--endpoint-id", "1001",
+                       "--key-file", str(key_file), "--concurrency", str(THREADS)]  # fmt: skip
+            ours.append(_timed(command, home, peak))
+            loop = tmp_path / "loop.py"
+            loop.write_text(_LOOP, encoding="utf-8")
+            plain.append(
+                _timed([str(loop), url, str(key_file), str(CLI_ROWS), f"a{run}"], env, peak)
+            )
+    finally:
+        proc.communicate(input="", timeout=30)
+    rate = CLI_ROWS / statistics.median(s for s, _ in ours)
+    anchor = CLI_ROWS / statistics.median(s for s, _ in plain)
+    ratio = rate / anchor
+    print(
+        f"\nbatch run --concurrency {THREADS}, {CLI_ROWS:,} rows to the sandbox (whole process, "
+        f"median of {CLI_RUNS}): {rate:.0f} rows/s, peak {max(m for _, m in ours):.0f} MB; a "
+        f"plain signed requests.Session loop, {THREADS} threads: {anchor:.0f} requests/s, peak "
+        f"{max(m for _, m in plain):.0f} MB; {ratio:.2f} of it (target >= {TARGET_RATIO}); "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    assert ratio >= TARGET_RATIO
 
 
 def test_keystrokes_while_a_batch_sends(qtbot: Any, tmp_path: Path) -> None:

@@ -25,6 +25,21 @@ def write_csv(
     return path
 
 
-def card_file(path: Path, count: int, prefix: str = "b") -> Path:
-    """``count`` valid card payouts with ids ``prefix-0`` ... (amounts 10.00, 11.00 ...)."""
-    return write_csv(path, [card_row(f"{prefix}-{i}", f"{10 + i}.00") for i in range(count)])
+def card_file(path: Path, count: int, prefix: str = "b", *, cards: bool = False) -> Path:
+    """``count`` valid card payouts with ids ``prefix-0`` ... (amounts 10.00, 11.00 ...);
+    ``cards``: each to a card number of its own (valid, as in a real payroll file)."""
+    rows = [card_row(f"{prefix}-{i}", f"{10 + i}.00") for i in range(count)]
+    if cards:
+        for i, row in enumerate(rows):
+            row[3] = card_number(i)
+    return write_csv(path, rows)
+
+
+def card_number(n: int) -> str:
+    """The ``n``-th of many valid 16-digit card numbers (its Luhn check digit added)."""
+    body = f"4{n:014d}"
+    total = 0
+    for i, ch in enumerate(reversed(body)):  # the digits doubled are those at even places
+        d = int(ch) * (2 if i % 2 == 0 else 1)
+        total += d - 9 if d > 9 else d
+    return body + str(-total % 10)

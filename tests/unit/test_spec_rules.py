@@ -581,3 +581,14 @@ def test_examples_are_clean(command: str) -> None:
 
 def test_a_dst_profile_without_payer_data_is_clean() -> None:
     assert run(R, DST) == []
+
+
+def test_one_field_name_is_checked_by_each_commands_own_rules_in_turn() -> None:
+    # order_desc is 64 characters at most in a payout, 65K in a recurring profile: checked
+    # for one command and then the other, each command's own limit decides
+    text = "x" * 100
+    for _ in range(2):
+        payout = validate("payout-check", {"order_desc": text})
+        recurring = validate("create-recurring-payment", {"order_desc": text})
+        assert any("order_desc" in p.fields and "64" in p.message for p in payout)
+        assert not any("order_desc" in p.fields and "64" in p.message for p in recurring)

@@ -6,10 +6,12 @@ the rows the journal holds as accepted in that environment, so a batch killed ha
 resumed by running it again, and nobody is paid twice.
 
 Public API:
-    read_batch, BatchFile, Row, FileProblem, BatchFileError, detect_delimiter: reading.
+    read_batch, stream_batch, BatchFile, Row, FileProblem, BatchFileError, detect_delimiter:
+        reading (stream_batch: a CSV file's rows one at a time).
     TEMPLATES, template_csv, template_values, explain: a file template per receiver type,
         and its columns in plain words.
-    check_batch, Validation, CheckedRow, RowState, RowProblem, Total: checking.
+    check_batch, check_stream, Validation, CheckedRow, RowState, RowProblem, Total: checking
+        (check_stream: a large file checked for showing, ready rows counted).
     Plan, BatchSummary, BatchDecision, BatchRefusedError, Refused: what a run may send.
     BatchLimits, limits_for, set_limits, LimitsFileError: per-environment limits.
     BatchRunner, sign_rows, RowResult, Progress, BatchReport, TransportPool, MAX_CONCURRENCY:
@@ -23,10 +25,18 @@ Public API:
 
 from __future__ import annotations
 
-from .checking import CheckedRow, RowProblem, RowState, Total, Validation, check_batch
+from .checking import (
+    CheckedRow,
+    RowProblem,
+    RowState,
+    Total,
+    Validation,
+    check_batch,
+    check_stream,
+)
 from .limits import BatchLimits, LimitsFileError, limits_for, set_limits
 from .plan import BatchDecision, BatchRefusedError, BatchSummary, Plan, Refused
-from .reading import read_batch
+from .reading import read_batch, stream_batch
 from .results import (
     COLUMNS,
     ResultLine,
@@ -108,6 +118,7 @@ __all__ = [
     "check_results",
     "check_results_path",
     "check_rows",
+    "check_stream",
     "detect_delimiter",
     "explain",
     "journal_rows",
@@ -120,6 +131,7 @@ __all__ = [
     "set_limits",
     "sign_rows",
     "standing",
+    "stream_batch",
     "tally",
     "template_csv",
     "template_values",

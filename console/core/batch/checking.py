@@ -6,8 +6,9 @@ pipeline's double-payout guard), and totals per currency of what would be sent.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 
@@ -73,13 +74,18 @@ class Total:
 @dataclass(slots=True)
 class Validation:
     """The whole file checked: rows with their state, the problem table and the totals
-    (of the rows that would be sent)."""
+    (of the rows that would be sent).
+
+    ``counted``: ready rows counted in the totals but not kept in ``rows`` (a file checked
+    as a stream, :func:`check_stream`: every other row is kept).
+    """
 
     batch: BatchFile
     rows: list[CheckedRow] = field(default_factory=list)
     problems: list[RowProblem] = field(default_factory=list)
     totals: dict[str, Total] = field(default_factory=dict)
     header_broken: bool = False  # a column cannot be used, or the file is not read whole
+    counted: int = 0
 
     def rows_in(self, state: RowState) -> list[CheckedRow]:
         return [r for r in self.rows if r.state is state]
@@ -98,14 +104,18 @@ def totals_of(rows: Iterable[CheckedRow]) -> dict[str, Total]:
     """Count, sum and largest payout per currency."""
     totals: dict[str, Total] = {}
     for checked in rows:
-        values = checked.row.values
-        try:
-            amount = Decimal(values.get("amount", "").strip())
-        except InvalidOperation:
-            continue
-        currency = values.get("currency", "").strip().upper()
-        totals.setdefault(currency, Total(currency)).add(amount, checked.row.number)
+        _count(totals, checked.row)
     return totals
+
+
+def _count(totals: dict[str, Total], row: Row) -> None:
+    values = row.values
+    try:
+        amount = Decimal(values.get("amount", "").strip())
+    except InvalidOperation:
+        return
+    currency = values.get("currency", "").strip().upper()
+    totals.setdefault(currency, Total(currency)).add(amount, row.number)
 
 
 def receiver_text(row: Row) -> str:
@@ -116,18 +126,75 @@ def receiver_text(row: Row) -> str:
 def check_batch(batch: BatchFile, verdict: Callable[[str], Verdict]) -> Validation:
     """Check every row; ``verdict(client_orderid)`` is the guard's verdict for this
     environment (``Pipeline.verdict`` for payout-check)."""
-    out = Validation(batch)
-    for p in batch.problems:
-        out.header_broken |= p.row == 0 or p.field == "(file)"
-        out.problems.append(RowProblem(p.row, p.field, p.message, p.severity))
+    out = _file_problems(batch)
     ids = [row.client_orderid for row in batch.rows]
     seen: dict[str, list[int]] = defaultdict(list)
     for row, order_id in zip(batch.rows, ids, strict=True):
         if order_id:
             seen[order_id].append(row.number)
+    today = date.today()
     for row, order_id in zip(batch.rows, ids, strict=True):
-        out.rows.append(_check_row(out, row, order_id, seen, verdict))
+        out.rows.append(_check_row(out, row, order_id, seen, verdict, today))
     out.totals = totals_of(out.rows_in(RowState.READY))
+    return out
+
+
+def check_stream(
+    batch: BatchFile,
+    rows: Callable[..., Iterator[Row]],
+    verdicts: Callable[[Iterable[str]], Callable[[str], Verdict]],
+    *,
+    chunk: int = 500,
+) -> Validation:
+    """:func:`check_batch` of a file read as a stream (``reading.stream_batch``): the same
+    problems, states and totals, in memory only for the rows that are not ready (ready
+    rows are counted: such a plan is shown, never run). The file is read twice: the ids
+    first (a repeated id names every row it is on), then the rows, the journal asked for
+    the verdicts of ``chunk`` ids at a time (``verdicts(ids)``, ``Pipeline.verdicts``).
+    """
+    first = _like(batch)
+    where: dict[str, int] = {}
+    repeated: dict[str, list[int]] = {}
+    for row in rows(first, ids_only=True):
+        order_id = row.client_orderid
+        if order_id and where.setdefault(order_id, row.number) != row.number:
+            repeated.setdefault(order_id, [where[order_id]]).append(row.number)
+    del where
+    batch.problems.extend(first.problems)  # the file's problems come first, as read whole
+    out = _file_problems(batch)
+    today = date.today()
+    waiting: list[Row] = []
+
+    def check() -> None:
+        ids = [row.client_orderid for row in waiting]
+        verdict = verdicts(ids)
+        for row, order_id in zip(waiting, ids, strict=True):
+            checked = _check_row(out, row, order_id, repeated, verdict, today)
+            if checked.state is RowState.READY:
+                out.counted += 1
+                _count(out.totals, row)
+            else:
+                out.rows.append(checked)
+        waiting.clear()
+
+    for row in rows(_like(batch)):  # the file's problems were taken on the first reading
+        waiting.append(row)
+        if len(waiting) >= chunk:
+            check()
+    check()
+    return out
+
+
+def _like(batch: BatchFile) -> BatchFile:
+    """An empty file like ``batch``, for the problems met reading it again."""
+    return BatchFile(batch.path, batch.format, delimiter=batch.delimiter, sheet=batch.sheet)
+
+
+def _file_problems(batch: BatchFile) -> Validation:
+    out = Validation(batch)
+    for p in batch.problems:
+        out.header_broken |= p.row == 0 or p.field == "(file)"
+        out.problems.append(RowProblem(p.row, p.field, p.message, p.severity))
     return out
 
 
@@ -149,9 +216,10 @@ def _check_row(
     order_id: str,
     seen: Mapping[str, Sequence[int]],
     verdict: Callable[[str], Verdict],
+    today: date,
 ) -> CheckedRow:
     errors = False
-    problems = validate(COMMAND, row.values)
+    problems = validate(COMMAND, row.values, today=today)
     for p in problems:
         out.problems.append(RowProblem(row.number, _fields_text(p.fields), p.message, p.severity))
         errors |= p.severity is Severity.ERROR

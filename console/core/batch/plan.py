@@ -13,7 +13,7 @@ confirmed, resend after an unknown outcome, card numbers failing their check dig
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from console.core.batch.checking import (
     CheckedRow,
@@ -111,6 +111,12 @@ class Plan:
         """The rows a run takes in turn, in file order: what it sends, and the rows whose
         card number needs a decision the batch did not make (refused at their turn, by the
         pipeline's own question, and reported as skipped)."""
+        if self.validation.counted:
+            raise ValueError("a file checked as a stream is shown, never run: check it whole")
+        return self._kept_to_run
+
+    @property
+    def _kept_to_run(self) -> list[CheckedRow]:
         states = {RowState.READY, RowState.CARD_NUMBER}
         if self.resend_unknown:
             states.add(RowState.UNKNOWN)
@@ -122,14 +128,39 @@ class Plan:
         return [r for r in self.to_run if self.confirm_card_numbers or not r.card_question]
 
     @property
+    def send_count(self) -> int:
+        """How many rows a run sends (``len(to_send)``, also of a file checked as a
+        stream, whose ready rows are counted)."""
+        kept = self._kept_to_run
+        return self.validation.counted + sum(
+            1 for r in kept if self.confirm_card_numbers or not r.card_question
+        )
+
+    @property
     def undecided(self) -> list[CheckedRow]:
         """Rows whose card number fails its check digit, not sent without the batch's
         decision (``confirm_card_numbers``)."""
-        return [r for r in self.to_run if r.card_question and not self.confirm_card_numbers]
+        return [r for r in self._kept_to_run if r.card_question and not self.confirm_card_numbers]
 
     @property
     def totals(self) -> dict[str, Total]:
-        return totals_of(self.to_send)
+        """Count, sum and largest payout per currency of the rows a run sends."""
+        if not self.validation.counted:
+            return totals_of(self.to_send)
+        totals = {c: replace(t) for c, t in self.validation.totals.items()}  # the ready rows
+        for checked in self._kept_to_run:  # and the others it sends
+            if checked.state is RowState.READY or not (
+                self.confirm_card_numbers or not checked.card_question
+            ):
+                continue
+            number = checked.row.number
+            for currency, one in totals_of([checked]).items():
+                total = totals.setdefault(currency, Total(currency))
+                largest, row, count = total.largest, total.largest_row, total.count
+                total.add(one.total, number)
+                if count and one.total == largest and number < row:
+                    total.largest_row = number  # of equal payouts, the first in the file
+        return totals
 
     @property
     def summary(self) -> BatchSummary:
@@ -186,7 +217,7 @@ class Plan:
         return self._over_limit()
 
     def _over_limit(self) -> BatchRefusedError | None:
-        count = len(self.to_send)
+        count = self.send_count
         where = f"environment {self.environment}"
         if count > self.limits.max_rows:
             return BatchRefusedError(

@@ -174,39 +174,60 @@ def apply_result(lines: dict[int, ResultLine], result: RowResult) -> None:
 def write_results(path: Path, lines: dict[int, ResultLine]) -> None:
     """Write the results file atomically, rows in file order: an Excel workbook when its
     name ends in .xlsx, else CSV."""
-    if path.suffix.lower() == ".xlsx":
+    _write_rows(path, [_cells(path, lines[n]) for n in sorted(lines)])
+
+
+def _workbook(path: Path) -> bool:
+    return path.suffix.lower() == ".xlsx"
+
+
+def _cells(path: Path, line: ResultLine) -> list[str]:
+    """A line's cells as ``path``'s kind of file holds them (CSV: never a formula)."""
+    return line.cells() if _workbook(path) else csv_row(line.cells())
+
+
+def _write_rows(path: Path, rows: list[list[str]]) -> None:
+    if _workbook(path):
         from console.core.batch.spreadsheet import workbook_bytes
 
-        rows = [lines[n].cells() for n in sorted(lines)]
         write_atomic_bytes(path, workbook_bytes(COLUMNS, rows))
         return
 
     def write(fh: TextIO) -> None:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(COLUMNS)
-        for number in sorted(lines):
-            writer.writerow(csv_row(lines[number].cells()))
+        writer.writerows(rows)
 
     write_atomic(path, write)
 
 
 class ResultsFile:
     """The results CSV kept current during a run: rewritten at most every ``every``
-    seconds, and by :meth:`flush` at the end."""
+    seconds, and by :meth:`flush` at the end. Each line's cells are made once and again
+    only when its row changes (a large batch rewrites the file many times)."""
 
     def __init__(self, path: Path, lines: dict[int, ResultLine], every: float = 1.0) -> None:
         self.path = path
         self.lines = lines
         self.every = every
         self._written = 0.0
+        self._cells: dict[int, list[str]] = {}
 
     def update(self, result: RowResult) -> None:
         apply_result(self.lines, result)
+        self._cells.pop(result.number, None)
         if time.monotonic() - self._written >= self.every:
             self.flush()
 
     def flush(self) -> None:
-        write_results(self.path, self.lines)
+        cells = self._cells
+        rows = []
+        for number in sorted(self.lines):
+            row = cells.get(number)
+            if row is None:
+                row = cells[number] = _cells(self.path, self.lines[number])
+            rows.append(row)
+        _write_rows(self.path, rows)
         self._written = time.monotonic()
 
 

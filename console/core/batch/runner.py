@@ -233,10 +233,13 @@ class BatchRunner:
 
     def _send_row(self, checked: CheckedRow) -> RowResult:
         answers = Answered(self._decide(checked))  # the batch's decisions, never a prompt
-        try:
-            done = self.pipeline.run(
-                COMMAND, checked.row.values, answers, approval=False, **self.connection
+        pipeline = self.pipeline
+        try:  # the journal's verdict of the file's ids, looked up together when it was checked
+            check = pipeline.prepare(
+                COMMAND, checked.row.values, verdict=checked.verdict, **self.connection
             )
+            ready = pipeline.ask(check, answers, approval=False)
+            done = ready if isinstance(ready, Refused) else pipeline.go(ready)
         except JournalUnavailableError as exc:
             return RowResult(checked, Result.NOT_SENT, exc.message)
         if isinstance(done, Refused):  # its card number, accepted meanwhile, unknown now...

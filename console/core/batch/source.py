@@ -21,7 +21,7 @@ from typing import Any
 
 from console.core.errors import InputError
 from console.core.input_files import parse_json
-from console.core.order_facts import card_numbers_as_digits, client_orderid
+from console.core.order_facts import ORDER_ID_FIELDS, card_numbers_as_digits, client_orderid
 from console.core.spec import get_command
 from console.core.spec.model import Severity
 
@@ -143,11 +143,17 @@ def column_names(batch: BatchFile, header: list[str]) -> list[str | None]:
     return out
 
 
-def read_csv(path: Path, data: bytes, first: str) -> BatchFile:
+def csv_file(path: Path, first: str) -> BatchFile:
+    """A CSV batch file whose header line is ``first``, its rows not read yet."""
     if not first:
         raise BatchFileError(f"{path}: the file is empty; it needs a header row of field names.")
-    delimiter = detect_delimiter(first)
-    batch = BatchFile(path, "csv", delimiter=delimiter)
+    return BatchFile(path, "csv", delimiter=detect_delimiter(first))
+
+
+def csv_rows(batch: BatchFile, data: bytes, *, ids_only: bool = False) -> Iterator[Row]:
+    """The rows of CSV ``data``, one at a time; the problems met are added to ``batch``.
+    ``ids_only``: each row with its order id only (a first reading, for repeated ids)."""
+    delimiter = batch.delimiter
     stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="")
     reader = csv.reader(stream, delimiter=delimiter, strict=True)
     try:
@@ -168,8 +174,12 @@ def read_csv(path: Path, data: bytes, first: str) -> BatchFile:
                     )
                 )
                 continue
+            if ids_only:
+                ids = {c: v for c, v in zip(columns, cells, strict=True) if c in ORDER_ID_FIELDS}
+                yield Row(number, ids)
+                continue
             values = {c: v for c, v in zip(columns, cells, strict=True) if c and v != ""}
-            batch.rows.append(Row(number, card_numbers_as_digits(values)))
+            yield Row(number, card_numbers_as_digits(values))
     except csv.Error as exc:
         batch.problems.append(  # "(file)": the rest is unread, so nothing may be sent
             FileProblem(
@@ -178,7 +188,6 @@ def read_csv(path: Path, data: bytes, first: str) -> BatchFile:
                 f"The CSV cannot be read from here on ({exc}): check the quotes.",
             )
         )
-    return batch
 
 
 def _jsonl_lines(text: str) -> Iterator[tuple[int, str]]:

@@ -34,9 +34,15 @@ from typing import TYPE_CHECKING
 from console.core import paths as app_paths
 from console.core.history import callback_log
 from console.core.history.callback_log import CallbackEvent
+from console.core.history.commits import GroupCommits
 from console.core.history.query import PENDING, UNKNOWN, HistoryFilter
 from console.core.history.reading import HistoryQueries, sent_before
-from console.core.history.rows import answer_columns, masked_request, request_columns
+from console.core.history.rows import (
+    answer_columns,
+    answered_request,
+    masked_request,
+    request_columns,
+)
 from console.core.history.schema import open_database, unavailable
 from console.core.spec.status import IN_PROGRESS_STATUSES
 
@@ -76,6 +82,7 @@ class History(HistoryQueries):
         self._listeners: list[Listener] = []
         self._counts: dict[HistoryFilter, int] = {}
         self._data_version = -1
+        self._commits = GroupCommits(self._lock, lambda: self.writing())
         self.recovered = self.recover_interrupted()
 
     def close(self) -> None:
@@ -154,32 +161,37 @@ class History(HistoryQueries):
         if prepared.signed is None:
             raise ValueError("Only signed requests are journalled.")
         columns = request_columns(environment, prepared)
+        request_json = json.dumps(masked_request(prepared))  # made before the lock is taken
         lost: list[int] = []
-        try:
-            with self.writing() as db:
-                if admit is not None:
-                    lost = self._mark_lost(db)
-                    order_id = columns["client_orderid"] or ""
-                    admit(
-                        sent_before(db, columns["gateway"], prepared.command, order_id, environment)
-                        if order_id
-                        else []
-                    )
-                now = timestamp_now()
-                columns.update(
-                    created=now, outcome=PENDING, writer_pid=os.getpid(), deadline=now + window
+
+        def claim(db: sqlite3.Connection) -> int:
+            if admit is not None:
+                lost.extend(self._mark_lost(db))
+                order_id = columns["client_orderid"] or ""
+                admit(
+                    sent_before(db, columns["gateway"], prepared.command, order_id, environment)
+                    if order_id
+                    else []
                 )
-                names = ", ".join(columns)
-                cur = db.execute(
-                    f"INSERT INTO requests ({names}) VALUES ({', '.join('?' * len(columns))})",  # noqa: S608 (column names are ours)
-                    list(columns.values()),
-                )
-                row_id = int(cur.lastrowid or 0)
-                db.execute(
-                    "INSERT INTO request_details (request_id, request_json) VALUES (?, ?)",
-                    (row_id, json.dumps(masked_request(prepared))),
-                )
-                self._in_flight.add(row_id)
+            now = timestamp_now()
+            columns.update(
+                created=now, outcome=PENDING, writer_pid=os.getpid(), deadline=now + window
+            )
+            names = ", ".join(columns)
+            cur = db.execute(
+                f"INSERT INTO requests ({names}) VALUES ({', '.join('?' * len(columns))})",  # noqa: S608 (column names are ours)
+                list(columns.values()),
+            )
+            row_id = int(cur.lastrowid or 0)
+            db.execute(
+                "INSERT INTO request_details (request_id, request_json) VALUES (?, ?)",
+                (row_id, request_json),
+            )
+            self._in_flight.add(row_id)
+            return row_id
+
+        try:  # committed with the rows other threads claim at the same moment: one sync
+            row_id = self._commits.run(claim)
         except (sqlite3.Error, OSError) as exc:  # e.g. a full disk: nothing may leave
             raise unavailable(self.path, exc) from exc
         finally:
@@ -189,25 +201,28 @@ class History(HistoryQueries):
         return row_id
 
     def finish(self, row_id: int, outcome: Outcome) -> None:
-        """Store the outcome of the send journalled as ``row_id``."""
-        columns, answer = answer_columns(outcome)
+        """Store the outcome of the send journalled as ``row_id`` (committed with the
+        other threads' writes of the moment)."""
+        columns, answer = answer_columns(outcome)  # masked and encoded before the lock
         answered = outcome.response is not None  # its nonce is spent: the signature may stay
         if columns.get("final_status"):
             columns["final_status_at"] = timestamp_now()
+        answer_json = json.dumps(answer)
+        request = answered_request(outcome.prepared, answered=answered)
+        request_json = None if request is None else json.dumps(request)
         sets = ", ".join(f"{name} = ?" for name in columns)
-        with self.writing() as db:
+
+        def store(db: sqlite3.Connection) -> None:
             sql = f"UPDATE requests SET {sets} WHERE id = ?"  # noqa: S608 (column names are ours)
             db.execute(sql, [*columns.values(), row_id])
             db.execute(
-                "UPDATE request_details SET response_json = ?, request_json = ?"
-                " WHERE request_id = ?",
-                (
-                    json.dumps(answer),
-                    json.dumps(masked_request(outcome.prepared, answered=answered)),
-                    row_id,
-                ),
+                "UPDATE request_details SET response_json = ?,"
+                " request_json = coalesce(?, request_json) WHERE request_id = ?",
+                (answer_json, request_json, row_id),
             )
             self._in_flight.discard(row_id)
+
+        self._commits.run(store)
         self.notify("changed", row_id)
 
     def recover_interrupted(self) -> list[int]:

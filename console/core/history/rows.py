@@ -76,6 +76,15 @@ def masked_request(prepared: PreparedRequest, *, answered: bool = False) -> dict
     return data
 
 
+def answered_request(prepared: PreparedRequest, *, answered: bool) -> dict[str, Any] | None:
+    """The request as stored once its send ended, or None where that is what the pending
+    row stored already: not answered (its signature still withheld), or carrying card data
+    (its signature never kept)."""
+    if not answered or _secrets(prepared.params):
+        return None
+    return masked_request(prepared, answered=True)
+
+
 def answer_columns(outcome: Outcome) -> tuple[dict[str, Any], dict[str, Any]]:
     """The pane columns known after the answer, and the masked answer to store."""
     secrets = _secrets(outcome.prepared.params)

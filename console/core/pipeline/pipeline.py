@@ -153,22 +153,35 @@ class Pipeline:
 
         return verdict
 
-    def check(self, prepared: PreparedRequest) -> Check:
-        """The guard's verdict and the confirmation summary of a prepared request."""
+    def check(self, prepared: PreparedRequest, verdict: Verdict | None = None) -> Check:
+        """The guard's verdict and the confirmation summary of a prepared request.
+
+        ``verdict``: the journal's verdict of its order id looked up just before (a batch
+        looks up its file's ids together); the deciding look-up is the journal's own, in
+        the transaction that writes the pending row, either way.
+        """
         order_id = client_orderid(prepared.params)
         guarded = prepared.command in NEW_ORDER_COMMANDS and prepared.signed is not None
-        return Check(
-            prepared,
-            self.verdict(prepared.command, order_id, prepared.gateway) if guarded else NEW,
-            self._summary(prepared),
-        )
+        if not guarded:
+            verdict = NEW
+        elif verdict is None:
+            verdict = self.verdict(prepared.command, order_id, prepared.gateway)
+        return Check(prepared, verdict, self._summary(prepared))
 
     def _summary(self, prepared: PreparedRequest) -> SendSummary:
         return SendSummary.of(self.environment, self.production, prepared.command, prepared.params)
 
-    def prepare(self, command: str, values: Mapping[str, str], **connection: Any) -> Check:
-        """Validate and sign (``console.core.prepared.prepare``), then :meth:`check`."""
-        return self.check(prepare(command, values, **connection))
+    def prepare(
+        self,
+        command: str,
+        values: Mapping[str, str],
+        *,
+        verdict: Verdict | None = None,
+        **connection: Any,
+    ) -> Check:
+        """Validate and sign (``console.core.prepared.prepare``), then :meth:`check` (with
+        ``verdict``, when the journal was asked just before)."""
+        return self.check(prepare(command, values, **connection), verdict)
 
     # -- the conversation, then the send ----------------------------------------------
 
@@ -196,7 +209,7 @@ class Pipeline:
         if ready.held is not None:
             return ready.held.submit(waiting=waiting, decision=ready.decision)
         try:
-            return self.send(ready.check.prepared, ready.decision)
+            return self.send(ready.check.prepared, ready.decision, check=ready.check)
         except RefusedError as exc:  # decided again in the journal: on its way, accepted
             return Refused.of(exc)
 
@@ -214,8 +227,17 @@ class Pipeline:
         ready = self.ask(self.prepare(command, values, **connection), asker, approval=approval)
         return ready if isinstance(ready, Refused) else self.go(ready, waiting=waiting)
 
-    def send(self, prepared: PreparedRequest, decision: Decision) -> Sent:
+    def send(
+        self,
+        prepared: PreparedRequest,
+        decision: Decision,
+        *,
+        check: Check | None = None,
+    ) -> Sent:
         """Send once, if the guard and the person's decision allow it.
+
+        ``check``: this request's :meth:`check` made just before (the look-up before the
+        journal's lock is not repeated; the deciding one is inside it either way).
 
         Raises:
             RefusedError: invalid, plain http beyond this computer, accepted before, on its
@@ -238,7 +260,8 @@ class Pipeline:
             refuse_undecided(Check(prepared, verdict, self._summary(prepared)), decision)
             decided.append(verdict)
 
-        refuse_undecided(self.check(prepared), decision)  # before the journal lock
+        before = check if check is not None and check.prepared is prepared else None
+        refuse_undecided(before or self.check(prepared), decision)  # before the journal lock
         hooks = self.journal.journal(
             self.environment, connect_timeout=self._timeouts[0], read_timeout=self._timeouts[1]
         )

@@ -192,14 +192,38 @@ def validate(
         if entry is None:
             out.append(_required(f))
             continue
-        who = shown[f.name]
-        for check in () if f.name in unchecked else checks:
-            if not check(f, who, entry, out):
-                break
+        if f.name not in unchecked:
+            out.extend(_checked(command, f, checks, shown[f.name], entry))
     when = today if today is not None else date.today()
     for rule in plan.rules:
         rule(given, when, out)
     return out
+
+
+# A field's checks depend on its command's definition of it, its value and the name it was
+# given under only, and a file's rows repeat most of their values (currency, expiry,
+# names...): each is checked once. The memo is bounded (cleared when full), and its findings
+# are frozen, so shared safely.
+_CHECKED: dict[tuple[str, str, str, str], tuple[Problem, ...]] = {}
+_MOST_CHECKED = 16_384
+
+
+def _checked(
+    command: str, f: Field, checks: tuple[c.FieldCheck, ...], who: str, value: str
+) -> tuple[Problem, ...]:
+    """The findings of ``f``'s checks on ``value`` (stopping at the first that fails)."""
+    key = (command, f.name, who, value)
+    found = _CHECKED.get(key)
+    if found is None:
+        out: list[Problem] = []
+        for check in checks:
+            if not check(f, who, value, out):
+                break
+        found = tuple(out)
+        if len(_CHECKED) >= _MOST_CHECKED:
+            _CHECKED.clear()
+        _CHECKED[key] = found
+    return found
 
 
 def _surrounding_space(name: str, value: str) -> Problem:
