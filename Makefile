@@ -26,9 +26,12 @@ $(BIN)/.installed: $(BIN)/.installed-run
 run: $(BIN)/.installed-run
 	$(BIN)/gateway-console
 
-# One test process per core (pytest-xdist); pytest-cov gathers the workers' coverage.
+# Two test processes per core (pytest-xdist: many tests wait on a subprocess, a server or a
+# database); pytest-cov gathers the workers' coverage.
+WORKERS := $(shell $(PYTHON) -c "import os; print(2 * (os.cpu_count() or 1))")
+
 test: $(BIN)/.installed
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -n auto --cov --cov-report=
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -n $(WORKERS) --cov --cov-report=
 	$(BIN)/python scripts/check_coverage.py
 
 check: $(BIN)/.installed

@@ -108,12 +108,13 @@ def render_module() -> ModuleType:
 
 
 @pytest.mark.ui
-def test_every_svg_draws_and_the_pngs_match_the_master() -> None:
+def test_every_svg_draws_and_the_pngs_match_the_master(qapp: object) -> None:
+    # qapp: pytest-qt's one QApplication for the process (a bare QGuiApplication made here
+    # would be the process's application for every window test after it)
     pytest.importorskip("PySide6")
-    from PySide6.QtGui import QGuiApplication, QImage, QImageReader
+    from PySide6.QtGui import QImage, QImageReader
     from PySide6.QtSvg import QSvgRenderer
 
-    app = QGuiApplication.instance() or QGuiApplication([])
     render = render_module().render
     for name in resources.ICON_NAMES:
         renderer = QSvgRenderer(str(resources.as_path(resources.icon(name))))
@@ -129,7 +130,6 @@ def test_every_svg_draws_and_the_pngs_match_the_master() -> None:
     for container, count in ((resources.APP_ICON_ICO, 7), (resources.APP_ICON_ICNS, 10)):
         reader = QImageReader(str(resources.as_path(resources.root() / container)))
         assert reader.imageCount() == count  # Qt reads the whole container back
-    assert app is not None
 
 
 def opaque_share(image: QImage) -> float:

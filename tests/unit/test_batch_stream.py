@@ -19,10 +19,10 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli.batch_output import print_validation
 from console.core import batch as core
-from console.core.prepared import prepare
 from console.core.gateway_identity import gateway_for
 from console.core.history import History
 from console.core.pipeline import Decision, Pipeline, RefusedError, Verdict
+from console.core.prepared import prepare
 from console.core.transport import Transport
 from tests.helpers.batch_files import card_row, write_csv
 from tests.helpers.history_data import answered, lost
