@@ -68,6 +68,14 @@ def _hold(state: Path) -> Any:
     return lock
 
 
+def sandbox_key() -> RSAPrivateKey:
+    """A new 2048-bit key for the built-in sandbox's demo merchant (made at each start: the
+    sandbox's merchant is this console's alone)."""
+    from console.core.keys import generate_private_key
+
+    return generate_private_key(2048)
+
+
 def launch_sandbox(state_path: Path | None = None, **options: Any) -> LaunchedSandbox:
     """Start the sandbox with a fresh demo key. Qt-free, so it runs on a worker thread.
 
@@ -78,13 +86,12 @@ def launch_sandbox(state_path: Path | None = None, **options: Any) -> LaunchedSa
     """
     # boundary: key generation and the sandbox load on the worker, after the first paint
     from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import rsa
 
     from console.sandbox import start_sandbox
     from console.sandbox.state import StateError
 
     # Generated here and handed over as PEM, so the key object need not be parsed again.
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    key = sandbox_key()
     pem = key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,

@@ -28,6 +28,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.qt_log_ignore(_QT_NOISE))
 
 
+@pytest.fixture(scope="session")
+def _sandbox_demo_key() -> Any:
+    """A key of its own for the built-in sandbox's demo merchant (never the tests' other keys,
+    so "signed with another key" cases stay other)."""
+    from console.core.keys import generate_private_key
+
+    return generate_private_key(2048)
+
+
+@pytest.fixture(autouse=True)
+def _one_sandbox_key(_sandbox_demo_key: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every window's built-in sandbox gets that one key instead of a new 2048-bit key at
+    each start (about 75 ms of CPU each, for hundreds of windows)."""
+    monkeypatch.setattr("console.ui.session.sandbox_key", lambda: _sandbox_demo_key)
+
+
 @pytest.fixture
 def make_window(qtbot: Any) -> Iterator[Callable[..., MainWindow]]:
     """Build the real main window (first run: local sandbox in-process); closed after."""

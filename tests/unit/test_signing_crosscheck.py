@@ -226,6 +226,6 @@ def _any_urls(draw: st.DrawFn) -> str:
 
 
 @given(url=_any_urls())
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 def test_base_string_uri_matches_oauthlib(url: str) -> None:
     assert base_string_uri(url) == oauthlib_signature.base_string_uri(url)
