@@ -38,6 +38,7 @@ from console.core.signing import SignedRequest, sign
 from console.core.spec import command_url
 from console.core.transport import Transport
 from tests.helpers.batch_files import card_file
+from tests.helpers.processes import timed_process
 from tests.helpers.sandbox_client import payout_values, pem_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -201,34 +202,6 @@ for t in threads:
 for t in threads:
     t.join()
 """
-# A process's own peak (VmHWM, read as it exits): the kernel's maximum resident set of a
-# child also counts the test process it was forked from.
-_PEAK = r"""
-import atexit, runpy, sys
-
-def peak(path=sys.argv[1]):
-    with open("/proc/self/status") as status, open(path, "w") as out:
-        out.write(next(l for l in status if l.startswith("VmHWM:")).split()[1])
-
-atexit.register(peak)
-sys.argv = sys.argv[2:]
-if sys.argv[0] == "-m":
-    sys.argv = sys.argv[1:]
-    runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
-else:
-    runpy.run_path(sys.argv[0], run_name="__main__")
-"""
-
-
-def _timed(args: list[str], env: dict[str, str], peak: Path) -> tuple[float, float]:
-    """Seconds and peak resident megabytes of one process running ``python ARGS``."""
-    t0 = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", _PEAK, str(peak), *args],
-        env=env, cwd=ROOT, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
-    return time.perf_counter() - t0, int(peak.read_text()) / 1024
 
 
 def test_batch_run_command_beside_a_plain_signed_session_loop(
@@ -254,11 +227,11 @@ def test_batch_run_command_beside_a_plain_signed_session_loop(
             command = ["-m", "console", "batch", "run", str(path), "--base-url",
                        origin + "/paynet", "--login", "demo", "--endpoint-id", "1001",
                        "--key-file", str(key_file), "--concurrency", str(THREADS)]  # fmt: skip
-            ours.append(_timed(command, home, peak))
+            ours.append(timed_process(command, home, peak))
             loop = tmp_path / "loop.py"
             loop.write_text(_LOOP, encoding="utf-8")
             plain.append(
-                _timed([str(loop), url, str(key_file), str(CLI_ROWS), f"a{run}"], env, peak)
+                timed_process([str(loop), url, str(key_file), str(CLI_ROWS), f"a{run}"], env, peak)
             )
     finally:
         proc.communicate(input="", timeout=30)

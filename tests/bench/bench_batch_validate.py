@@ -16,10 +16,10 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.helpers.batch_files import card_file
+from tests.helpers.processes import timed_process
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = 100_000
@@ -55,35 +55,6 @@ print(len(seen), bad, totals)
 """
 
 
-# The peak is the process's own (VmHWM, read as it exits): the kernel's maximum resident
-# set of a child also counts the test process it was forked from.
-_PEAK = r"""
-import atexit, runpy, sys
-
-def peak(path=sys.argv[1]):
-    with open("/proc/self/status") as status, open(path, "w") as out:
-        out.write(next(l for l in status if l.startswith("VmHWM:")).split()[1])
-
-atexit.register(peak)
-sys.argv = sys.argv[2:]
-if sys.argv[0] == "-m":
-    sys.argv = sys.argv[1:]
-    runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
-else:
-    runpy.run_path(sys.argv[0], run_name="__main__")
-"""
-
-
-def _run(args: list[str], env: dict[str, str], peak_file: Path) -> tuple[float, float]:
-    """Seconds and peak resident megabytes of one process running ``python ARGS``."""
-    t0 = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-c", _PEAK, str(peak_file), *args],
-        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, check=True,
-    )  # fmt: skip
-    return time.perf_counter() - t0, int(peak_file.read_text()) / 1024
-
-
 def test_validate_a_hundred_thousand_rows_beside_a_plain_script(tmp_path: Path) -> None:
     path = card_file(tmp_path / "big.csv", ROWS, "v", cards=True)  # a card number each
     env = {**os.environ, "PYTHONPATH": str(ROOT), "GATEWAY_CONSOLE_HOME": str(tmp_path / "home")}
@@ -98,8 +69,10 @@ def test_validate_a_hundred_thousand_rows_beside_a_plain_script(tmp_path: Path) 
     peak = tmp_path / "peak"
     ours, anchor = [], []
     for _ in range(RUNS):  # interleaved: both see the same load of a shared machine
-        ours.append(_run([*console, "batch", "validate", str(path), "--env", "bench"], env, peak))
-        anchor.append(_run([str(script), str(path)], env, peak))
+        ours.append(
+            timed_process([*console, "batch", "validate", str(path), "--env", "bench"], env, peak)
+        )
+        anchor.append(timed_process([str(script), str(path)], env, peak))
     seconds = statistics.median(s for s, _ in ours)
     plain = statistics.median(s for s, _ in anchor)
     most = max(m for _, m in ours)
