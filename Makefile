@@ -26,9 +26,9 @@ $(BIN)/.installed: $(BIN)/.installed-run
 run: $(BIN)/.installed-run
 	$(BIN)/gateway-console
 
-# Three test processes per core (pytest-xdist: many tests wait on a subprocess, a server or
-# a database); pytest-cov gathers the workers' coverage.
-WORKERS := $(shell $(PYTHON) -c "import os; print(3 * (os.cpu_count() or 1))")
+# Two test processes per core (pytest-xdist: many tests wait on a subprocess, a server or a
+# database); pytest-cov gathers the workers' coverage.
+WORKERS := $(shell $(PYTHON) -c "import os; print(2 * (os.cpu_count() or 1))")
 
 test: $(BIN)/.installed
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -n $(WORKERS) --cov --cov-report=

@@ -169,7 +169,8 @@ def test_check_status_writes_the_final_status_into_the_results_file(
 
     from console.core.batch import results_path
 
-    window = make_window(sandbox_options={"callback_delay": 0.5})  # processing, then final
+    # processing when sent, final 2 s later (however busy the machine: tests run in parallel)
+    window = make_window(sandbox_options={"callback_delay": 2.0})
     path = write_csv(tmp_path / "later.csv", [card_row("later-1"), card_row("later-2", "11.00")])
     dialog = open_dialog(qtbot, window, path)
     qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
@@ -181,7 +182,7 @@ def test_check_status_writes_the_final_status_into_the_results_file(
             return {r["client_orderid"]: r["final_status"] for r in csv.DictReader(fh)}
 
     assert final_statuses() == {"later-1": "", "later-2": ""}  # still processing when sent
-    qtbot.wait(800)  # the sandbox makes the orders final meanwhile
+    qtbot.wait(2500)  # the sandbox makes the orders final meanwhile
     qtbot.mouseClick(dialog.check_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: cells(dialog.results, 7) == ["approved", "approved"], timeout=15_000)
     assert final_statuses() == {"later-1": "approved", "later-2": "approved"}  # as the table

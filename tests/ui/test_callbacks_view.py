@@ -83,7 +83,9 @@ def test_callbacks_received_earlier_are_listed_after_restart(
 def test_the_result_line_follows_the_payout_to_its_final_status(
     qtbot: Any, make_window: Callable[..., MainWindow]
 ) -> None:
-    window = make_window(sandbox_options={"callback_delay": 0.3})
+    # the callback comes 3 s after the answer: the "processed later" line is seen first
+    # however busy the machine (the tests run in parallel)
+    window = make_window(sandbox_options={"callback_delay": 3.0})
     send_payout(qtbot, window, "follow-1")
     assert "processed later" in window.panel.result.text()
     qtbot.waitUntil(lambda: "approved" in window.panel.result.text(), timeout=15_000)
