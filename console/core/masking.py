@@ -58,15 +58,10 @@ _ID_NAME = re.compile(r"(?:^|[-_])(?:id|orderid|order|serial-number)$")
 
 @cache
 def _sensitive_fields() -> dict[str, str]:
-    """Wire name -> ``"pan"`` or ``"cvv"``, from the contract tables (loaded on first use)."""
-    from console.core.spec.commands import COMMANDS
+    """Wire name -> ``"pan"`` or ``"cvv"``, from the spec's one list (not its tables)."""
+    from console.core.spec.sensitive import CARD_NUMBER_FIELDS, CVV_FIELDS
 
-    found: dict[str, str] = {}
-    for command in COMMANDS.values():
-        for field in command.fields:
-            if field.sensitive:
-                found[field.name] = field.sensitive
-    return found
+    return {**dict.fromkeys(CARD_NUMBER_FIELDS, "pan"), **dict.fromkeys(CVV_FIELDS, "cvv")}
 
 
 @cache

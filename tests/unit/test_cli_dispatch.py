@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
 from console.cli import COMMAND_MODULES, SUBCOMMAND_MODULES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,3 +92,36 @@ def test_signing_a_payout_loads_nothing_of_the_sending_half(key_file: Path) -> N
         "console.cli.asking",
     )
     assert [m for m in loaded if m.split(".")[0] in heavy or m.startswith(heavy)] == []
+
+
+_VERIFY = """
+import contextlib, io, json, sys
+from console.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["verify", "--url", "https://gw.example/paynet/api/v4/status/1",
+                 "--authorization", sys.argv[2], "--body", "client_orderid=x&orderid=7",
+                 "--public-key", sys.argv[1]])
+print(json.dumps([code, sorted(sys.modules)]))
+"""
+
+
+def test_verifying_loads_no_contract_table(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> None:
+    # the lab masks card data from the spec's one list of card fields, not its command tables
+    public = tmp_path / "merchant.pub"
+    public.write_bytes(
+        rsa_key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+    )
+    header = 'OAuth oauth_consumer_key="m", oauth_signature="c2ln", oauth_nonce="n"'
+    done = subprocess.run(
+        [sys.executable, "-c", _VERIFY, str(public), header],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    _code, loaded = json.loads(done.stdout.splitlines()[-1])
+    assert [m for m in loaded if m.startswith("console.core.spec.")] == [
+        "console.core.spec.sensitive"
+    ]

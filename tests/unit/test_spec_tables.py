@@ -520,3 +520,14 @@ def test_card_ref_request_matches_the_contract_document_except_login() -> None:
     assert rows[0][0] == "login"
     fields = COMMANDS["create-card-ref"].fields
     assert rows[1:] == [(f.name, f.meaning) for f in fields]
+
+
+def test_the_card_data_list_names_fields_of_the_tables_and_marks_them() -> None:
+    from console.core.spec import COMMANDS
+    from console.core.spec.sensitive import CARD_NUMBER_FIELDS, CVV_FIELDS
+
+    marked = {f.name: f.sensitive for c in COMMANDS.values() for f in c.fields if f.sensitive}
+    assert marked == {
+        **dict.fromkeys(CARD_NUMBER_FIELDS, "pan"),
+        **dict.fromkeys(CVV_FIELDS, "cvv"),
+    }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from .model import CardType, Field, FieldType, Length, Necessity
+from .sensitive import sensitivity
 
 # "k"/"K" is read as 1024 in both spellings the contract uses: "64k" (payout-check
 # merchant_data) is 65536 characters and "65K" (create-recurring-payment order_desc) is 66560.
@@ -58,7 +59,6 @@ def row(
     alias: str | None = None,
     card_types: frozenset[CardType] | None = None,
     choices: tuple[str, ...] = (),
-    sensitive: str | None = None,
     note: str = "",
 ) -> Field:
     """One table row, in the order the contract's columns are printed."""
@@ -72,7 +72,7 @@ def row(
         card_types=card_types,
         section=section,
         choices=choices,
-        sensitive=sensitive,
+        sensitive=sensitivity(name),  # card data: the one list in .sensitive
         note=note,
     )
 

@@ -77,7 +77,6 @@ FIELDS = (
         "Card number. For a payment to a card inside the system, the card counts as a source "
         "card. Processing limits, lists and fraud scoring apply to it as such.",
         section="card",
-        sensitive="pan",
     ),
     row("card_printed_name", _CON, _S, "128", "Name printed on the card.", section="card"),
     row("expire_month", _CON, _N, "2", "Card expiry month.", section="card"),
@@ -89,7 +88,6 @@ FIELDS = (
         "3-4",
         "Receiver's card verification code.",
         section="card",
-        sensitive="cvv",
     ),
     row("account_number", _CON, _S, "32", "Account number.", section="bank"),
     row("account_name", _OPT, _S, "128", "Bank account name.", section="bank"),

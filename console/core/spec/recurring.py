@@ -50,9 +50,8 @@ FIELDS = (
         "Payer's card number. SRC and DST.",
         section="card",
         card_types=SRC_AND_DST,
-        sensitive="pan",
     ),
-    row("cvv2", _OPT, _N, "3-4", "Card verification code.", section="card", sensitive="cvv"),
+    row("cvv2", _OPT, _N, "3-4", "Card verification code.", section="card"),
     *(
         row(
             name,
