@@ -12,9 +12,9 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
 from console.core.errors import InputError
 from console.core.gateway_identity import gateway_identity
-from console.core.request_inputs import check_request_inputs
+from console.core.request_inputs import request_url
 from console.core.signing import SignedRequest, sign
-from console.core.spec import command_url, request_fields, validate
+from console.core.spec import request_fields, validate
 from console.core.spec.model import Problem, Severity
 
 
@@ -72,17 +72,15 @@ def prepare(
         InputError: unknown command, no endpoint id or group id for the URL, an unusable
             base URL or path template, an empty login, or ``login`` given as a field.
     """
-    check_request_inputs(command, values, login)
-    try:
-        url = command_url(
-            base_url,
-            command,
-            endpoint_id=endpoint_id,
-            endpoint_group_id=endpoint_group_id,
-            templates=path_templates,
-        )
-    except ValueError as exc:  # the contract's path rules name what is missing
-        raise InputError(str(exc)) from None
+    url = request_url(
+        command,
+        values,
+        login,
+        base_url=base_url,
+        endpoint_id=endpoint_id,
+        endpoint_group_id=endpoint_group_id,
+        path_templates=path_templates,
+    )
     problems = tuple(validate(command, values))
     params = tuple(request_fields(command, values))
     blocked = any(p.severity is Severity.ERROR for p in problems) and not skip_validation

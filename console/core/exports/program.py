@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from console.core.errors import InputError
 from console.core.masking import is_sensitive
-from console.core.request_inputs import check_request_inputs
+from console.core.request_inputs import request_url
 from console.core.signing import base_string_uri
 from console.core.signing.encoding import encode_pairs
-from console.core.spec import command_url, get_command, request_fields, validate
+from console.core.spec import get_command, request_fields, validate
 from console.core.spec.model import Problem, Severity
 
 # Where every generated program looks for the private key: the PEM text in the first
@@ -84,18 +84,18 @@ def program_for(
         InputError: unknown command, an address that cannot be made, an empty login, a
             ``login`` field, or text with no UTF-8 form.
     """
-    check_request_inputs(command, values, login)
+    address = request_url(
+        command,
+        values,
+        login,
+        base_url=base_url,
+        endpoint_id=endpoint_id,
+        endpoint_group_id=endpoint_group_id,
+        path_templates=path_templates,
+    )
     try:
-        url = base_string_uri(
-            command_url(
-                base_url,
-                command,
-                endpoint_id=endpoint_id,
-                endpoint_group_id=endpoint_group_id,
-                templates=path_templates,
-            )
-        )
-    except ValueError as exc:  # the contract's path rules name what is missing
+        url = base_string_uri(address)
+    except ValueError as exc:  # an address the signer cannot use: the person's to fix
         raise InputError(str(exc)) from None
     problems = tuple(validate(command, values))
     if any(p.severity is Severity.ERROR for p in problems) and not skip_validation:
