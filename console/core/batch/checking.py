@@ -65,9 +65,15 @@ class Total:
     largest_row: int = 0
 
     def add(self, amount: Decimal, row: int) -> None:
+        """Count ``row``'s payout; of equal largest payouts, the first in the file is named
+        (whatever order rows are added in)."""
         self.count += 1
         self.total += amount
-        if amount > self.largest or self.count == 1:
+        if (
+            self.count == 1
+            or amount > self.largest
+            or (amount == self.largest and row < self.largest_row)
+        ):
             self.largest, self.largest_row = amount, row
 
 
@@ -104,11 +110,13 @@ def totals_of(rows: Iterable[CheckedRow]) -> dict[str, Total]:
     """Count, sum and largest payout per currency."""
     totals: dict[str, Total] = {}
     for checked in rows:
-        _count(totals, checked.row)
+        count_row(totals, checked.row)
     return totals
 
 
-def _count(totals: dict[str, Total], row: Row) -> None:
+def count_row(totals: dict[str, Total], row: Row) -> None:
+    """Add ``row``'s payout to its currency's total (a row without a readable amount adds
+    nothing)."""
     values = row.values
     try:
         amount = Decimal(values.get("amount", "").strip())
@@ -172,7 +180,7 @@ def check_stream(
             checked = _check_row(out, row, order_id, repeated, verdict, today)
             if checked.state is RowState.READY:
                 out.counted += 1
-                _count(out.totals, row)
+                count_row(out.totals, row)
             else:
                 out.rows.append(checked)
         waiting.clear()

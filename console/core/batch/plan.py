@@ -20,6 +20,7 @@ from console.core.batch.checking import (
     RowState,
     Total,
     Validation,
+    count_row,
     receiver_text,
     totals_of,
 )
@@ -149,17 +150,9 @@ class Plan:
             return totals_of(self.to_send)
         totals = {c: replace(t) for c, t in self.validation.totals.items()}  # the ready rows
         for checked in self._kept_to_run:  # and the others it sends
-            if checked.state is RowState.READY or not (
-                self.confirm_card_numbers or not checked.card_question
-            ):
-                continue
-            number = checked.row.number
-            for currency, one in totals_of([checked]).items():
-                total = totals.setdefault(currency, Total(currency))
-                largest, row, count = total.largest, total.largest_row, total.count
-                total.add(one.total, number)
-                if count and one.total == largest and number < row:
-                    total.largest_row = number  # of equal payouts, the first in the file
+            sent = self.confirm_card_numbers or not checked.card_question
+            if checked.state is not RowState.READY and sent:
+                count_row(totals, checked.row)
         return totals
 
     @property
