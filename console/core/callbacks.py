@@ -305,6 +305,8 @@ def _app(recorder: CallbackRecorder) -> App:
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
+    from console.core.http_service import read_body  # the server library: with the listener
+
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
@@ -315,16 +317,10 @@ def _app(recorder: CallbackRecorder) -> App:
             if length > MAX_BODY:
                 await answer(send, 413, "too large\n")
                 return
-            chunks = []
-            more = length > 0
-            while more:
-                message = await receive()
-                if message["type"] == "http.disconnect":
-                    return
-                chunks.append(message.get("body", b""))
-                more = bool(message.get("more_body"))
-            body = b"".join(chunks).decode("utf-8", "replace")
-            params += parse_qsl(body, keep_blank_values=True)
+            body = await read_body(receive)
+            if body is None:  # the gateway hung up: nothing to answer
+                return
+            params += parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
         elif method != "GET":
             await answer(send, 405, "GET or POST\n")
             return

@@ -42,6 +42,18 @@ LINGER = 1.0  # seconds a refused connection stays open after its refusal was se
 FD_RESERVE = 64  # descriptors kept free for files, the journal, outgoing callbacks
 
 
+async def read_body(receive: Receive) -> bytes | None:
+    """The whole body of the request an ASGI app is answering (None: the client hung up)."""
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
+
 def _plain(status: str, text: str) -> bytes:
     body = text.encode()
     return (

@@ -17,7 +17,7 @@ import asyncio
 import logging
 import time
 
-from console.core.http_service import HttpService, Limits, Link, Receive, Scope, Send
+from console.core.http_service import HttpService, Limits, Link, Receive, Scope, Send, read_body
 from console.sandbox.app import BASE_PATH, COMMAND_NAMES, ApiRequest, Sandbox, route
 from console.sandbox.control import PREFIX, Control
 from console.sandbox.wire import CONTRACT_HEADERS, FORM_CONTENT_TYPE, Reply, internal_error, plain
@@ -164,16 +164,10 @@ class SandboxServer:
         self.sandbox.stats.add(time.perf_counter() - link.started - latency)
 
     async def _body(self, receive: Receive, link: Link) -> bytes | None:
-        chunks = []
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                if not link.timed_out:  # a 408 was logged already
-                    log.info("a client at %s hung up in the middle of its request", link.peer)
-                return None
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body"):
-                return b"".join(chunks)
+        body = await read_body(receive)
+        if body is None and not link.timed_out:  # a 408 was logged already
+            log.info("a client at %s hung up in the middle of its request", link.peer)
+        return body
 
     async def _hung_up_within(self, seconds: float, receive: Receive) -> bool:
         """Wait ``seconds`` (less when the sandbox stops); True when the client hung up."""
