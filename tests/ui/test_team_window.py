@@ -36,18 +36,23 @@ def _orders(window: MainWindow, client_orderid: str) -> int:
     return sum(1 for o in found if o["client_orderid"] == client_orderid)
 
 
-def test_a_held_payout_is_submitted_and_sent_once_by_this_window_when_approved(
-    qtbot: Any, team_window: MainWindow, team_db: TeamDatabase
-) -> None:
-    window = team_window
+def _held_payout(qtbot: Any, window: MainWindow, team_db: TeamDatabase) -> None:
+    """The example payout on a form whose environment's policy holds every payout."""
     env = window.session.environment
     assert env is not None
     with TeamJournal(team_db.dsn("root_admin")) as admin:
         Approvals(admin).set_policy(env.name, "all")
     window.show_command("payout-check")
     window.fill_example()
-    order = window.form.values()["client_orderid"]
     qtbot.waitUntil(lambda: window.panel.send_button.text() == "Submit for approval")
+
+
+def test_a_held_payout_is_submitted_and_sent_once_by_this_window_when_approved(
+    qtbot: Any, team_window: MainWindow, team_db: TeamDatabase
+) -> None:
+    window = team_window
+    _held_payout(qtbot, window, team_db)
+    order = window.form.values()["client_orderid"]
     asked: list[str] = []
     window.sender_.confirm_submit = lambda _w, text: bool(asked.append(text)) or True
     window.sender_.wait_step = 0.3
@@ -72,14 +77,8 @@ def test_the_same_request_sent_again_while_it_waits_says_it_is_already_waiting(
     qtbot: Any, team_window: MainWindow, team_db: TeamDatabase
 ) -> None:
     window = team_window
-    env = window.session.environment
-    assert env is not None
-    with TeamJournal(team_db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy(env.name, "all")
-    window.show_command("payout-check")
-    window.fill_example()
+    _held_payout(qtbot, window, team_db)
     window.form.rows["client_orderid"].set_text("team-again-1")
-    qtbot.waitUntil(lambda: window.panel.send_button.text() == "Submit for approval")
     window.sender_.confirm_submit = lambda _w, _text: True
     window.sender_.wait_step = 0.3
     window.send()
