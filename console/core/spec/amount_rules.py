@@ -22,13 +22,9 @@ from .rules import Rule
 @cache
 def minor_units(currency: str) -> int | None:
     """Decimals the currency has (ISO 4217), or None for a code it does not know."""
-    import iso4217  # the currency table loads when an amount is first checked
+    from .currency_table import MINOR_UNITS  # loads when an amount is first checked
 
-    try:
-        exponent = iso4217.Currency(currency.upper()).exponent
-    except ValueError:
-        return None
-    return int(exponent) if exponent is not None else None
+    return MINOR_UNITS.get(currency.upper())
 
 
 def _decimals(amount: Decimal) -> int:

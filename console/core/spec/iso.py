@@ -1,9 +1,10 @@
 """ISO 4217 currency and ISO 3166 country codes, loaded once on first use.
 
 The code sets are built once into frozensets; validation then costs one set lookup per
-value. Each library (iso4217 for currencies, iso3166 for countries: small tables written as
-Python, quick to load) is imported on first use: neither the window's start-up nor a request
-without a country field pays for it. The country table includes Kosovo's ``XK``/``XKX``, the
+value. Currencies come from ``currency_table`` (generated from the iso4217 package, whose own
+import parses XML), countries from the iso3166 library (a table written as Python); each is
+loaded on first use: neither the window's start-up nor a request without a country field
+pays for it. The country table includes Kosovo's ``XK``/``XKX``, the
 user-assigned codes banks and payment networks use for it.
 """
 
@@ -16,9 +17,9 @@ from functools import cache
 def currency_codes() -> frozenset[str]:
     """Every current ISO 4217 alphabetic code (``USD``, ``EUR`` ...), from the same table as
     the currencies' minor units."""
-    import iso4217
+    from .currency_table import MINOR_UNITS
 
-    return frozenset(c.code for c in iso4217.Currency)
+    return frozenset(MINOR_UNITS)
 
 
 @cache
