@@ -9,12 +9,11 @@ message that says what was found and what to do.
 from __future__ import annotations
 
 import base64
-import hashlib
 import re
 from dataclasses import dataclass
 
 from cryptography.exceptions import UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 
@@ -194,7 +193,11 @@ def fingerprint(key: rsa.RSAPrivateKey | rsa.RSAPublicKey) -> str:
     der = _public(key).public_bytes(
         serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
     )
-    return base64.b64encode(hashlib.sha256(der).digest()).decode("ascii")
+    # cryptography's SHA-256 (loaded for signing anyway), not hashlib: a command that signs
+    # would otherwise load a second OpenSSL binding for this one digest
+    digest = hashes.Hash(hashes.SHA256())
+    digest.update(der)
+    return base64.b64encode(digest.finalize()).decode("ascii")
 
 
 def _public(key: rsa.RSAPrivateKey | rsa.RSAPublicKey) -> rsa.RSAPublicKey:

@@ -78,7 +78,8 @@ print(json.dumps([code, sorted(sys.modules)]))
 def test_signing_a_payout_loads_nothing_of_the_sending_half(key_file: Path) -> None:
     # sign and validate start like a bare signer: no HTTP library, journal, pipeline or
     # keyring, no reference table a payout without a country field does not need, and no
-    # XML parser (the currency table is Python, not the iso4217 package's XML)
+    # XML parser (the currency table is Python, not the iso4217 package's XML), and no
+    # hashlib (a second OpenSSL binding: cryptography's own hashes serve)
     loaded = _loaded(_SIGN_PAYOUT, key_file)
     heavy = (
         "requests",
@@ -88,6 +89,7 @@ def test_signing_a_payout_loads_nothing_of_the_sending_half(key_file: Path) -> N
         "iso3166",
         "iso4217",
         "xml",
+        "hashlib",
         "console.core.transport",
         "console.core.journals",
         "console.core.pipeline",
