@@ -7,6 +7,7 @@ import importlib
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
@@ -131,3 +132,35 @@ def test_verifying_loads_no_contract_table(tmp_path: Path, rsa_key: rsa.RSAPriva
     assert [m for m in loaded if m.startswith("console.core.spec.")] == [
         "console.core.spec.sensitive"
     ]
+
+
+def test_a_request_that_verifies_loads_no_hashlib(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    # hashlib (a second OpenSSL binding) serves only the search for what a failing
+    # signature got wrong; the usual digest comes from cryptography, loaded anyway
+    from console.core.signing import sign
+
+    public = tmp_path / "merchant.pub"
+    public.write_bytes(
+        rsa_key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+    )
+    signed = sign(
+        "https://gw.example/paynet/api/v4/status/1",
+        [("client_orderid", "x"), ("orderid", "7")],
+        consumer_key="m",
+        private_key=rsa_key,
+        timestamp=int(time.time()),
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _VERIFY, str(public), signed.authorization],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    code, loaded = json.loads(done.stdout.splitlines()[-1])
+    assert code == 0  # it verified
+    assert "hashlib" not in loaded

@@ -10,10 +10,11 @@ which the options are listed (the commoner mistake first).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
+
+from cryptography.hazmat.primitives import hashes
 
 from console.core.siglab import variants
 from console.core.siglab.encoders import Encoder, deviants, memo, rfc3986
@@ -21,6 +22,14 @@ from console.core.siglab.received import Received
 from console.core.siglab.variants import BUDGET, ORDERS, Option, ParamSet
 
 Hasher = Any  # hashlib's hash objects have no public type
+_ALGORITHMS: dict[str, type[hashes.HashAlgorithm]] = {"sha256": hashes.SHA256, "sha1": hashes.SHA1}
+
+
+def _digest(name: str, data: bytes) -> bytes:
+    """One digest with cryptography (loaded anyway to open the signature)."""
+    h = hashes.Hash(_ALGORITHMS[name]())
+    h.update(data)
+    return h.finalize()
 
 
 @dataclass(frozen=True)
@@ -134,9 +143,13 @@ def search(
         return None, 0
     expected = variants.correct(r)  # the usual answer, before building any candidate
     for name, found in algorithms:
-        hit = found.get(hashlib.new(name, expected.encode("utf-8", "surrogateescape")).digest())
+        hit = found.get(_digest(name, expected.encode("utf-8", "surrogateescape")))
         if hit is not None:
             return Match(Choice(), (), 0, expected, hit), 1
+    # hashlib's copyable hashes for the thousands of candidates; loaded only here, so a
+    # request that verifies does not load a second OpenSSL binding
+    import hashlib
+
     limit = [BUDGET]
     prefixes: dict[tuple[str, str], Hasher] = {}
     best: Match | None = None
