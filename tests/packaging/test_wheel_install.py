@@ -1,5 +1,9 @@
 """The built wheel, installed (not editable) into a fresh virtual environment, starts from
-another folder and finds its icons: what an integrator gets from ``pip install``."""
+another folder and finds its icons: what an integrator gets from ``pip install``.
+
+The package itself comes from its wheel; its dependencies (PySide6 is a few hundred MB to
+unpack) are the test environment's, seen through a ``.pth`` file: what is checked is what the
+wheel carries and how the installed package finds it."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -49,9 +54,16 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("venv") / "venv"
-    run([sys.executable, "-m", "venv", str(target)])
+    run([sys.executable, "-m", "venv", "--without-pip", str(target)])
     bindir = target / ("Scripts" if os.name == "nt" else "bin")
-    run([str(bindir / "python"), "-m", "pip", "install", "--quiet", f"{wheel}[gui]"])
+    python = bindir / "python"
+    site = run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
+    # after the venv's own site-packages on sys.path; the editable install's finder there
+    # is not loaded (a folder added by a .pth file has its own .pth files ignored)
+    dependencies = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    Path(site.stdout.strip(), "dependencies.pth").write_text("\n".join(sorted(dependencies)))
+    install = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps"]
+    run([*install, "--quiet", str(wheel)])
     return bindir
 
 
