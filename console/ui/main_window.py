@@ -115,6 +115,8 @@ class MainWindow(QMainWindow):
         self.panel.can_send_changed.connect(self.actions_by_name["send"].setEnabled)
 
         self.environment.session_changed()
+        # the first form builds the rows its first picture shows; the rest after the paint
+        self.forms_part.first_rows = layout.rows_in_view(layout.start_size(self)[1])
         self.show_command(drafts.last_command if drafts.last_command in names else names[0])
         AfterFirstPaint(self, self._after_first_paint)
         layout.fit_to_screen(self, self.inspector)
@@ -122,8 +124,9 @@ class MainWindow(QMainWindow):
 
     def _after_first_paint(self) -> None:
         """What the first picture does without: the journal (opened on a worker), the
-        Request tab's tables and the icon's eight sizes."""
+        form's rows below the picture, the Request tab's tables and the icon's eight sizes."""
         self.journal_part.open_in_background()
+        self.forms_part.build_later()
         self.inspector.request  # noqa: B018 (builds the tab)
         self.setWindowIcon(app_icon())
 

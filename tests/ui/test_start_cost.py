@@ -1,11 +1,20 @@
-"""What the window's start does without, checked in fresh processes as ``gateway-console
-gui`` starts: reading the source of its own modules (PySide6's import statement does that
-for every module loaded after it)."""
+"""What the window's start does without, and does right after its first paint: reading the
+source of its own modules (PySide6's import statement does that for every module loaded
+after it), and building the form's rows below the first picture."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from console.core.paths import resolve
+from console.ui.app import build_window, make_app
+from console.ui.forms.field_widgets import FieldRow
+from console.ui.forms.generator import CommandForm
 
 SOURCES_READ = """
 import linecache, sys
@@ -21,3 +30,50 @@ def test_importing_the_window_reads_no_module_source() -> None:
         [sys.executable, "-c", SOURCES_READ], capture_output=True, text=True, timeout=60, check=True
     )
     assert out.stdout.split()[0] == "0", out.stdout
+
+
+def _shown_but_not_built(form: CommandForm) -> list[str]:
+    return [n for n in form.rows.names if form.is_active(n) and not form.rows.is_built(n)]
+
+
+def _visual_order(form: CommandForm) -> list[str]:
+    """The shown rows' names in the order Tab and the eye go through them."""
+    rows = [w for w in form.tab_stops() if isinstance(w, FieldRow)]
+    return [r.field.name for r in rows if r.isVisibleTo(form)]
+
+
+def test_rows_below_the_first_picture_come_right_after_it_and_work(qtbot: Any) -> None:
+    make_app()
+    window = build_window(resolve())
+    qtbot.addWidget(window)
+    try:
+        form = window.form
+        later = _shown_but_not_built(form)
+        assert later, "every row was built before the first paint"
+        last_first = [n for n in form.rows.names if form.rows.is_built(n)][-1]
+        # what is loaded into a row not built yet is sent and kept as if it were there
+        form.load({later[-1]: "kept-before-built"})
+        assert form.values()[later[-1]] == "kept-before-built"
+
+        window.show()
+        qtbot.waitUntil(lambda: not _shown_but_not_built(form), timeout=5000)
+        row = form.rows[later[-1]]
+        assert row.isVisibleTo(form)
+        assert row.text() == "kept-before-built"
+        assert form.draft()[later[-1]] == "kept-before-built"
+
+        # Tab goes from the rows of the first picture on into the rows built after it
+        order = _visual_order(form)
+        assert set(later) <= set(order)
+        window.activateWindow()
+        qtbot.waitActive(window)
+        before = min(order.index(n) for n in later) - 1
+        start = form.rows[order[before]].editor
+        start.setFocus()
+        qtbot.keyClick(start, Qt.Key.Key_Tab)
+        focused = QApplication.focusWidget()
+        assert focused is not None
+        assert focused.objectName() == f"field:{order[before + 1]}"
+        assert last_first in order  # the first picture's rows are still there
+    finally:
+        window.close()
