@@ -23,7 +23,7 @@ from console.ui.drafts import DraftStore
 from console.ui.environment_menu import EnvironmentMenu
 from console.ui.icons import app_icon
 from console.ui.inspector.dock import InspectorDock
-from console.ui.menus import MenuCommands, build_menus
+from console.ui.menus import MenuCommands, add_team_actions, build_menus
 from console.ui.secrets_access import SecretsAccess
 from console.ui.sending import SendController
 from console.ui.session import LOCAL_SANDBOX_STATE, Session
@@ -106,6 +106,7 @@ class MainWindow(QMainWindow):
             open_command=self.forms_part.open_command, apply_theme=self.apply_theme,
         )  # fmt: skip
         dialogs = Dialogs(session, self.sender_, self.tasks, self.forms_part, self.add_pane, self)
+        self._dialogs = dialogs
         names = self.forms_part.forms.names
         self.menus = build_menus(self, do, dialogs, self.inspector, names, drafts.theme)
         self.actions_by_name = self.menus.actions
@@ -124,7 +125,9 @@ class MainWindow(QMainWindow):
 
     def _after_first_paint(self) -> None:
         """What the first picture does without: the journal (opened on a worker), the
-        form's rows below the picture, the Request tab's tables and the icon's eight sizes."""
+        form's rows below the picture, team mode's menu, the Request tab's tables and the
+        icon's eight sizes."""
+        add_team_actions(self.menus, self._dialogs)  # before the journal's panes join View
         self.journal_part.open_in_background()
         self.forms_part.build_later()
         self.inspector.request  # noqa: B018 (builds the tab)
