@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QVBoxLayou
 from console import APP_NAME
 from console.core.paths import resolve
 from console.core.spec import example_values
+from console.ui import collect_as_usual
 from console.ui.banner import EnvironmentBanner
 from console.ui.drafts import DraftStore
 from console.ui.environment_menu import EnvironmentMenu
@@ -126,7 +127,8 @@ class MainWindow(QMainWindow):
     def _after_first_paint(self) -> None:
         """What the first picture does without: the journal (opened on a worker), the
         form's rows below the picture, team mode's menu, the Request tab's tables and the
-        icon's eight sizes."""
+        icon's eight sizes; and the cycle collector's usual pace."""
+        collect_as_usual()
         add_team_actions(self.menus, self._dialogs)  # before the journal's panes join View
         self.journal_part.open_in_background()
         self.forms_part.build_later()
