@@ -192,15 +192,12 @@ class CommandForm(QWidget):
     def build_later(self) -> bool:
         """Build the shown rows that ``first_rows`` left out (they are below the first
         picture), in one go; False when there were none."""
-        later, self._later = self._later, []
-        if not later:
+        if not self._later:
             return False
         self._placing = False  # one tab order for them all, below
         try:
-            for name in later:
-                if not self.rows.is_built(name):
-                    # in the form already shown: shown now, not on Qt's next round
-                    self._build_row(name).setVisible(name not in self._hidden)
+            for name in list(self._later):
+                self._build_row(name)
         finally:
             self._placing = True
         self.follow_visual_tab_order()
@@ -226,6 +223,10 @@ class CommandForm(QWidget):
         before = [n for n in shown[: shown.index(name)] if self.rows.is_built(n)]
         self._section_layouts[field.section].insertWidget(len(before), row)
         self.rows.add(name, row)
+        if name in self._later:  # by build_later, or asked for before it
+            self._later.remove(name)
+            # the form may be shown already: shown now, not on Qt's next round
+            row.setVisible(name not in self._hidden)
         self.decorate_row(row)
         if self._placing:
             self.follow_visual_tab_order()
