@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QMessageBox,
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
@@ -153,4 +152,6 @@ class EnvironmentBanner(QFrame):
     def _show_details(self) -> None:
         # The window's child, not the banner's: the production banner's white words would
         # reach the box's labels and vanish on its light background.
+        from PySide6.QtWidgets import QMessageBox  # boundary: a dialog's type, on first use
+
         QMessageBox.information(self.window(), "Why this environment cannot send", self.problem)

@@ -18,12 +18,13 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QVBoxLayou
 from console import APP_NAME
 from console.core.paths import resolve
 from console.core.spec import example_values
+from console.ui import collect_as_usual
 from console.ui.banner import EnvironmentBanner
 from console.ui.drafts import DraftStore
 from console.ui.environment_menu import EnvironmentMenu
 from console.ui.icons import app_icon
 from console.ui.inspector.dock import InspectorDock
-from console.ui.menus import MenuCommands, build_menus
+from console.ui.menus import MenuCommands, add_team_actions, build_menus
 from console.ui.secrets_access import SecretsAccess
 from console.ui.sending import SendController
 from console.ui.session import LOCAL_SANDBOX_STATE, Session
@@ -106,6 +107,7 @@ class MainWindow(QMainWindow):
             open_command=self.forms_part.open_command, apply_theme=self.apply_theme,
         )  # fmt: skip
         dialogs = Dialogs(session, self.sender_, self.tasks, self.forms_part, self.add_pane, self)
+        self._dialogs = dialogs
         names = self.forms_part.forms.names
         self.menus = build_menus(self, do, dialogs, self.inspector, names, drafts.theme)
         self.actions_by_name = self.menus.actions
@@ -115,6 +117,8 @@ class MainWindow(QMainWindow):
         self.panel.can_send_changed.connect(self.actions_by_name["send"].setEnabled)
 
         self.environment.session_changed()
+        # the first form builds the rows its first picture shows; the rest after the paint
+        self.forms_part.first_rows = layout.rows_in_view(layout.start_size(self)[1])
         self.show_command(drafts.last_command if drafts.last_command in names else names[0])
         AfterFirstPaint(self, self._after_first_paint)
         layout.fit_to_screen(self, self.inspector)
@@ -122,8 +126,12 @@ class MainWindow(QMainWindow):
 
     def _after_first_paint(self) -> None:
         """What the first picture does without: the journal (opened on a worker), the
-        Request tab's tables and the icon's eight sizes."""
+        form's rows below the picture, team mode's menu, the Request tab's tables and the
+        icon's eight sizes; and the cycle collector's usual pace."""
+        collect_as_usual()
+        add_team_actions(self.menus, self._dialogs)  # before the journal's panes join View
         self.journal_part.open_in_background()
+        self.forms_part.build_later()
         self.inspector.request  # noqa: B018 (builds the tab)
         self.setWindowIcon(app_icon())
 

@@ -77,7 +77,8 @@ def build_menus(
     commands: Sequence[str],
     theme: str,
 ) -> Menus:
-    """Create every menu and action; each action has a shortcut or a menu path."""
+    """Create every menu and action; each action has a shortcut or a menu path (team mode's
+    follow: :func:`add_team_actions`)."""
     bar = window.menuBar()
     file_menu = bar.addMenu("&File")
     req = bar.addMenu("&Request")
@@ -131,9 +132,6 @@ def build_menus(
         a.setChecked(name == (theme or "system"))
         group.addAction(a)
         themes.addAction(a)
-    if _team_mode():
-        view.addAction(act("approval-queue", "&Approval queue", "", dialogs.approval_queue))
-
     help_menu.addAction(
         act(
             "shortcuts",
@@ -145,6 +143,14 @@ def build_menus(
     )
     help_menu.addAction(act("about", "&About", "", dialogs.about))
     return menus
+
+
+def add_team_actions(menus: Menus, dialogs: Dialogs) -> None:
+    """View > Approval queue where this profile has a team database (team mode). Added
+    after the first paint: finding out reads the journals' settings, which load then."""
+    if _team_mode():
+        queue = menus.action("approval-queue", "&Approval queue", "", dialogs.approval_queue)
+        menus.view.addAction(queue)
 
 
 def _team_mode() -> bool:

@@ -12,7 +12,6 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from console.core.errors import ConsoleError, InputError, JournalUnavailableError
-from console.ui.confirm import ask, choose
 from console.ui.session import Session
 from console.ui.tasks import TaskManager
 
@@ -45,6 +44,8 @@ def production_question(summary: SendSummary) -> str:
 
 def ask_production(parent: QWidget, text: str) -> bool:
     """Ask before a production send; Cancel is the default answer."""
+    from console.ui.confirm import ask  # boundary: the dialog on first question
+
     return ask(
         parent,
         text,
@@ -64,6 +65,8 @@ def approval_question(held: Hold) -> str:
 
 def ask_approval(parent: QWidget, text: str) -> bool:
     """Ask before submitting a request for a checker's approval; Cancel is the default."""
+    from console.ui.confirm import ask  # boundary: the dialog on first question
+
     return ask(
         parent, text, title="Approval needed", action="Submit for approval", name="submit-question"
     )
@@ -72,6 +75,8 @@ def ask_approval(parent: QWidget, text: str) -> bool:
 def ask_resend(parent: QWidget, text: str) -> str:
     """Ask before resending an id whose last outcome is unknown: the words of the button
     pressed (:data:`RESEND`, :data:`CHECK`), "" for Cancel, the default."""
+    from console.ui.confirm import choose  # boundary: the dialog on first question
+
     return choose(
         parent,
         html.escape(text),
@@ -84,6 +89,8 @@ def ask_resend(parent: QWidget, text: str) -> str:
 
 def ask_card_number(parent: QWidget, text: str) -> bool:
     """Ask before sending a card number that fails the Luhn check; Cancel is the default."""
+    from console.ui.confirm import ask  # boundary: the dialog on first question
+
     return ask(
         parent,
         html.escape(text),

@@ -28,9 +28,10 @@ def form_class(name: str) -> type[CommandForm]:
     return found
 
 
-def make_form(command: Command) -> CommandForm:
-    """The form for a command: a specialised one where choices matter, else the generic."""
-    return form_class(command.name)(command)
+def make_form(command: Command, *, first_rows: int | None = None) -> CommandForm:
+    """The form for a command: a specialised one where choices matter, else the generic
+    (``first_rows``: see :class:`CommandForm`)."""
+    return form_class(command.name)(command, first_rows=first_rows)
 
 
 __all__ = ["CommandForm", "form_class", "make_form"]

@@ -36,6 +36,10 @@ class CommandForm(QWidget):
     Rows that the choices hide at first (:meth:`initially_hidden`) are built when first shown
     or asked for (``rows[name]``); until then what was loaded into them waits in the form, so
     drafts, values and validation are as if every row existed.
+
+    ``first_rows``: build only that many of the rows shown (in the order shown) now, enough
+    to fill the window's first picture; the rest wait for :meth:`build_later` (right after
+    the first paint) or until asked for.
     """
 
     changed = Signal()
@@ -43,7 +47,9 @@ class CommandForm(QWidget):
     # Subclasses may reorder sections; unknown sections follow in table order.
     SECTION_ORDER: Sequence[str] = ()
 
-    def __init__(self, command: Command, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, command: Command, parent: QWidget | None = None, *, first_rows: int | None = None
+    ) -> None:
         super().__init__(parent)
         self.command = command
         self._fields = {f.name: f for f in command.fields}
@@ -55,6 +61,7 @@ class CommandForm(QWidget):
         self._pending: dict[str, str] = {}  # text for rows not built yet
         self._placing = False  # rows built after the form must be put in the tab order
         self._hidden: set[str] = set()
+        self._later: list[str] = []  # shown rows left for build_later, in the order shown
         self._disabled: set[str] = set()
         self._loading = False
         # Until a send is tried, a value nobody has typed yet is asked for calmly, not in red.
@@ -87,7 +94,7 @@ class CommandForm(QWidget):
         self.hint.linkActivated.connect(self._hint_link)
         self.content_layout.addWidget(self.hint)
         self.build_choices(self.content_layout)
-        self._build_sections()
+        self._build_sections(first_rows)
         self.content_layout.addStretch(1)
 
         self.scroller = QScrollArea()
@@ -146,7 +153,7 @@ class CommandForm(QWidget):
         or callback names its own fields)."""
         return problems
 
-    def _build_sections(self) -> None:
+    def _build_sections(self, first_rows: int | None) -> None:
         order = list(self.SECTION_ORDER)
         for f in self.command.fields:
             if f.section not in order:
@@ -172,11 +179,29 @@ class CommandForm(QWidget):
             self.content_layout.addWidget(section)
         deferred = self.initially_hidden() & self._fields.keys()
         self._hidden |= deferred
+        if first_rows is not None:
+            shown = [n for names in self._section_rows.values() for n in names]
+            self._later = [n for n in shown if n not in deferred][first_rows:]
+        later = set(self._later)
         for f in self.command.fields:
-            if f.name not in deferred:
+            if f.name not in deferred and f.name not in later:
                 self._build_row(f.name)
         self._placing = True
         self.follow_visual_tab_order()
+
+    def build_later(self) -> bool:
+        """Build the shown rows that ``first_rows`` left out (they are below the first
+        picture), in one go; False when there were none."""
+        if not self._later:
+            return False
+        self._placing = False  # one tab order for them all, below
+        try:
+            for name in list(self._later):
+                self._build_row(name)
+        finally:
+            self._placing = True
+        self.follow_visual_tab_order()
+        return True
 
     def follow_visual_tab_order(self) -> None:
         """Tab goes where the eye goes: choices, then each section's rows and their buttons,
@@ -198,6 +223,10 @@ class CommandForm(QWidget):
         before = [n for n in shown[: shown.index(name)] if self.rows.is_built(n)]
         self._section_layouts[field.section].insertWidget(len(before), row)
         self.rows.add(name, row)
+        if name in self._later:  # by build_later, or asked for before it
+            self._later.remove(name)
+            # the form may be shown already: shown now, not on Qt's next round
+            row.setVisible(name not in self._hidden)
         self.decorate_row(row)
         if self._placing:
             self.follow_visual_tab_order()
@@ -229,7 +258,8 @@ class CommandForm(QWidget):
                     self.rows[name].setVisible(False)
             else:
                 self._hidden.discard(name)
-                self.rows[name].setVisible(True)  # built now if it never was
+                if name not in self._later:  # those are built (shown) by build_later
+                    self.rows[name].setVisible(True)  # built now if it never was
         for key, box in self.sections.items():
             box.setVisible(any(n not in self._hidden for n in self._section_rows[key]))
 
@@ -253,8 +283,9 @@ class CommandForm(QWidget):
 
     def values(self) -> dict[str, str]:
         """What would be sent: active rows with text, plus :meth:`extra_values`."""
-        # a row not built yet is hidden, so never active: only built rows can be sent
-        out = {n: r.text() for n, r in self.rows.built().items() if self.is_active(n) and r.text()}
+        # a row not built yet is hidden (never active), or left for build_later: its loaded
+        # text is sent as the row would send it
+        out = {n: text for n in self.rows.names if self.is_active(n) and (text := self.text_of(n))}
         out.update(self.extra_values())
         return out
 

@@ -41,9 +41,11 @@ class PayoutForm(CommandForm):
 
     SECTION_ORDER = ("order", "card", "stored-card", "bank", "ewallet", "crypto", "receiver")
 
-    def __init__(self, command: Command, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, command: Command, parent: QWidget | None = None, *, first_rows: int | None = None
+    ) -> None:
         self.placeholder = ""
-        super().__init__(command, parent)
+        super().__init__(command, parent, first_rows=first_rows)
         self._refresh()
 
     def build_choices(self, layout: QVBoxLayout) -> None:

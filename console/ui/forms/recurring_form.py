@@ -39,8 +39,10 @@ class RecurringForm(CommandForm):
 
     SECTION_ORDER = ("profile", "card", "amount", "schedule", "payer")
 
-    def __init__(self, command: Command, parent: QWidget | None = None) -> None:
-        super().__init__(command, parent)
+    def __init__(
+        self, command: Command, parent: QWidget | None = None, *, first_rows: int | None = None
+    ) -> None:
+        super().__init__(command, parent, first_rows=first_rows)
         self.preview = SchedulePreview(self)
         self.split = QSplitter(Qt.Orientation.Horizontal)
         self.split.setObjectName("schedule-split")

@@ -85,6 +85,8 @@ class FormsPart(QWidget):
         self.drafts = drafts
         self.example_overrides: dict[str, str] = {}  # example values the environment sets
         self.listener_url = ""  # this console's callback listener for the active environment
+        # rows the next form built may leave for after the first paint (see build_later)
+        self.first_rows: int | None = None
         self.tabs = QTabBar()
         self.tabs.setObjectName("commands")
         self.tabs.setAccessibleName("Commands")
@@ -142,7 +144,8 @@ class FormsPart(QWidget):
 
     def _build(self, name: str) -> CommandForm:
         """Create a form the first time it is needed (start-up builds only the first)."""
-        form = make_form(COMMANDS[name])
+        form = make_form(COMMANDS[name], first_rows=self.first_rows)
+        self.first_rows = None  # a form built once the window is up builds all it shows
         if isinstance(form, PayoutForm):
             form.set_placeholder(self.session.redirect_placeholder)
         form.set_hint(hint_for(name, self.environment_kind()))
@@ -160,6 +163,11 @@ class FormsPart(QWidget):
             old.deleteLater()
         self.stack.setCurrentIndex(current)  # replacing a page must not change the page shown
         return form
+
+    def build_later(self) -> None:
+        """Build the rows a form left for after the first paint and show their states."""
+        if any([form.build_later() for form in self.forms.built()]):
+            self.validate()
 
     # -- values ------------------------------------------------------------------------------
     def fill_example(self) -> None:
