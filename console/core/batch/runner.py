@@ -205,6 +205,7 @@ class BatchRunner:
         report = BatchReport()
         queue = iter(rows)
         turn = threading.Lock()  # the next row, and the report, one thread at a time
+        telling = threading.Lock()  # on_row, one call at a time
         failed = threading.Event()
 
         def next_row() -> CheckedRow | None:
@@ -222,7 +223,8 @@ class BatchRunner:
                 reason = self._stop_reason(result)
                 if reason and not report.stopped:
                     report.stopped = f"Stopped at row {result.number}: {reason}."
-                if self.on_row is not None:
+            if self.on_row is not None:
+                with telling:  # a results file rewritten meanwhile holds back no next row
                     self.on_row(result, self.progress(len(report.results), len(rows)))
 
         def work() -> None:
