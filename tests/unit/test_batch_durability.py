@@ -118,3 +118,8 @@ def test_every_row_is_synced_to_the_journal_before_its_request_leaves(
 
     late = [order for order in IDS if not synced_before_sent(order)]
     assert late == [], "sent before its pending row was synced to disk"
+    # and each answer (the row written again) is on disk before the command ends
+    last = {o: max(c.end for c in calls if c.name in ("pwrite64", "write") and "-wal>" in c.text
+                   and o in c.text) for o in IDS}  # fmt: skip
+    unsynced = [o for o in IDS if not any(s.start > last[o] for s in syncs)]
+    assert unsynced == []

@@ -82,12 +82,24 @@ class History(HistoryQueries):
         self._listeners: list[Listener] = []
         self._counts: dict[HistoryFilter, int] = {}
         self._data_version = -1
+        self._unsynced = False  # answers committed without a sync since the last one
         self._commits = GroupCommits(self._lock, lambda durable: self.writing(durable))
         self.recovered = self.recover_interrupted()
 
     def close(self) -> None:
         with self._lock:
+            if self._unsynced:  # answers committed since the last sync: on disk first
+                self._sync_log()
             self._db.close()
+
+    def _sync_log(self) -> None:
+        """Sync the write-ahead log to disk (closing checkpoints it only where no other
+        connection has the journal open)."""
+        try:
+            with self.path.with_name(f"{self.path.name}-wal").open("r+b") as log:
+                os.fsync(log.fileno())
+        except FileNotFoundError:  # checkpointed and removed meanwhile: nothing to sync
+            pass
 
     def __enter__(self) -> History:
         return self
@@ -113,6 +125,7 @@ class History(HistoryQueries):
         with self._lock:
             if not durable:  # the level may only change outside a transaction
                 self._db.execute("PRAGMA synchronous=NORMAL")
+            changes = self._db.total_changes
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
@@ -121,6 +134,10 @@ class History(HistoryQueries):
                     self._db.execute("ROLLBACK")
                     raise
                 self._db.execute("COMMIT")
+                if not durable:
+                    self._unsynced = True
+                elif self._db.total_changes != changes:  # it wrote: the whole log was synced
+                    self._unsynced = False
             finally:
                 if not durable:
                     self._db.execute("PRAGMA synchronous=FULL")
