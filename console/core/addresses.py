@@ -9,9 +9,11 @@ keep them local, but many hand them to DNS, where anyone may answer.
 from __future__ import annotations
 
 import ipaddress
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 
+@lru_cache(maxsize=256)  # asked of every row of a batch, twice: the answer never changes
 def is_loopback_host(host: str) -> bool:
     """True for ``localhost``, 127.0.0.0/8 and ``::1`` (written as addresses)."""
     host = host.strip("[]").lower()
@@ -23,6 +25,7 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
+@lru_cache(maxsize=256)
 def is_local_address(url: str) -> bool:
     """True for an absolute address whose host is on this computer."""
     try:

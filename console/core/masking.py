@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from urllib.parse import quote, quote_plus, unquote
 
 CVV_MASK = "***"
@@ -52,6 +52,8 @@ _PAN_IN_TEXT = re.compile(
 # closing quote, or bare up to the next delimiter (also a percent-encoded &).
 _PARAM_SEP = r"""["']?\s*(?:=|:|,|%3D|%253D)\s*"""
 _PARAM_VALUE = r"""(?:(["'])(.*?)\2|((?:(?!%26|%2526)[^\s&"',;)\]}])+))"""
+# What ``quote`` and ``quote_plus`` never change (the characters they always keep).
+_KEPT_BY_QUOTE = re.compile(r"[A-Za-z0-9_.~-]*")
 # Answer fields that carry identifiers: ``gateway-order-id``, ``orderid``, ``serial-number``...
 _ID_NAME = re.compile(r"(?:^|[-_])(?:id|orderid|order|serial-number)$")
 
@@ -121,6 +123,7 @@ def mask_params(params: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(n, mask_value(n, v)) for n, v in params]
 
 
+@lru_cache(maxsize=1024)  # a few names, asked of every field of every answer
 def is_id_field(name: str) -> bool:
     """True for answer fields that carry identifiers (never masked)."""
     return not is_sensitive(name) and bool(_ID_NAME.search(name.lower()))
@@ -177,12 +180,17 @@ def mask_text(
         text = _mask_secret(text, name, value)
     text = _CVV_PARAM.sub(lambda m: replace_value(m, lambda _: CVV_MASK), text)
     text = _PAN_PARAM.sub(lambda m: replace_value(m, _mask_encoded_pan), text)
-    kept = {d for d in (digits_of(k) for k in keep) if d}
+    kept: set[str] | None = None  # worked out at the first card-shaped run, if there is one
 
     def card(match: re.Match[str]) -> str:
+        nonlocal kept
         run = match.group(0)
         digits = digits_of(unquote(unquote(run), errors="replace"))
-        if not 13 <= len(digits) <= 19 or digits in kept:
+        if not 13 <= len(digits) <= 19:
+            return run
+        if kept is None:
+            kept = {d for d in (digits_of(k) for k in keep) if d}
+        if digits in kept:
             return run
         # the contract's one Luhn check, loaded on the first card-shaped run (not at start-up)
         from console.core.spec.formats import luhn_valid
@@ -218,6 +226,12 @@ def answer_ids(fields: Iterable[tuple[str, str]]) -> frozenset[str]:
 def _mask_secret(text: str, name: str, value: str) -> str:
     kind = _sensitive_fields().get(name)
     if not value or kind is None:
+        return text
+    # Every form replaced below holds the value's leading run of characters that percent-
+    # encoding keeps as they are: where that run is absent, so is each form (the usual case,
+    # asked of every text of every answer).
+    kept = _KEPT_BY_QUOTE.match(value.strip() if kind == "pan" else value)
+    if kept and kept.group(0) and kept.group(0) not in text:
         return text
     if kind == "cvv":
         # a CVV2 is short: replaced only where it stands as the parameter's value

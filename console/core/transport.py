@@ -25,6 +25,7 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import TracebackType
+from typing import Any
 from urllib.parse import urlsplit
 
 import requests
@@ -110,6 +111,7 @@ class Transport:
         self.session = session if session is not None else requests.Session()
         for prefix in ("http://", "https://"):
             self.session.mount(prefix, _no_retry_adapter())
+        self._by_origin: dict[tuple[str, str], dict[str, Any]] = {}
 
     def post(self, url: str, *, headers: Mapping[str, str], body: bytes) -> RawResponse:
         """Send one POST and return the answer, whatever its HTTP status.
@@ -126,17 +128,23 @@ class Transport:
             )
         started = time.monotonic()
         try:
-            response = self.session.post(
-                url,
-                data=body,
-                headers=dict(headers),
+            # requests' prepared-request flow: what Session.post does, with the environment's
+            # settings (proxies, CA bundle) read once per address rather than on every send,
+            # where they cost more than the signature (a batch sends thousands)
+            request = self.session.prepare_request(
+                requests.Request(
+                    "POST",
+                    url,
+                    data=body,
+                    headers=dict(headers),
+                    auth=_signed_already,  # never credentials from ~/.netrc instead
+                )
+            )
+            response = self.session.send(
+                request,
                 timeout=(self.timeouts.connect, self.timeouts.read),
-                verify=self.verify,
                 allow_redirects=False,
-                # requests documents a None value as "leave this key out", and types the
-                # values as str only
-                proxies=_no_proxy_for_this_computer(url),  # type: ignore[arg-type]
-                auth=_signed_already,  # never credentials from ~/.netrc instead
+                **self._settings(request.url or url),
             )
             content = response.content  # read it all here, so a broken body is caught here
         except (
@@ -153,6 +161,26 @@ class Transport:
             body=content,
             elapsed=time.monotonic() - started,
         )
+
+    def _settings(self, url: str) -> dict[str, Any]:
+        """``Session.send``'s proxies, verify, cert and stream for ``url``: the session's and
+        the environment's, as ``Session.request`` merges them, worked out once per scheme
+        and host (the environment is read once: proxies set later are not seen)."""
+        parts = urlsplit(url)
+        key = (parts.scheme.lower(), parts.netloc.lower())
+        settings = self._by_origin.get(key)
+        if settings is None:
+            # requests documents a None value as "leave this key out" (no proxy for it)
+            proxies = _no_proxy_for_this_computer(url) or {}
+            merged = self.session.merge_environment_settings(
+                url,
+                proxies,  # type: ignore[arg-type]
+                False,
+                self.verify,
+                None,
+            )
+            settings = self._by_origin[key] = dict(merged)
+        return {**settings, "proxies": dict(settings["proxies"])}  # each send its own copy
 
     def close(self) -> None:
         """Close pooled connections."""

@@ -122,7 +122,7 @@ def test_a_full_disk_while_journalling_refuses_the_send(
     history = History()
     hooks = history.journal("sb")
 
-    def full() -> object:
+    def full(durable: bool = True) -> object:
         exc = sqlite3.OperationalError("database or disk is full")
         exc.sqlite_errorcode = sqlite3.SQLITE_FULL
         raise exc

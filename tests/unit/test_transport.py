@@ -241,7 +241,7 @@ def test_timeouts_and_verification_are_always_passed(tmp_path: Path) -> None:
     bundle.write_text("-----BEGIN CERTIFICATE-----\n")
 
     class Recording(requests.Session):
-        def post(self, url, data=None, json=None, **kwargs):  # type: ignore[no-untyped-def]
+        def send(self, request, **kwargs):  # type: ignore[no-untyped-def]
             seen.update(kwargs)
             raise requests.exceptions.ConnectTimeout("recorded")
 

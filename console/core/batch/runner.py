@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -193,34 +193,53 @@ class BatchRunner:
     # -- running ------------------------------------------------------------------------
 
     def run(self) -> BatchReport:
-        """Send the plan's rows in order; return when done, stopped or stopped by a row."""
+        """Send the plan's rows in order; return when done, stopped or stopped by a row.
+
+        Each of ``concurrency`` threads takes the next row itself and records its result
+        (``on_row`` is called in that thread, one call at a time): no thread hands rows
+        out, so a row costs no hand-over between threads (the machine's cores are the
+        sends' and the gateway's). A row that raises stops the batch (rows in flight finish)
+        and is raised here.
+        """
         rows = self.plan.to_run
         report = BatchReport()
+        queue = iter(rows)
+        turn = threading.Lock()  # the next row, and the report, one thread at a time
+        telling = threading.Lock()  # on_row, one call at a time
+        failed = threading.Event()
+
+        def next_row() -> CheckedRow | None:
+            self._go.wait()  # paused: hold back new rows
+            with turn:
+                if self._stop.is_set() and not report.stopped:
+                    report.stopped = "Stopped: the rest was not sent."
+                if report.stopped or failed.is_set():
+                    return None
+                return next(queue, None)
+
+        def done(result: RowResult) -> None:
+            with turn:
+                report.results.append(result)
+                reason = self._stop_reason(result)
+                if reason and not report.stopped:
+                    report.stopped = f"Stopped at row {result.number}: {reason}."
+            if self.on_row is not None:
+                with telling:  # a results file rewritten meanwhile holds back no next row
+                    self.on_row(result, self.progress(len(report.results), len(rows)))
+
+        def work() -> None:
+            try:
+                while (checked := next_row()) is not None:
+                    done(self._send_row(checked))
+            except BaseException:
+                failed.set()  # the other threads take no further row
+                raise
+
         self._started = time.perf_counter()
-        pending: set[Future[RowResult]] = set()
         with ThreadPoolExecutor(self.concurrency, thread_name_prefix="batch") as pool:
-            queue = iter(rows)
-            while True:
-                while len(pending) < self.concurrency and not report.stopped:
-                    self._go.wait()
-                    if self._stop.is_set():
-                        report.stopped = report.stopped or "Stopped: the rest was not sent."
-                        break
-                    checked = next(queue, None)
-                    if checked is None:
-                        break
-                    pending.add(pool.submit(self._send_row, checked))
-                if not pending:
-                    break
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in sorted(done, key=lambda f: f.result().number):
-                    result = future.result()
-                    report.results.append(result)
-                    reason = self._stop_reason(result)
-                    if reason and not report.stopped:
-                        report.stopped = f"Stopped at row {result.number}: {reason}."
-                    if self.on_row is not None:
-                        self.on_row(result, self.progress(len(report.results), len(rows)))
+            workers = [pool.submit(work) for _ in range(self.concurrency)]
+        for worker in workers:
+            worker.result()  # what a row raised, if one did
         report.results.sort(key=lambda r: r.number)
         report.elapsed = time.perf_counter() - self._started
         return report

@@ -82,12 +82,24 @@ class History(HistoryQueries):
         self._listeners: list[Listener] = []
         self._counts: dict[HistoryFilter, int] = {}
         self._data_version = -1
-        self._commits = GroupCommits(self._lock, lambda: self.writing())
+        self._unsynced = False  # answers committed without a sync since the last one
+        self._commits = GroupCommits(self._lock, lambda durable: self.writing(durable))
         self.recovered = self.recover_interrupted()
 
     def close(self) -> None:
         with self._lock:
+            if self._unsynced:  # answers committed since the last sync: on disk first
+                self._sync_log()
             self._db.close()
+
+    def _sync_log(self) -> None:
+        """Sync the write-ahead log to disk (closing checkpoints it only where no other
+        connection has the journal open)."""
+        try:
+            with self.path.with_name(f"{self.path.name}-wal").open("r+b") as log:
+                os.fsync(log.fileno())
+        except FileNotFoundError:  # checkpointed and removed meanwhile: nothing to sync
+            pass
 
     def __enter__(self) -> History:
         return self
@@ -104,16 +116,31 @@ class History(HistoryQueries):
             yield self._db
 
     @contextmanager
-    def writing(self) -> Iterator[sqlite3.Connection]:
-        """The connection inside a committed ``BEGIN IMMEDIATE`` transaction."""
+    def writing(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """The connection inside a committed ``BEGIN IMMEDIATE`` transaction; ``durable``
+        (the connection's ``synchronous=FULL``): its ``COMMIT`` is synced to disk before it
+        returns. Otherwise (``synchronous=NORMAL``, for an answer) it is in the write-ahead
+        log, synced by the next durable commit (the log is synced as a whole) or when the
+        journal closes."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            if not durable:  # the level may only change outside a transaction
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            changes = self._db.total_changes
             try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+                if not durable:
+                    self._unsynced = True
+                elif self._db.total_changes != changes:  # it wrote: the whole log was synced
+                    self._unsynced = False
+            finally:
+                if not durable:
+                    self._db.execute("PRAGMA synchronous=FULL")
             self._counts.clear()  # data_version only tells of other connections' writes
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -202,7 +229,8 @@ class History(HistoryQueries):
 
     def finish(self, row_id: int, outcome: Outcome) -> None:
         """Store the outcome of the send journalled as ``row_id`` (committed with the
-        other threads' writes of the moment)."""
+        other threads' writes of the moment; on disk with the next pending row's commit,
+        or when the journal closes)."""
         columns, answer = answer_columns(outcome)  # masked and encoded before the lock
         answered = outcome.response is not None  # its nonce is spent: the signature may stay
         if columns.get("final_status"):
@@ -222,7 +250,9 @@ class History(HistoryQueries):
             )
             self._in_flight.discard(row_id)
 
-        self._commits.run(store)
+        # not synced on its own: with the next pending row's commit, or at close (a power
+        # cut before then leaves the row pending: "outcome unknown", the safe reading)
+        self._commits.run(store, durable=False)
         self.notify("changed", row_id)
 
     def recover_interrupted(self) -> list[int]:
@@ -246,11 +276,12 @@ class History(HistoryQueries):
             if row_id not in self._in_flight
             and (deadline is None or deadline < now or not _process_alive(pid))
         ]
-        db.executemany(
-            "UPDATE requests SET outcome = ?, interrupted = 1, summary = ?"
-            " WHERE id = ? AND outcome = ?",
-            [(UNKNOWN, INTERRUPTED_SUMMARY, i, PENDING) for i in lost],
-        )
+        if lost:  # asked before every claim, and almost always none
+            db.executemany(
+                "UPDATE requests SET outcome = ?, interrupted = 1, summary = ?"
+                " WHERE id = ? AND outcome = ?",
+                [(UNKNOWN, INTERRUPTED_SUMMARY, i, PENDING) for i in lost],
+            )
         return lost
 
     def interrupted_count(self) -> int:

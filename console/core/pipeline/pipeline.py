@@ -250,18 +250,19 @@ class Pipeline:
                 "journalled first)."
             )
         decided: list[Verdict] = []
+        before = check if check is not None and check.prepared is prepared else None
+        before = before or self.check(prepared)
+        refuse_undecided(before, decision)  # before the journal lock
+        order_id = client_orderid(prepared.params)
+        guarded = prepared.command in NEW_ORDER_COMMANDS and order_id
 
         def admit(rows: Sequence[SentRow]) -> None:
             # Inside the journal's write transaction: the deciding look-up and the pending
             # row are one step, so of two processes sending one id, exactly one sends.
-            order_id = client_orderid(prepared.params)
-            guarded = prepared.command in NEW_ORDER_COMMANDS and order_id
             verdict = judge(order_id, rows) if guarded else NEW
-            refuse_undecided(Check(prepared, verdict, self._summary(prepared)), decision)
+            refuse_undecided(Check(prepared, verdict, before.summary), decision)
             decided.append(verdict)
 
-        before = check if check is not None and check.prepared is prepared else None
-        refuse_undecided(before or self.check(prepared), decision)  # before the journal lock
         hooks = self.journal.journal(
             self.environment, connect_timeout=self._timeouts[0], read_timeout=self._timeouts[1]
         )
