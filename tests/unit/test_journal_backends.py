@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import keys, paths
 from console.core.history import CallbackEvent, CheckResult, History, HistoryFilter
-from console.core.history.journal import INTERRUPTED_SUMMARY
+from console.core.history.interrupted import INTERRUPTED_SUMMARY
 from console.core.pipeline import Decision, Refusal, RefusedError
 from console.core.pipeline.guard import Seen
 from tests.helpers.history_data import answered, env_base_url, env_gateway, lost, prepared

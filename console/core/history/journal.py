@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -35,6 +34,11 @@ from console.core import paths as app_paths
 from console.core.history import callback_log
 from console.core.history.callback_log import CallbackEvent
 from console.core.history.commits import GroupCommits
+from console.core.history.interrupted import (
+    IN_FLIGHT_MARGIN,
+    INTERRUPTED_SUMMARY,
+    process_alive,
+)
 from console.core.history.query import PENDING, UNKNOWN, HistoryFilter
 from console.core.history.reading import HistoryQueries, sent_before
 from console.core.history.rows import (
@@ -51,12 +55,6 @@ if TYPE_CHECKING:
     from console.core.prepared import PreparedRequest
 
 Listener = Callable[[str, int], None]
-INTERRUPTED_SUMMARY = (
-    "The console stopped before the answer arrived, so the request may have reached the "
-    "gateway. Check the order status before sending it again, and resend only with the same "
-    "client_orderid."
-)
-_MARGIN = 60.0  # seconds beyond the timeouts before a pending row cannot be in flight
 
 
 class History(HistoryQueries):
@@ -163,7 +161,7 @@ class History(HistoryQueries):
         self, environment: str, *, connect_timeout: float = 10.0, read_timeout: float = 60.0
     ) -> JournalHooks:
         """Hooks for ``console.core.client.Client`` that journal each send in ``environment``."""
-        return JournalHooks(self, environment, connect_timeout + read_timeout + _MARGIN)
+        return JournalHooks(self, environment, connect_timeout + read_timeout + IN_FLIGHT_MARGIN)
 
     def begin(
         self,
@@ -274,7 +272,7 @@ class History(HistoryQueries):
             row_id
             for row_id, pid, deadline in pending
             if row_id not in self._in_flight
-            and (deadline is None or deadline < now or not _process_alive(pid))
+            and (deadline is None or deadline < now or not process_alive(pid))
         ]
         if lost:  # asked before every claim, and almost always none
             db.executemany(
@@ -403,29 +401,3 @@ def timestamp_now() -> float:
     """Unix time rounded to the microsecond, so a datetime made from a row's time compares
     equal to the stored value (filters by time, paging after a row)."""
     return round(time.time(), 6)
-
-
-def _process_alive(pid: int | None) -> bool:
-    """Whether the process that wrote a pending row still runs (so it may still finish it)."""
-    if not pid:
-        return False
-    if pid == os.getpid():
-        return True
-    if sys.platform == "win32":
-        import ctypes
-
-        kernel32 = ctypes.windll.kernel32
-        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
-        if not handle:
-            return False
-        code = ctypes.c_ulong()
-        kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
-        kernel32.CloseHandle(handle)
-        return code.value == 259  # STILL_ACTIVE
-    try:
-        os.kill(pid, 0)  # signal 0: only asks whether the process exists
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # exists, owned by someone else
-    return True

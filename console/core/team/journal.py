@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from console.core.history import PENDING, HistoryDetail, HistoryFilter, HistoryRow, timestamp_now
 
 # The row's columns, its SQL and its masking are the SQLite journal's: one definition.
-from console.core.history.journal import INTERRUPTED_SUMMARY
+from console.core.history.interrupted import IN_FLIGHT_MARGIN, INTERRUPTED_SUMMARY
 from console.core.history.query import ORDER_SQL, ROW_SQL
 from console.core.history.rows import answer_columns, masked_request, request_columns
 from console.core.team.dsn import connect
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from console.core.team.live import TeamListener
 
 Listener = Callable[[str, int], None]
-_MARGIN = 60.0  # seconds beyond the timeouts before a pending row cannot be in flight
 # Rows from before the gateway was recorded are matched by environment; a gateway not at hand
 # (None): every row labelled with the environment (for showing, never for the guard).
 _SENT_BEFORE_SQL = (
@@ -132,7 +131,9 @@ class TeamJournal:
     def journal(
         self, environment: str, *, connect_timeout: float = 10.0, read_timeout: float = 60.0
     ) -> TeamJournalHooks:
-        return TeamJournalHooks(self, environment, connect_timeout + read_timeout + _MARGIN)
+        return TeamJournalHooks(
+            self, environment, connect_timeout + read_timeout + IN_FLIGHT_MARGIN
+        )
 
     def bind_submission(self, environment: str, command: str, order_id: str, sid: int) -> None:
         """The next send of this order id carries approved submission ``sid`` (the database
