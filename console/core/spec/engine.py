@@ -8,7 +8,7 @@ fields once and runs the rules, which keeps validation cheap enough for every ke
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from . import checks as c
@@ -17,6 +17,7 @@ from .codes import Code
 from .command_rules import RULES
 from .commands import COMMANDS, get_command
 from .model import CardType, Command, Field, FieldType, Necessity, Problem
+from .layouts import FieldStep, Layout, rule_steps
 from .rules import Rule
 
 # Numeric amounts ('.' delimiter) and the one list of amounts.
@@ -84,9 +85,20 @@ def field_checks(f: Field) -> tuple[c.FieldCheck, ...]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
+# One value of a request as the checks see it, worked out once per name and text (see
+# _Plan.entry): the findings before the field's own (white space, control character,
+# unknown name), its field's contract name (None: empty, or not a field of the command), the value
+# trimmed, the field's checks' findings, and whether a control character stopped them.
+_Entry = tuple[tuple[Problem, ...], str | None, str, tuple[Problem, ...], bool]
+# Entries and layouts kept per command; cleared when full (a file's rows repeat most values,
+# names and sets of filled fields; its unique ids, amounts and card numbers pass through).
+_MOST_ENTRIES = 16_384
+_MOST_LAYOUTS = 1_024
+
+
+@dataclass(slots=True)
 class _Plan:
-    """What validation needs of one command, computed once."""
+    """What validation needs of one command, computed once, and what it met before."""
 
     command: Command
     by_name: dict[str, Field]  # contract name and alias -> field
@@ -94,6 +106,50 @@ class _Plan:
     rules: tuple[Rule, ...]
     position: dict[str, int]  # contract name -> its step
     required: frozenset[int]  # the steps of fields always required
+    entries: dict[tuple[str, str], _Entry] = field(default_factory=dict)
+    layouts: dict[tuple[str, ...], Layout] = field(default_factory=dict)
+    today: date | None = None  # the date the layouts' rule findings were made for
+
+    def entry(self, name: str, raw: str) -> _Entry:
+        """The entry of the value ``raw`` given under ``name`` (kept for the next time)."""
+        value = raw.strip()
+        before: list[Problem] = []
+        if value != raw:
+            before.append(_surrounding_space(name, value))
+        f = self.by_name.get(name) if value else None
+        control = fm.control_character((f.name if f else name,), name, raw) if value else None
+        if control is not None:
+            before.append(control)
+        findings: tuple[Problem, ...] = ()
+        if value and f is None:
+            _unknown(name, before)
+        elif f is not None and control is None:
+            findings = _checked(f, self.steps[self.position[f.name]][1], name, value)
+        found = (tuple(before), f and f.name, value, findings, control is not None)
+        if len(self.entries) >= _MOST_ENTRIES:
+            self.entries.clear()
+        self.entries[(name, raw)] = found
+        return found
+
+    def layout(self, given: Mapping[str, str], today: date) -> Layout:
+        """The layout of requests filling the fields of ``given`` (kept for the next time)."""
+        if today != self.today:  # the rules' findings kept were made for another day
+            self.layouts.clear()
+            self.today = today
+        key = tuple(given)
+        found = self.layouts.get(key)
+        if found is None:
+            order = sorted(self.required.union(map(self.position.__getitem__, given)))
+            fields: list[FieldStep] = []
+            for step in order:
+                f = self.steps[step][0]
+                fields.append(f.name if f.name in given else (_required(f),))
+            missing = tuple(p for step in fields if isinstance(step, tuple) for p in step)
+            found = Layout(tuple(fields), missing, tuple(rule_steps(self.rules, given, today)))
+            if len(self.layouts) >= _MOST_LAYOUTS:
+                self.layouts.clear()
+            self.layouts[key] = found
+        return found
 
 
 def always_required(f: Field) -> bool:
@@ -156,74 +212,56 @@ def validate(
     plan = _plan_for(command)
     out: list[Problem] = []
     given: dict[str, str] = {}
-    shown: dict[str, str] = {}
-    unchecked: set[str] = set()  # fields with a control character: nothing else to say
-    for name, raw in values.items():
-        value = raw.strip()
-        if value != raw:
-            out.append(_surrounding_space(name, value))
-        if not value:
+    findings: dict[str, tuple[Problem, ...]] = {}  # the fields' own, where there are any
+    entries = plan.entries
+    for pair in values.items():
+        before, name, value, found, control = entries.get(pair) or plan.entry(*pair)
+        if before:
+            out.extend(before)
+        if name is None:
             continue
-        f = plan.by_name.get(name)
-        control = fm.control_character((f.name if f else name,), name, raw)
-        if control is not None:
-            out.append(control)
-            unchecked.add(f.name if f else name)
-        if f is None:
-            _unknown(name, out)
-        elif f.name in given:
-            out.append(
-                Problem(
-                    (f.name, f.alias or f.name),
-                    c.ERROR,
-                    f"{f.name} and its alias {f.alias} are both filled; the gateway would get "
-                    "both. Keep only one of them.",
-                    Code.ALIAS_DUPLICATE.value,
-                )
-            )
+        if name in given:
+            out.append(_alias_duplicate(plan.by_name[name]))
+            if control:  # a control character in either: nothing else to say of the field
+                findings.pop(name, None)
         else:
-            given[f.name] = value
-            shown[f.name] = name
-    # The given and the required fields only, in the contract's order (a form or a file
-    # row fills few of a command's fields).
-    for step in sorted(plan.required.union(map(plan.position.__getitem__, given))):
-        f, checks, _always = plan.steps[step]
-        entry = given.get(f.name)
-        if entry is None:
-            out.append(_required(f))
-            continue
-        if f.name not in unchecked:
-            out.extend(_checked(command, f, checks, shown[f.name], entry))
+            given[name] = value
+            if found:
+                findings[name] = found
     when = today if today is not None else date.today()
-    for rule in plan.rules:
-        rule(given, when, out)
+    layout = plan.layout(given, when)
+    if findings:  # in the contract's order, between the required fields missing
+        for step in layout.fields:
+            out.extend(findings.get(step, ()) if isinstance(step, str) else step)
+    else:
+        out.extend(layout.missing)
+    for rule in layout.rules:
+        if isinstance(rule, tuple):
+            out.extend(rule)
+        else:
+            rule(given, when, out)
     return out
 
 
-# A field's checks depend on its command's definition of it, its value and the name it was
-# given under only, and a file's rows repeat most of their values (currency, expiry,
-# names...): each is checked once. The memo is bounded (cleared when full), and its findings
-# are frozen, so shared safely.
-_CHECKED: dict[tuple[str, str, str, str], tuple[Problem, ...]] = {}
-_MOST_CHECKED = 16_384
-
-
 def _checked(
-    command: str, f: Field, checks: tuple[c.FieldCheck, ...], who: str, value: str
+    f: Field, checks: tuple[c.FieldCheck, ...], who: str, value: str
 ) -> tuple[Problem, ...]:
     """The findings of ``f``'s checks on ``value`` (stopping at the first that fails)."""
-    key = (command, f.name, who, value)
-    found = _CHECKED.get(key)
-    if found is None:
-        out: list[Problem] = []
-        for check in checks:
-            if not check(f, who, value, out):
-                break
-        found = tuple(out)
-        if len(_CHECKED) >= _MOST_CHECKED:
-            _CHECKED.clear()
-        _CHECKED[key] = found
-    return found
+    out: list[Problem] = []
+    for check in checks:
+        if not check(f, who, value, out):
+            break
+    return tuple(out)
+
+
+def _alias_duplicate(f: Field) -> Problem:
+    return Problem(
+        (f.name, f.alias or f.name),
+        c.ERROR,
+        f"{f.name} and its alias {f.alias} are both filled; the gateway would get both. "
+        "Keep only one of them.",
+        Code.ALIAS_DUPLICATE.value,
+    )
 
 
 def _surrounding_space(name: str, value: str) -> Problem:
