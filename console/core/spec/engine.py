@@ -16,8 +16,8 @@ from . import formats as fm
 from .codes import Code
 from .command_rules import RULES
 from .commands import COMMANDS, get_command
-from .model import CardType, Command, Field, FieldType, Necessity, Problem
 from .layouts import FieldStep, Layout, rule_steps
+from .model import CardType, Command, Field, FieldType, Necessity, Problem
 from .rules import Rule
 
 # Numeric amounts ('.' delimiter) and the one list of amounts.
@@ -125,7 +125,7 @@ class _Plan:
             _unknown(name, before)
         elif f is not None and control is None:
             findings = _checked(f, self.steps[self.position[f.name]][1], name, value)
-        found = (tuple(before), f and f.name, value, findings, control is not None)
+        found = (tuple(before), f.name if f else None, value, findings, control is not None)
         if len(self.entries) >= _MOST_ENTRIES:
             self.entries.clear()
         self.entries[(name, raw)] = found

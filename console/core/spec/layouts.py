@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import overload
+from typing import TypeVar, overload
 
 from .model import Problem
 from .rules import Rule
 
+_T = TypeVar("_T")
 # One step of the fields' part: a filled field's name (its findings are looked up), or the
 # constant findings of a required field that is missing.
 FieldStep = str | tuple[Problem, ...]
@@ -53,11 +54,11 @@ class Watched(Mapping[str, str]):
     @overload
     def get(self, key: str, /) -> str | None: ...
     @overload
-    def get(self, key: str, /, default: str) -> str: ...
+    def get(self, key: str, default: str, /) -> str: ...
     @overload
-    def get(self, key: str, /, default: None) -> str | None: ...
+    def get(self, key: str, default: _T, /) -> str | _T: ...
 
-    def get(self, key: str, /, default: str | None = None) -> str | None:
+    def get(self, key: str, default: object = None, /) -> object:
         if key not in self._given:
             return default
         self.saw_value = True
