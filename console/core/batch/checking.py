@@ -29,8 +29,8 @@ class RowState(StrEnum):
     CARD_NUMBER = "card-number"  # a card number fails its check digit: the person decides
 
 
-@dataclass(frozen=True, slots=True)
-class RowProblem:
+@dataclass(slots=True)  # not frozen: a large file makes one for most rows, and frozen
+class RowProblem:  # dataclasses are several times slower to build
     """One line of the validation table."""
 
     row: int
@@ -123,7 +123,10 @@ def count_row(totals: dict[str, Total], row: Row) -> None:
     except InvalidOperation:
         return
     currency = values.get("currency", "").strip().upper()
-    totals.setdefault(currency, Total(currency)).add(amount, row.number)
+    total = totals.get(currency)
+    if total is None:
+        total = totals[currency] = Total(currency)
+    total.add(amount, row.number)
 
 
 def receiver_text(row: Row) -> str:
@@ -142,7 +145,7 @@ def check_batch(batch: BatchFile, verdict: Callable[[str], Verdict]) -> Validati
             seen[order_id].append(row.number)
     today = date.today()
     for row, order_id in zip(batch.rows, ids, strict=True):
-        out.rows.append(_check_row(out, row, order_id, seen, verdict, today))
+        out.rows.append(CheckedRow(row, *_check_row(out, row, order_id, seen, verdict, today)))
     out.totals = totals_of(out.rows_in(RowState.READY))
     return out
 
@@ -177,12 +180,12 @@ def check_stream(
         ids = [row.client_orderid for row in waiting]
         verdict = verdicts(ids)
         for row, order_id in zip(waiting, ids, strict=True):
-            checked = _check_row(out, row, order_id, repeated, verdict, today)
-            if checked.state is RowState.READY:
+            found = _check_row(out, row, order_id, repeated, verdict, today)
+            if found[0] is RowState.READY:  # counted, not kept
                 out.counted += 1
                 count_row(out.totals, row)
             else:
-                out.rows.append(checked)
+                out.rows.append(CheckedRow(row, *found))
         waiting.clear()
 
     for row in rows(_like(batch)):  # the file's problems were taken on the first reading
@@ -218,6 +221,12 @@ def _fields_text(fields: tuple[str, ...]) -> str:
 _FIELDS_TEXT: dict[tuple[str, ...], str] = {}
 
 
+# What _check_row finds of a row (a CheckedRow's fields after the row itself): its state,
+# the journal's verdict, the note and the card number question. A ready row of a file
+# checked as a stream is only counted, so nothing more is built for it.
+_Found = tuple[RowState, Verdict, str, str]
+
+
 def _check_row(
     out: Validation,
     row: Row,
@@ -225,13 +234,13 @@ def _check_row(
     seen: Mapping[str, Sequence[int]],
     verdict: Callable[[str], Verdict],
     today: date,
-) -> CheckedRow:
+) -> _Found:
     errors = False
     problems = validate(COMMAND, row.values, today=today)
     for p in problems:
         out.problems.append(RowProblem(row.number, _fields_text(p.fields), p.message, p.severity))
         errors |= p.severity is Severity.ERROR
-    card = card_question(problems, list(row.values.items())) if problems else ""
+    card = card_question(problems, row.values.items()) if problems else ""
     others = [n for n in seen.get(order_id, ()) if n != row.number] if order_id else []
     if others:
         rows = ", ".join(str(n) for n in others)
@@ -246,15 +255,15 @@ def _check_row(
         errors = True
     found = verdict(order_id) if order_id else Verdict(Seen.NEW, "")
     if found.blocks:
-        return CheckedRow(row, RowState.ACCEPTED, found, blocked_text(found, COMMAND))
+        return RowState.ACCEPTED, found, blocked_text(found, COMMAND), ""
     if errors or out.header_broken:
-        return CheckedRow(row, RowState.INVALID, found, "has errors: not sent")
+        return RowState.INVALID, found, "has errors: not sent", ""
     if found.asks:
         note = (
             f"the last send at {clock_text(found.at)} has an unknown outcome: check its "
             "status before it goes again"
         )
-        return CheckedRow(row, RowState.UNKNOWN, found, note, card)
+        return RowState.UNKNOWN, found, note, card
     if card:
-        return CheckedRow(row, RowState.CARD_NUMBER, found, card, card)
-    return CheckedRow(row, RowState.READY, found)
+        return RowState.CARD_NUMBER, found, card, card
+    return RowState.READY, found, "", ""

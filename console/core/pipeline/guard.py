@@ -119,6 +119,8 @@ def accepted_verdict(command: str, order_id: str, gateway_order_id: str | None) 
 
 def judge(order_id: str, rows: Sequence[SentRow]) -> Verdict:
     """The verdict for a client_orderid from its journal rows (any order)."""
+    if not rows:  # never sent (a batch asks this of most of its rows)
+        return Verdict(Seen.NEW, order_id)
 
     def verdict(seen: Seen, row: SentRow) -> Verdict:
         return Verdict(seen, order_id, row.created, row.gateway_order_id, row.recurring_payment_id)

@@ -90,6 +90,16 @@ def field_checks(f: Field) -> tuple[c.FieldCheck, ...]:
 # unknown name), its field's contract name (None: empty, or not a field of the command), the value
 # trimmed, the field's checks' findings, and whether a control character stopped them.
 _Entry = tuple[tuple[Problem, ...], str | None, str, tuple[Problem, ...], bool]
+
+
+class _AsGiven:
+    """The entry of a value that is its field's (by the contract name), filled as given,
+    and passes its checks: nothing to say of it (:data:`AS_GIVEN`, the one of its kind)."""
+
+    __slots__ = ()
+
+
+AS_GIVEN = _AsGiven()
 # Entries and layouts kept per command; cleared when full (a file's rows repeat most values,
 # names and sets of filled fields; its unique ids, amounts and card numbers pass through).
 _MOST_ENTRIES = 16_384
@@ -106,13 +116,40 @@ class _Plan:
     rules: tuple[Rule, ...]
     position: dict[str, int]  # contract name -> its step
     required: frozenset[int]  # the steps of fields always required
-    entries: dict[tuple[str, str], _Entry] = field(default_factory=dict)
+    checks_of: dict[str, tuple[Field, tuple[c.FieldCheck, ...]]]  # name or alias -> checks
+    entries: dict[tuple[str, str], _Entry | _AsGiven] = field(default_factory=dict)
     layouts: dict[tuple[str, ...], Layout] = field(default_factory=dict)
     today: date | None = None  # the date the layouts' rule findings were made for
 
-    def entry(self, name: str, raw: str) -> _Entry:
+    def entries_of(self, pairs: list[tuple[str, str]]) -> list[_Entry | _AsGiven]:
+        """The entry of each name and value (the values met before looked up at once)."""
+        found = list(map(self.entries.get, pairs))
+        while None in found:
+            at = found.index(None)
+            found[at] = self.entry(*pairs[at])
+        return found  # type: ignore[return-value]  # no None left
+
+    def entry(self, name: str, raw: str) -> _Entry | _AsGiven:
         """The entry of the value ``raw`` given under ``name`` (kept for the next time)."""
         value = raw.strip()
+        known = self.checks_of.get(name)
+        # most values: a field's, filled, without white space around them or any character
+        # that is not printable (control characters are not): only the field's checks to run
+        found: _Entry | _AsGiven
+        if known is not None and value and value == raw and raw.isprintable():
+            f, checks = known
+            own = _checked(f, checks, name, value)
+            found = AS_GIVEN if not own and name == f.name else ((), f.name, value, own, False)
+        else:
+            found = self._unusual(name, raw, value)
+        if len(self.entries) >= _MOST_ENTRIES:
+            self.entries.clear()
+        self.entries[(name, raw)] = found
+        return found
+
+    def _unusual(self, name: str, raw: str, value: str) -> _Entry:
+        """:meth:`entry` of a value with white space around it, a character that is not
+        printable, or a name that is not the command's."""
         before: list[Problem] = []
         if value != raw:
             before.append(_surrounding_space(name, value))
@@ -125,11 +162,7 @@ class _Plan:
             _unknown(name, before)
         elif f is not None and control is None:
             findings = _checked(f, self.steps[self.position[f.name]][1], name, value)
-        found = (tuple(before), f.name if f else None, value, findings, control is not None)
-        if len(self.entries) >= _MOST_ENTRIES:
-            self.entries.clear()
-        self.entries[(name, raw)] = found
-        return found
+        return tuple(before), f.name if f else None, value, findings, control is not None
 
     def layout(self, given: Mapping[str, str], today: date) -> Layout:
         """The layout of requests filling the fields of ``given`` (kept for the next time)."""
@@ -170,7 +203,9 @@ def _plan(command: Command) -> _Plan:
     steps = tuple((f, field_checks(f), always_required(f)) for f in command.fields)
     position = {f.name: i for i, f in enumerate(command.fields)}
     required = frozenset(i for i, (_f, _checks, needed) in enumerate(steps) if needed)
-    return _Plan(command, by_name, steps, RULES.get(command.name, ()), position, required)
+    checks_of = {name: (f, steps[position[f.name]][1]) for name, f in by_name.items()}
+    rules = RULES.get(command.name, ())
+    return _Plan(command, by_name, steps, rules, position, required, checks_of)
 
 
 _PLANS: dict[str, _Plan] = {name: _plan(cmd) for name, cmd in COMMANDS.items()}
@@ -210,12 +245,39 @@ def validate(
         KeyError: unknown command.
     """
     plan = _plan_for(command)
+    pairs = list(values.items())
+    found = plan.entries_of(pairs)
+    when = today if today is not None else date.today()
     out: list[Problem] = []
+    if found.count(AS_GIVEN) == len(found):  # most requests: nothing to say of any value
+        given = dict(pairs)
+        layout = plan.layout(given, when)
+        out.extend(layout.missing)
+    else:
+        given, layout = _fields_part(plan, pairs, found, when, out)
+    for rule in layout.rules:
+        if isinstance(rule, tuple):
+            out.extend(rule)
+        else:
+            rule(given, when, out)
+    return out
+
+
+def _fields_part(
+    plan: _Plan,
+    pairs: list[tuple[str, str]],
+    found: list[_Entry | _AsGiven],
+    when: date,
+    out: list[Problem],
+) -> tuple[dict[str, str], Layout]:
+    """The findings of the values and the required fields missing, in ``out``: the filled
+    fields by their contract names, and their layout."""
     given: dict[str, str] = {}
     findings: dict[str, tuple[Problem, ...]] = {}  # the fields' own, where there are any
-    entries = plan.entries
-    for pair in values.items():
-        before, name, value, found, control = entries.get(pair) or plan.entry(*pair)
+    for (name_given, raw), entry in zip(pairs, found, strict=True):
+        if isinstance(entry, _AsGiven):
+            entry = ((), name_given, raw, (), False)
+        before, name, value, own, control = entry
         if before:
             out.extend(before)
         if name is None:
@@ -226,21 +288,15 @@ def validate(
                 findings.pop(name, None)
         else:
             given[name] = value
-            if found:
-                findings[name] = found
-    when = today if today is not None else date.today()
+            if own:
+                findings[name] = own
     layout = plan.layout(given, when)
     if findings:  # in the contract's order, between the required fields missing
         for step in layout.fields:
             out.extend(findings.get(step, ()) if isinstance(step, str) else step)
     else:
         out.extend(layout.missing)
-    for rule in layout.rules:
-        if isinstance(rule, tuple):
-            out.extend(rule)
-        else:
-            rule(given, when, out)
-    return out
+    return given, layout
 
 
 def _checked(
@@ -251,7 +307,7 @@ def _checked(
     for check in checks:
         if not check(f, who, value, out):
             break
-    return tuple(out)
+    return tuple(out) if out else ()
 
 
 def _alias_duplicate(f: Field) -> Problem:
