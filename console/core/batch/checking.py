@@ -15,8 +15,8 @@ from enum import StrEnum
 from console.core.batch.source import COMMAND, BatchFile, Row
 from console.core.order_facts import receiver
 from console.core.pipeline import Seen, Verdict, blocked_text, card_question, clock_text
-from console.core.spec import validate
-from console.core.spec.model import Severity
+from console.core.spec import validate_rows
+from console.core.spec.model import Problem, Severity
 
 
 class RowState(StrEnum):
@@ -143,9 +143,9 @@ def check_batch(batch: BatchFile, verdict: Callable[[str], Verdict]) -> Validati
     for row, order_id in zip(batch.rows, ids, strict=True):
         if order_id:
             seen[order_id].append(row.number)
-    today = date.today()
-    for row, order_id in zip(batch.rows, ids, strict=True):
-        out.rows.append(CheckedRow(row, *_check_row(out, row, order_id, seen, verdict, today)))
+    found = validate_rows(COMMAND, [row.values for row in batch.rows])
+    for row, problems, order_id in zip(batch.rows, found, ids, strict=True):
+        out.rows.append(CheckedRow(row, *_check_row(out, row, problems, order_id, seen, verdict)))
     out.totals = totals_of(out.rows_in(RowState.READY))
     return out
 
@@ -179,8 +179,9 @@ def check_stream(
     def check() -> None:
         ids = [row.client_orderid for row in waiting]
         verdict = verdicts(ids)
-        for row, order_id in zip(waiting, ids, strict=True):
-            found = _check_row(out, row, order_id, repeated, verdict, today)
+        problems = validate_rows(COMMAND, [row.values for row in waiting], today=today)
+        for row, order_id, said in zip(waiting, ids, problems, strict=True):
+            found = _check_row(out, row, said, order_id, repeated, verdict)
             if found[0] is RowState.READY:  # counted, not kept
                 out.counted += 1
                 count_row(out.totals, row)
@@ -230,18 +231,21 @@ _Found = tuple[RowState, Verdict, str, str]
 def _check_row(
     out: Validation,
     row: Row,
+    problems: list[Problem],
     order_id: str,
     seen: Mapping[str, Sequence[int]],
     verdict: Callable[[str], Verdict],
-    today: date,
 ) -> _Found:
+    """The state of ``row``, whose contract checks found ``problems`` (added to ``out``)."""
     errors = False
-    problems = validate(COMMAND, row.values, today=today)
-    for p in problems:
-        out.problems.append(RowProblem(row.number, _fields_text(p.fields), p.message, p.severity))
-        errors |= p.severity is Severity.ERROR
-    card = card_question(problems, row.values.items()) if problems else ""
-    others = [n for n in seen.get(order_id, ()) if n != row.number] if order_id else []
+    card = ""
+    if problems:
+        number, add = row.number, out.problems.append
+        for p in problems:
+            add(RowProblem(number, _fields_text(p.fields), p.message, p.severity))
+            errors |= p.severity is Severity.ERROR
+        card = card_question(problems, row.values.items())
+    others = [n for n in seen[order_id] if n != row.number] if order_id in seen else []
     if others:
         rows = ", ".join(str(n) for n in others)
         out.problems.append(

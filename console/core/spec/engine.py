@@ -7,9 +7,11 @@ fields once and runs the rules, which keeps validation cheap enough for every ke
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import repeat
+from typing import cast
 
 from . import checks as c
 from . import formats as fm
@@ -100,9 +102,12 @@ class _AsGiven:
 
 
 AS_GIVEN = _AsGiven()
-# Entries and layouts kept per command; cleared when full (a file's rows repeat most values,
-# names and sets of filled fields; its unique ids, amounts and card numbers pass through).
+# Entries and layouts kept per command; cleared when full. A file's rows repeat most values,
+# names and sets of filled fields; its ids, amounts and card numbers are new in each row, so
+# no more than a few hundred values of one name are kept (a small memo stays in the
+# processor's cache, which a large one of values never met again does not).
 _MOST_ENTRIES = 16_384
+_MOST_PER_NAME = 512
 _MOST_LAYOUTS = 1_024
 
 
@@ -118,15 +123,17 @@ class _Plan:
     required: frozenset[int]  # the steps of fields always required
     checks_of: dict[str, tuple[Field, tuple[c.FieldCheck, ...]]]  # name or alias -> checks
     entries: dict[tuple[str, str], _Entry | _AsGiven] = field(default_factory=dict)
+    kept: dict[str, int] = field(default_factory=dict)  # name -> its entries kept
     layouts: dict[tuple[str, ...], Layout] = field(default_factory=dict)
     today: date | None = None  # the date the layouts' rule findings were made for
 
     def entries_of(self, pairs: list[tuple[str, str]]) -> list[_Entry | _AsGiven]:
         """The entry of each name and value (the values met before looked up at once)."""
         found = list(map(self.entries.get, pairs))
-        while None in found:
-            at = found.index(None)
-            found[at] = self.entry(*pairs[at])
+        if None in found:
+            for at, known in enumerate(found):
+                if known is None:
+                    found[at] = self.entry(*pairs[at])
         return found  # type: ignore[return-value]  # no None left
 
     def entry(self, name: str, raw: str) -> _Entry | _AsGiven:
@@ -142,9 +149,14 @@ class _Plan:
             found = AS_GIVEN if not own and name == f.name else ((), f.name, value, own, False)
         else:
             found = self._unusual(name, raw, value)
-        if len(self.entries) >= _MOST_ENTRIES:
-            self.entries.clear()
-        self.entries[(name, raw)] = found
+        kept = self.kept.get(name, 0)
+        if kept < _MOST_PER_NAME:
+            if len(self.entries) >= _MOST_ENTRIES:
+                self.entries.clear()
+                self.kept.clear()
+                kept = 0
+            self.entries[(name, raw)] = found
+            self.kept[name] = kept + 1
         return found
 
     def _unusual(self, name: str, raw: str, value: str) -> _Entry:
@@ -255,12 +267,57 @@ def validate(
         out.extend(layout.missing)
     else:
         given, layout = _fields_part(plan, pairs, found, when, out)
+    _rules_part(layout, given, when, out)
+    return out
+
+
+def validate_rows(
+    command: str, rows: Sequence[Mapping[str, str]], *, today: date | None = None
+) -> list[list[Problem]]:
+    """:func:`validate` of each of many requests (a batch file's rows): the same findings.
+
+    The values of all of them are looked up together, each different one once: a request
+    none of whose values says anything (an entry :data:`AS_GIVEN`) needs only the layout of
+    its fields and the rules that read values; any other is validated on its own.
+
+    Raises:
+        KeyError: unknown command.
+    """
+    plan = _plan_for(command)
+    when = today if today is not None else date.today()
+    if set(map(type, rows)) - {dict}:  # the look-up below reads plain dicts
+        return [validate(command, row, today=when) for row in rows]
+    plain = cast("Sequence[dict[str, str]]", rows)
+    value_of: Callable[[dict[str, str], str], str | None] = dict.get
+    telling: dict[str, set[str]] = {}  # name -> its values that say something
+    entries = plan.entries
+    for name in set().union(*plain):
+        for raw in set(map(value_of, plain, repeat(name))):
+            if (
+                raw is not None
+                and (entries.get((name, raw)) or plan.entry(name, raw)) is not AS_GIVEN
+            ):
+                telling.setdefault(name, set()).add(raw)
+    found: list[list[Problem]] = []
+    for row in rows:
+        if telling and any(row.get(name) in raws for name, raws in telling.items()):
+            found.append(validate(command, row, today=when))
+            continue
+        layout = plan.layout(row, when)
+        out = list(layout.missing)
+        _rules_part(layout, row, when, out)
+        found.append(out)
+    return found
+
+
+def _rules_part(layout: Layout, given: Mapping[str, str], when: date, out: list[Problem]) -> None:
+    """The findings of the cross-field rules: those kept for the layout, and those of the
+    rules that read values, run on ``given``."""
     for rule in layout.rules:
         if isinstance(rule, tuple):
             out.extend(rule)
         else:
             rule(given, when, out)
-    return out
 
 
 def _fields_part(
