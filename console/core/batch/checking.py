@@ -159,10 +159,17 @@ def check_stream(
 ) -> Validation:
     """:func:`check_batch` of a file read as a stream (``reading.stream_batch``): the same
     problems, states and totals, in memory only for the rows that are not ready (ready
-    rows are counted: such a plan is shown, never run). The file is read twice: the ids
-    first (a repeated id names every row it is on), then the rows, the journal asked for
-    the verdicts of ``chunk`` ids at a time (``verdicts(ids)``, ``Pipeline.verdicts``).
+    rows are counted: such a plan is shown, never run). The journal is asked for the
+    verdicts of ``chunk`` ids at a time (``verdicts(ids)``, ``Pipeline.verdicts``).
+
+    Most files are read once. A file with a repeated id or a problem of its shape is read
+    twice, as soon as one is met: the ids first (a repeated id names every row it is on, and
+    the file's problems come first), then the rows.
     """
+    once = _like(batch)
+    found = _check_rows(batch, rows(once), {}, verdicts, chunk, once)
+    if found is not None:
+        return found
     first = _like(batch)
     where: dict[str, int] = {}
     repeated: dict[str, list[int]] = {}
@@ -172,12 +179,36 @@ def check_stream(
             repeated.setdefault(order_id, [where[order_id]]).append(row.number)
     del where
     batch.problems.extend(first.problems)  # the file's problems come first, as read whole
+    # the file's problems were taken on the first reading
+    again = _check_rows(batch, rows(_like(batch)), repeated, verdicts, chunk)
+    assert again is not None  # only a first reading gives up
+    return again
+
+
+def _check_rows(
+    batch: BatchFile,
+    rows: Iterator[Row],
+    repeated: Mapping[str, Sequence[int]],
+    verdicts: Callable[[Iterable[str]], Callable[[str], Verdict]],
+    chunk: int,
+    once: BatchFile | None = None,
+) -> Validation | None:
+    """The rows checked a chunk at a time, ``repeated`` naming the rows of each repeated
+    id. ``once``: a first and only reading, its problems met in ``once``; None where it meets
+    a repeated id or a problem of the file's shape (the file must be read twice)."""
     out = _file_problems(batch)
     today = date.today()
     waiting: list[Row] = []
+    where: dict[str, int] = {}  # a first reading's ids: order id -> its row
 
-    def check() -> None:
+    def check() -> bool:
         ids = [row.client_orderid for row in waiting]
+        if once is not None:
+            for row, order_id in zip(waiting, ids, strict=True):
+                if order_id and where.setdefault(order_id, row.number) != row.number:
+                    return False
+            if once.problems:
+                return False
         verdict = verdicts(ids)
         problems = validate_rows(COMMAND, [row.values for row in waiting], today=today)
         for row, order_id, said in zip(waiting, ids, problems, strict=True):
@@ -188,13 +219,13 @@ def check_stream(
             else:
                 out.rows.append(CheckedRow(row, *found))
         waiting.clear()
+        return True
 
-    for row in rows(_like(batch)):  # the file's problems were taken on the first reading
+    for row in rows:
         waiting.append(row)
-        if len(waiting) >= chunk:
-            check()
-    check()
-    return out
+        if len(waiting) >= chunk and not check():
+            return None
+    return out if check() else None
 
 
 def _like(batch: BatchFile) -> BatchFile:
