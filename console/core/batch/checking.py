@@ -213,7 +213,7 @@ def _check_rows(
         problems = validate_rows(COMMAND, [row.values for row in waiting], today=today)
         for row, order_id, said in zip(waiting, ids, problems, strict=True):
             found = _check_row(out, row, said, order_id, repeated, verdict)
-            if found[0] is RowState.READY:  # counted, not kept
+            if found[0] is _READY:  # counted, not kept
                 out.counted += 1
                 count_row(out.totals, row)
             else:
@@ -253,6 +253,7 @@ def _fields_text(fields: tuple[str, ...]) -> str:
 _FIELDS_TEXT: dict[tuple[str, ...], str] = {}
 
 
+_ERROR, _READY = Severity.ERROR, RowState.READY  # looked up once: a file has many rows
 # What _check_row finds of a row (a CheckedRow's fields after the row itself): its state,
 # the journal's verdict, the note and the card number question. A ready row of a file
 # checked as a stream is only counted, so nothing more is built for it.
@@ -274,7 +275,7 @@ def _check_row(
         number, add = row.number, out.problems.append
         for p in problems:
             add(RowProblem(number, _fields_text(p.fields), p.message, p.severity))
-            errors |= p.severity is Severity.ERROR
+            errors |= p.severity is _ERROR
         card = card_question(problems, row.values.items())
     others = [n for n in seen[order_id] if n != row.number] if order_id in seen else []
     if others:

@@ -77,7 +77,7 @@ class Verdict:
     @property
     def blocks(self) -> bool:
         """True when sending it again would risk a second order."""
-        return self.seen in (Seen.ACCEPTED, Seen.SENDING)
+        return self.seen in _BLOCKING
 
     @property
     def asks(self) -> bool:
@@ -86,6 +86,7 @@ class Verdict:
 
 
 NEW = Verdict(Seen.NEW, "")
+_BLOCKING = frozenset({Seen.ACCEPTED, Seen.SENDING})  # a set: a batch asks this of each row
 
 
 class SentBefore(Protocol):
