@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -310,7 +311,8 @@ def _pipeline(
         gateway=(
             (lambda command: gateway_for(command, **settings))
             if settings
-            else (lambda command: gateway_of(args, command))
+            # the environment's file read once a command, not once a chunk of ids
+            else cache(lambda command: gateway_of(args, command))
         ),
         production=production,
         journal=journal if journal is not None else open_journal(),
