@@ -64,8 +64,7 @@ class CommandPlan:
     checks_of: dict[str, tuple[Field, tuple[c.FieldCheck, ...]]]  # name or alias -> checks
     entries: dict[tuple[str, str], Entry | AsGiven] = field(default_factory=dict)
     kept: dict[str, int] = field(default_factory=dict)  # name -> its entries kept
-    layouts: dict[tuple[str, ...], Layout] = field(default_factory=dict)
-    today: date | None = None  # the date the layouts' rule findings were made for
+    layouts: dict[tuple[date | str, ...], Layout] = field(default_factory=dict)
 
     def entries_of(self, pairs: list[tuple[str, str]]) -> list[Entry | AsGiven]:
         """The entry of each name and value (the values met before looked up at once)."""
@@ -118,10 +117,7 @@ class CommandPlan:
 
     def layout(self, given: Mapping[str, str], today: date) -> Layout:
         """The layout of requests filling the fields of ``given`` (kept for the next time)."""
-        if today != self.today:  # the rules' findings kept were made for another day
-            self.layouts.clear()
-            self.today = today
-        key = tuple(given)
+        key: tuple[date | str, ...] = (today, *given)  # the rules' findings kept: the day's
         found = self.layouts.get(key)
         if found is None:
             order = sorted(self.required.union(map(self.position.__getitem__, given)))
