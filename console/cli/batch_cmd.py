@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from console.cli import arg_types
@@ -51,7 +52,9 @@ from console.core import batch as core
 from console.core.gateway_identity import gateway_for
 from console.core.journals import open_journal
 from console.core.pipeline import Pipeline
-from console.core.transport import Timeouts, Transport
+
+if TYPE_CHECKING:  # sending only: checking a file needs no HTTP client
+    from console.core.transport import Transport
 
 EXIT_TABLE = f"""exit status:
   {EXIT_OK}  every row sent was accepted (or there was nothing left to send)
@@ -308,15 +311,23 @@ def _pipeline(
         gateway=(
             (lambda command: gateway_for(command, **settings))
             if settings
-            else (lambda command: gateway_of(args, command))
+            # the environment's file read once a command, not once a chunk of ids
+            else cache(lambda command: gateway_of(args, command))
         ),
         production=production,
         journal=journal if journal is not None else open_journal(),
-        transport=pool or (lambda: Transport()),
+        transport=pool or _new_transport,
         close_transport=pool is None,
         connect_timeout=conn.connect_timeout if conn else args.connect_timeout or 10.0,
         read_timeout=conn.read_timeout if conn else args.timeout or 60.0,
     )
+
+
+def _new_transport() -> Transport:
+    """An HTTP transport, its client loaded when a batch sends (checking a file needs none)."""
+    from console.core.transport import Transport
+
+    return Transport()
 
 
 def _close_journal(pipeline: Pipeline) -> None:
@@ -333,7 +344,11 @@ def run_validate(args: argparse.Namespace) -> int:
     else:  # the file alone: no journal to look ids up in
         production = False
         pipeline = Pipeline(
-            "", gateway=lambda _command: "", production=False, journal=None, transport=Transport
+            "",
+            gateway=lambda _command: "",
+            production=False,
+            journal=None,
+            transport=_new_transport,
         )
     try:
         return _validate(args, pipeline, production)
@@ -362,6 +377,8 @@ def run_batch(args: argparse.Namespace) -> int:
         return _sandbox_dry_run(args)
     name, _production = _environment(args)
     conn = _connection(args, core.COMMAND)
+    from console.core.transport import Timeouts, Transport  # sending: the HTTP client
+
     timeouts = Timeouts(connect=conn.connect_timeout, read=conn.read_timeout)
     pool = core.TransportPool(lambda: Transport(timeouts=timeouts, verify=conn.ca_bundle or True))
     pipeline = _pipeline(name, conn.production, args, pool, conn=conn)
@@ -463,7 +480,7 @@ def _sandbox_dry_run(args: argparse.Namespace) -> int:
             "private_key": load_pem_private_key(demo.private_key_pem, None),
             "endpoint_id": demo.endpoint_id,
         }
-        pool = core.TransportPool(Transport)
+        pool = core.TransportPool(_new_transport)
         with History(Path(tmp) / "dry-run.sqlite3") as journal:
             local = Connection(
                 conn,
@@ -509,16 +526,14 @@ def _status(args: argparse.Namespace, pipeline: Pipeline, production: bool, out:
     return print_standings(lines, out)
 
 
-_SETTLED_OR_WAITING = core.NOT_FINAL | {"approved"}
-
-
 def print_standings(lines: dict[int, core.ResultLine], out: Path) -> int:
     """The rows that need attention with their reason, a count per final status, and the
     exit status: 7 a row's outcome is unknown, 3 a row was declined or rejected (not paid),
     18 rows are not final yet (processing, or not sent), else 0 (every row approved)."""
     counts = core.tally(lines.values())
+    settled_or_waiting = core.NOT_FINAL | {"approved"}
     for line in lines.values():
-        if core.standing(line) not in _SETTLED_OR_WAITING:
+        if core.standing(line) not in settled_or_waiting:
             where = core.standing(line)
             print(f"row {line.row} {line.client_orderid}: {where}: {line.error}".rstrip(" :"))
     text = ", ".join(f"{n} {k}" for k, n in counts.items())
@@ -526,7 +541,7 @@ def print_standings(lines: dict[int, core.ResultLine], out: Path) -> int:
     print(f"Results: {out}")
     if counts.get("unknown"):
         return EXIT_UNKNOWN
-    if any(k not in _SETTLED_OR_WAITING for k in counts):  # declined, rejected, a chargeback
+    if any(k not in settled_or_waiting for k in counts):  # declined, rejected, a chargeback
         return EXIT_REJECTED
     if any(counts.get(k) for k in core.NOT_FINAL):
         return EXIT_NOT_FINAL

@@ -7,11 +7,14 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from console.core.batch import BatchReport, Plan, Progress, RowState
+from console.core.batch import Plan, RowState
 from console.core.masking import mask_text
 from console.core.spec.model import Severity
+
+if TYPE_CHECKING:  # running a batch only: checking one does not load the runner
+    from console.core.batch import BatchReport, Progress
 
 _MOST_PROBLEMS = 200  # the table's first rows; the count says how many more there are
 _CARD_NUMBER = "not sent unless you pass --confirm-card-numbers"

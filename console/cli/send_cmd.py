@@ -48,7 +48,6 @@ from console.core.pipeline import Pipeline, Refused, Sent
 from console.core.pipeline.asking import HoldRule
 from console.core.schedule_report import Schedule
 from console.core.spec import COMMANDS
-from console.core.transport import Timeouts, Transport
 
 EXIT_BY_RESULT = {
     Result.ACCEPTED: EXIT_OK,
@@ -159,6 +158,8 @@ def send_pipeline(args: argparse.Namespace, conn: Connection, journal: Journal) 
     """The send pipeline for this invocation's environment, journalled in ``journal``."""
     settings = conn.settings
     environment = args.env or f"command line ({urlsplit(settings['base_url']).netloc})"
+    from console.core.transport import Timeouts, Transport  # sending only
+
     timeouts = Timeouts(connect=conn.connect_timeout, read=conn.read_timeout)
     holds: HoldRule | None = None
     if journal.shared:  # boundary: team mode only (its approval rule, psycopg)

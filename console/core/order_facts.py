@@ -38,7 +38,7 @@ def _pairs(values: Values) -> list[tuple[str, str]]:
 
 def first_value(values: Values, *names: str) -> str | None:
     """The first non-blank value under one of ``names`` (in that order), stripped, or None."""
-    if isinstance(values, Mapping):  # one value a name: looked up, not searched
+    if isinstance(values, (dict, Mapping)):  # one value a name: looked up, not searched
         for name in names:
             value = values.get(name)
             if value and value.strip():

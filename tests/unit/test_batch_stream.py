@@ -11,7 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,7 @@ from console.cli.batch_output import print_validation
 from console.core import batch as core
 from console.core.gateway_identity import gateway_for
 from console.core.history import History
-from console.core.pipeline import Decision, Pipeline, RefusedError, Verdict
+from console.core.pipeline import Decision, Pipeline, RefusedError, Seen, Verdict
 from console.core.prepared import prepare
 from console.core.transport import Transport
 from tests.helpers.batch_files import card_row, write_csv
@@ -123,9 +123,32 @@ def test_a_file_read_as_a_stream_is_checked_as_when_read_whole(
     assert refused[1] is not None
     assert str(refused[1]) == str(refused[0])
     assert all(len(ids) <= 3 for ids in asked)
-    assert len(asked) == 5
+    # read once up to the chunk where the repeated id shows, then again whole: 2 + 5 chunks
+    assert len(asked) == 7
     with pytest.raises(ValueError, match="never run"):
         _ = plans[1].to_run
+
+
+def test_a_file_without_repeated_ids_is_read_once_and_says_what_it_says_read_whole(
+    tmp_path: Path,
+) -> None:
+    rows = [card_row(f"o-{i}", f"{10 + i}.00") for i in range(7)]
+    rows[2] = card_row("o-2", "ten")  # an error: still one reading
+    path = write_csv(tmp_path / "b.csv", rows)
+    never_sent = Verdict(Seen.NEW, "")
+    batch, read = core.stream_batch(path)
+    readings: list[bool] = []
+
+    def counted(into: core.BatchFile, ids_only: bool = False) -> Iterator[core.Row]:
+        readings.append(ids_only)
+        return read(into, ids_only=ids_only)
+
+    streamed = core.check_stream(batch, counted, lambda _ids: lambda _id: never_sent, chunk=3)
+    whole = core.check_batch(core.read_batch(path), lambda _id: never_sent)
+    assert readings == [False]  # the rows only: no first reading of the ids
+    assert streamed.problems == whole.problems
+    assert streamed.rows == whole.rows_in(core.RowState.INVALID)
+    assert streamed.counted == 6
 
 
 _PEAK = r"""

@@ -25,6 +25,10 @@ Public API:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from console.core.lazy import lazy_exports
+
 from .checking import (
     CheckedRow,
     RowProblem,
@@ -34,31 +38,9 @@ from .checking import (
     check_batch,
     check_stream,
 )
-from .limits import BatchLimits, LimitsFileError, limits_for, set_limits
+from .limits import MAX_CONCURRENCY, BatchLimits, LimitsFileError, limits_for, set_limits
 from .plan import BatchDecision, BatchRefusedError, BatchSummary, Plan, Refused
 from .reading import read_batch, stream_batch
-from .results import (
-    COLUMNS,
-    ResultLine,
-    ResultsFile,
-    check_results_path,
-    journal_rows,
-    result_lines,
-    results_environment,
-    results_path,
-    write_results,
-)
-from .runner import (
-    MAX_CONCURRENCY,
-    SIGNED,
-    SKIPPED,
-    BatchReport,
-    BatchRunner,
-    Progress,
-    RowResult,
-    TransportPool,
-    sign_rows,
-)
 from .source import (
     COMMAND,
     BatchFile,
@@ -67,18 +49,71 @@ from .source import (
     Row,
     detect_delimiter,
 )
-from .status import (
-    NOT_FINAL,
-    NOT_PAID,
-    STANDINGS,
-    StatusAnswer,
-    check_results,
-    check_rows,
-    needs_check,
-    standing,
-    tally,
-)
 from .templates import TEMPLATES, explain, template_csv, template_values
+
+if TYPE_CHECKING:  # loaded on first use: running and status checks need the HTTP client,
+    # which checking a file (``batch validate``) does not
+    from .results import (
+        COLUMNS,
+        ResultLine,
+        ResultsFile,
+        check_results_path,
+        journal_rows,
+        result_lines,
+        results_environment,
+        results_path,
+        write_results,
+    )
+    from .runner import (
+        SIGNED,
+        SKIPPED,
+        BatchReport,
+        BatchRunner,
+        Progress,
+        RowResult,
+        TransportPool,
+        sign_rows,
+    )
+    from .status import (
+        NOT_FINAL,
+        NOT_PAID,
+        STANDINGS,
+        StatusAnswer,
+        check_results,
+        check_rows,
+        needs_check,
+        standing,
+        tally,
+    )
+
+_HOMES = {
+    "COLUMNS": "results",
+    "ResultLine": "results",
+    "ResultsFile": "results",
+    "check_results_path": "results",
+    "journal_rows": "results",
+    "result_lines": "results",
+    "results_environment": "results",
+    "results_path": "results",
+    "write_results": "results",
+    "SIGNED": "runner",
+    "SKIPPED": "runner",
+    "BatchReport": "runner",
+    "BatchRunner": "runner",
+    "Progress": "runner",
+    "RowResult": "runner",
+    "TransportPool": "runner",
+    "sign_rows": "runner",
+    "NOT_FINAL": "status",
+    "NOT_PAID": "status",
+    "STANDINGS": "status",
+    "StatusAnswer": "status",
+    "check_results": "status",
+    "check_rows": "status",
+    "needs_check": "status",
+    "standing": "status",
+    "tally": "status",
+}
 
 __all__ = [
     "COLUMNS",
@@ -137,3 +172,6 @@ __all__ = [
     "template_values",
     "write_results",
 ]
+
+
+__getattr__ = lazy_exports(__name__, _HOMES)

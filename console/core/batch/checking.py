@@ -15,8 +15,8 @@ from enum import StrEnum
 from console.core.batch.source import COMMAND, BatchFile, Row
 from console.core.order_facts import receiver
 from console.core.pipeline import Seen, Verdict, blocked_text, card_question, clock_text
-from console.core.spec import validate
-from console.core.spec.model import Severity
+from console.core.spec import validate_rows
+from console.core.spec.model import Problem, Severity
 
 
 class RowState(StrEnum):
@@ -29,8 +29,8 @@ class RowState(StrEnum):
     CARD_NUMBER = "card-number"  # a card number fails its check digit: the person decides
 
 
-@dataclass(frozen=True, slots=True)
-class RowProblem:
+@dataclass(slots=True)  # not frozen: a large file makes one for most rows, and frozen
+class RowProblem:  # dataclasses are several times slower to build
     """One line of the validation table."""
 
     row: int
@@ -123,7 +123,10 @@ def count_row(totals: dict[str, Total], row: Row) -> None:
     except InvalidOperation:
         return
     currency = values.get("currency", "").strip().upper()
-    totals.setdefault(currency, Total(currency)).add(amount, row.number)
+    total = totals.get(currency)
+    if total is None:
+        total = totals[currency] = Total(currency)
+    total.add(amount, row.number)
 
 
 def receiver_text(row: Row) -> str:
@@ -140,9 +143,9 @@ def check_batch(batch: BatchFile, verdict: Callable[[str], Verdict]) -> Validati
     for row, order_id in zip(batch.rows, ids, strict=True):
         if order_id:
             seen[order_id].append(row.number)
-    today = date.today()
-    for row, order_id in zip(batch.rows, ids, strict=True):
-        out.rows.append(_check_row(out, row, order_id, seen, verdict, today))
+    found = validate_rows(COMMAND, [row.values for row in batch.rows])
+    for row, problems, order_id in zip(batch.rows, found, ids, strict=True):
+        out.rows.append(CheckedRow(row, *_check_row(out, row, problems, order_id, seen, verdict)))
     out.totals = totals_of(out.rows_in(RowState.READY))
     return out
 
@@ -156,10 +159,17 @@ def check_stream(
 ) -> Validation:
     """:func:`check_batch` of a file read as a stream (``reading.stream_batch``): the same
     problems, states and totals, in memory only for the rows that are not ready (ready
-    rows are counted: such a plan is shown, never run). The file is read twice: the ids
-    first (a repeated id names every row it is on), then the rows, the journal asked for
-    the verdicts of ``chunk`` ids at a time (``verdicts(ids)``, ``Pipeline.verdicts``).
+    rows are counted: such a plan is shown, never run). The journal is asked for the
+    verdicts of ``chunk`` ids at a time (``verdicts(ids)``, ``Pipeline.verdicts``).
+
+    Most files are read once. A file with a repeated id or a problem of its shape is read
+    twice, as soon as one is met: the ids first (a repeated id names every row it is on, and
+    the file's problems come first), then the rows.
     """
+    once = _like(batch)
+    found = _check_rows(batch, rows(once), {}, verdicts, chunk, once)
+    if found is not None:
+        return found
     first = _like(batch)
     where: dict[str, int] = {}
     repeated: dict[str, list[int]] = {}
@@ -169,28 +179,53 @@ def check_stream(
             repeated.setdefault(order_id, [where[order_id]]).append(row.number)
     del where
     batch.problems.extend(first.problems)  # the file's problems come first, as read whole
+    # the file's problems were taken on the first reading
+    again = _check_rows(batch, rows(_like(batch)), repeated, verdicts, chunk)
+    assert again is not None  # only a first reading gives up
+    return again
+
+
+def _check_rows(
+    batch: BatchFile,
+    rows: Iterator[Row],
+    repeated: Mapping[str, Sequence[int]],
+    verdicts: Callable[[Iterable[str]], Callable[[str], Verdict]],
+    chunk: int,
+    once: BatchFile | None = None,
+) -> Validation | None:
+    """The rows checked a chunk at a time, ``repeated`` naming the rows of each repeated
+    id. ``once``: a first and only reading, its problems met in ``once``; None where it meets
+    a repeated id or a problem of the file's shape (the file must be read twice)."""
     out = _file_problems(batch)
     today = date.today()
     waiting: list[Row] = []
+    where: dict[str, int] = {}  # a first reading's ids: order id -> its row
 
-    def check() -> None:
+    def check() -> bool:
         ids = [row.client_orderid for row in waiting]
+        if once is not None:
+            for row, order_id in zip(waiting, ids, strict=True):
+                if order_id and where.setdefault(order_id, row.number) != row.number:
+                    return False
+            if once.problems:
+                return False
         verdict = verdicts(ids)
-        for row, order_id in zip(waiting, ids, strict=True):
-            checked = _check_row(out, row, order_id, repeated, verdict, today)
-            if checked.state is RowState.READY:
+        problems = validate_rows(COMMAND, [row.values for row in waiting], today=today)
+        for row, order_id, said in zip(waiting, ids, problems, strict=True):
+            found = _check_row(out, row, said, order_id, repeated, verdict)
+            if found[0] is _READY:  # counted, not kept
                 out.counted += 1
                 count_row(out.totals, row)
             else:
-                out.rows.append(checked)
+                out.rows.append(CheckedRow(row, *found))
         waiting.clear()
+        return True
 
-    for row in rows(_like(batch)):  # the file's problems were taken on the first reading
+    for row in rows:
         waiting.append(row)
-        if len(waiting) >= chunk:
-            check()
-    check()
-    return out
+        if len(waiting) >= chunk and not check():
+            return None
+    return out if check() else None
 
 
 def _like(batch: BatchFile) -> BatchFile:
@@ -218,21 +253,31 @@ def _fields_text(fields: tuple[str, ...]) -> str:
 _FIELDS_TEXT: dict[tuple[str, ...], str] = {}
 
 
+_ERROR, _READY = Severity.ERROR, RowState.READY  # looked up once: a file has many rows
+# What _check_row finds of a row (a CheckedRow's fields after the row itself): its state,
+# the journal's verdict, the note and the card number question. A ready row of a file
+# checked as a stream is only counted, so nothing more is built for it.
+_Found = tuple[RowState, Verdict, str, str]
+
+
 def _check_row(
     out: Validation,
     row: Row,
+    problems: list[Problem],
     order_id: str,
     seen: Mapping[str, Sequence[int]],
     verdict: Callable[[str], Verdict],
-    today: date,
-) -> CheckedRow:
+) -> _Found:
+    """The state of ``row``, whose contract checks found ``problems`` (added to ``out``)."""
     errors = False
-    problems = validate(COMMAND, row.values, today=today)
-    for p in problems:
-        out.problems.append(RowProblem(row.number, _fields_text(p.fields), p.message, p.severity))
-        errors |= p.severity is Severity.ERROR
-    card = card_question(problems, list(row.values.items())) if problems else ""
-    others = [n for n in seen.get(order_id, ()) if n != row.number] if order_id else []
+    card = ""
+    if problems:
+        number, add = row.number, out.problems.append
+        for p in problems:
+            add(RowProblem(number, _fields_text(p.fields), p.message, p.severity))
+            errors |= p.severity is _ERROR
+        card = card_question(problems, row.values.items())
+    others = [n for n in seen[order_id] if n != row.number] if order_id in seen else []
     if others:
         rows = ", ".join(str(n) for n in others)
         out.problems.append(
@@ -246,15 +291,15 @@ def _check_row(
         errors = True
     found = verdict(order_id) if order_id else Verdict(Seen.NEW, "")
     if found.blocks:
-        return CheckedRow(row, RowState.ACCEPTED, found, blocked_text(found, COMMAND))
+        return RowState.ACCEPTED, found, blocked_text(found, COMMAND), ""
     if errors or out.header_broken:
-        return CheckedRow(row, RowState.INVALID, found, "has errors: not sent")
+        return RowState.INVALID, found, "has errors: not sent", ""
     if found.asks:
         note = (
             f"the last send at {clock_text(found.at)} has an unknown outcome: check its "
             "status before it goes again"
         )
-        return CheckedRow(row, RowState.UNKNOWN, found, note, card)
+        return RowState.UNKNOWN, found, note, card
     if card:
-        return CheckedRow(row, RowState.CARD_NUMBER, found, card, card)
-    return CheckedRow(row, RowState.READY, found)
+        return RowState.CARD_NUMBER, found, card, card
+    return RowState.READY, found, "", ""

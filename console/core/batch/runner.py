@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from console.core.batch.checking import CheckedRow
+from console.core.batch.limits import MAX_CONCURRENCY
 from console.core.batch.plan import BatchDecision, Plan
 from console.core.batch.source import COMMAND
 from console.core.client import Outcome, Result
@@ -27,7 +28,6 @@ from console.core.order_facts import answer_order_id
 from console.core.pipeline import Answered, Pipeline, Refusal, Refused, Sent
 from console.core.transport import Transport
 
-MAX_CONCURRENCY = 4
 SKIPPED = "skipped"  # the pipeline refused it when its turn came (``refusal`` says why)
 SIGNED = "signed"  # dry run: signed, not sent
 # Results after which no further row is sent, with the reason in plain words.

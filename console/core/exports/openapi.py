@@ -21,7 +21,7 @@ from console.core.spec.command_rules import (
     SRC_ONLY_FIELDS,
     SRC_REQUIRED_FIELDS,
 )
-from console.core.spec.engine import always_required, field_checks
+from console.core.spec.field_rules import always_required, field_checks
 from console.core.spec.model import Command, Field, FieldType
 from console.core.spec.rules import Alternatives, OneOf, Rule, Together
 

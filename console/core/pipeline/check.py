@@ -5,7 +5,7 @@ person (or a flag, or a batch) gives back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -54,7 +54,7 @@ class Decision:
     card_number_confirmed: bool = False
 
 
-def card_question(problems: Iterable[Problem], params: Sequence[tuple[str, str]]) -> str:
+def card_question(problems: Iterable[Problem], params: Iterable[tuple[str, str]]) -> str:
     """The question a card number failing the Luhn check raises (empty: none). A typo in a
     card number sends the money to a stranger, so it goes only on purpose."""
     for problem in problems:

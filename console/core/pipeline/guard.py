@@ -77,7 +77,7 @@ class Verdict:
     @property
     def blocks(self) -> bool:
         """True when sending it again would risk a second order."""
-        return self.seen in (Seen.ACCEPTED, Seen.SENDING)
+        return self.seen in _BLOCKING
 
     @property
     def asks(self) -> bool:
@@ -86,6 +86,7 @@ class Verdict:
 
 
 NEW = Verdict(Seen.NEW, "")
+_BLOCKING = frozenset({Seen.ACCEPTED, Seen.SENDING})  # a set: a batch asks this of each row
 
 
 class SentBefore(Protocol):
@@ -119,6 +120,8 @@ def accepted_verdict(command: str, order_id: str, gateway_order_id: str | None) 
 
 def judge(order_id: str, rows: Sequence[SentRow]) -> Verdict:
     """The verdict for a client_orderid from its journal rows (any order)."""
+    if not rows:  # never sent (a batch asks this of most of its rows)
+        return Verdict(Seen.NEW, order_id)
 
     def verdict(seen: Seen, row: SentRow) -> Verdict:
         return Verdict(seen, order_id, row.created, row.gateway_order_id, row.recurring_payment_id)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from console.core.client import Client, Outcome, Result
 from console.core.errors import JournalUnavailableError
@@ -43,7 +43,9 @@ from console.core.pipeline.guard import (
 from console.core.pipeline.summary import SendSummary
 from console.core.pipeline.view import masked_outcome
 from console.core.prepared import PreparedRequest, prepare
-from console.core.transport import Transport
+
+if TYPE_CHECKING:  # made by the caller's factory: checking alone needs no HTTP client
+    from console.core.transport import Transport
 
 
 @dataclass(frozen=True, slots=True)

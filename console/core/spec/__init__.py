@@ -5,7 +5,8 @@ Pure data and pure functions, no I/O and no Qt. The UI builds its forms from
 
 Public API:
     COMMANDS, get_command, sections, SECTION_TITLES: the tables.
-    validate, request_fields, PROBLEM_CODES, Code: the rules.
+    validate, validate_rows, request_fields, PROBLEM_CODES, Code: the rules (validate_rows:
+        many requests at once, a batch file's rows).
     command_url: request addresses from path templates.
     example_values: valid example requests.
     preload: load the ISO code lists ahead of the first validation.
@@ -20,7 +21,7 @@ from console.core.lazy import lazy_exports
 if TYPE_CHECKING:
     from .codes import PROBLEM_CODES, Code
     from .commands import COMMANDS, SECTION_TITLES, get_command, sections
-    from .engine import request_fields, validate
+    from .engine import request_fields, validate, validate_rows
     from .examples import example_values
     from .iso import preload
     from .model import (
@@ -48,6 +49,7 @@ _HOMES = {
     "sections": "commands",
     "request_fields": "engine",
     "validate": "engine",
+    "validate_rows": "engine",
     "example_values": "examples",
     "preload": "iso",
     "CardType": "model",
@@ -83,6 +85,7 @@ __all__ = [
     "request_fields",
     "sections",
     "validate",
+    "validate_rows",
 ]
 
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date
-from decimal import Decimal
 from functools import cache
 
 from .amount_writing import thousands_reading
-from .checks import ERROR, parse_amount
+from .checks import ERROR, amount_places
 from .codes import Code
 from .model import Problem
 from .rules import Rule
@@ -25,11 +24,6 @@ def minor_units(currency: str) -> int | None:
     from .currency_table import MINOR_UNITS  # loads when an amount is first checked
 
     return MINOR_UNITS.get(currency.upper())
-
-
-def _decimals(amount: Decimal) -> int:
-    exponent = amount.as_tuple().exponent
-    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
 
 
 def amounts_fit_currency(
@@ -47,10 +41,10 @@ def amounts_fit_currency(
                 continue
             # only a list field holds several amounts: "424,00" is one amount, not 424 and 0
             for part in raw.split(",") if name in lists else (raw,):
-                amount = parse_amount(part)
-                if amount is None:
+                written = amount_places(part)
+                if written is None:
                     continue  # its own check said what is wrong with the writing
-                if amount <= 0:
+                if not part.strip("0."):  # only zeros (the contract's writing has no sign)
                     out.append(
                         Problem(
                             (name,),
@@ -60,7 +54,7 @@ def amounts_fit_currency(
                             Code.RANGE.value,
                         )
                     )
-                elif places is not None and _decimals(amount) > places:
+                elif places is not None and written > places:
                     fix = (
                         "write a whole number"
                         if places == 0

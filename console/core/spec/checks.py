@@ -51,6 +51,14 @@ def parse_amount(value: str) -> Decimal | None:
     return Decimal(value) if _AMOUNT.fullmatch(value) else None
 
 
+def amount_places(value: str) -> int | None:
+    """The decimals of an amount written the contract's way (``10.50``: 2), else None."""
+    if not _AMOUNT.fullmatch(value):
+        return None
+    point = value.find(".")
+    return 0 if point < 0 else len(value) - point - 1
+
+
 def parse_date(value: str) -> date | None:
     """The date when ``value`` is a real date in DD.MM.YYYY, else None."""
     m = _DATE.fullmatch(value)

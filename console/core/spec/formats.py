@@ -144,6 +144,9 @@ def url_check(*, callback: bool) -> FieldCheck:
 
 
 _DOUBLED = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)  # a digit doubled, its two digits added (ISO/IEC 7812-1)
+# The same as ASCII digits, so the doubled digits are summed as bytes (a batch checks every
+# row's card number: no Python loop per digit).
+_TWICE = bytes.maketrans(b"0123456789", bytes(48 + d for d in _DOUBLED))
 
 
 def luhn_valid(digits: str) -> bool:
@@ -155,8 +158,10 @@ def luhn_valid(digits: str) -> bool:
     """
     if not (digits.isascii() and digits.isdigit()):
         return False
-    values = [ord(c) - 48 for c in reversed(digits)]
-    return (sum(values[::2]) + sum(_DOUBLED[v] for v in values[1::2])) % 10 == 0
+    data = digits.encode("ascii")
+    # from the right: the check digit and every second digit as they are, the others doubled
+    kept, doubled = data[-1::-2], data[-2::-2].translate(_TWICE)
+    return (sum(kept) + sum(doubled) - 48 * len(data)) % 10 == 0
 
 
 def check_luhn(f: Field, shown: str, value: str, out: list[Problem]) -> bool:

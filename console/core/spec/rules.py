@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from .checks import ERROR, WARNING, is_digits, parse_amount, parse_date
 from .codes import Code
@@ -102,22 +103,29 @@ def expiry(month_name: str, year_name: str) -> Rule:
     """Warn about a card that expired before ``today`` (the gateway decides)."""
 
     def rule(given: Mapping[str, str], today: date, out: list[Problem]) -> None:
-        month, year = given.get(month_name, ""), given.get(year_name, "")
-        if not (is_digits(month) and is_digits(year)) or len(month) > 2 or len(year) > 4:
-            return  # the fields' own checks say what is wrong
-        if not 1 <= int(month) <= 12:
-            return
-        y = int(year) + (2000 if len(year) <= 2 else 0)
-        if (y, int(month)) < (today.year, today.month):
+        expired = _expired(given.get(month_name, ""), given.get(year_name, ""), today)
+        if expired is not None:
+            month, year = expired
             _add(
                 out,
                 (month_name, year_name),
                 WARNING,
                 Code.EXPIRED,
-                f"The card expired in {int(month):02d}/{y}; check {month_name} and {year_name}.",
+                f"The card expired in {month:02d}/{year}; check {month_name} and {year_name}.",
             )
 
     return rule
+
+
+@lru_cache(maxsize=1024)  # a file's rows repeat a few expiry dates
+def _expired(month: str, year: str, today: date) -> tuple[int, int] | None:
+    """The month and four-digit year of a card that expired before ``today``, else None."""
+    if not (is_digits(month) and is_digits(year)) or len(month) > 2 or len(year) > 4:
+        return None  # the fields' own checks say what is wrong
+    if not 1 <= int(month) <= 12:
+        return None
+    y = int(year) + (2000 if len(year) <= 2 else 0)
+    return (int(month), y) if (y, int(month)) < (today.year, today.month) else None
 
 
 def state_for_country(
