@@ -86,3 +86,24 @@ def test_a_dry_run_of_a_file_with_errors_is_refused_like_the_run(
         assert "row 3" in dry.value.message
         signed = core.sign_rows(pipeline, conn, _plan(path, pipeline, skip_invalid=True))
     assert [r.result for r in signed.results] == [core.SIGNED]
+
+
+def test_a_results_file_that_cannot_be_written_stops_the_batch_and_says_why(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    path = card_file(tmp_path / "b.csv", 8)
+
+    def full_disk(_result: core.RowResult, _progress: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    with serve(lambda r: Reply(200, accepted(), FORM)) as server, History() as history:
+        conn = {"base_url": server.url, "login": "merchant", "private_key": rsa_key}
+        conn["endpoint_id"] = "1"
+        batch = _pipeline(history, conn)
+        runner = core.BatchRunner(
+            batch, conn, _plan(path, batch), core.BatchDecision(), concurrency=2, on_row=full_disk
+        )
+        with pytest.raises(OSError, match="No space left"):
+            runner.run()
+    # the rows already on the wire finish; no thread takes a further row
+    assert 1 <= len(server.received) <= 2

@@ -210,3 +210,9 @@ def test_a_full_width_card_number_is_masked_to_ascii_digits() -> None:
 def test_dotted_numbers_that_are_no_card_stay_readable() -> None:
     text = "amount 1234.56, version 4.2.1, from 203.0.113.10, id 9123.4000.0000.0001"
     assert mask_text(text) == text  # too few digits, or the Luhn check fails
+
+
+def test_percent_encoded_letters_are_not_taken_for_a_card_number() -> None:
+    # sixteen encoded characters in a row look like a card's run until they are decoded
+    text = "name=" + "%C3%A9" * 16 + "&x=1"
+    assert mask_text(text) == text

@@ -139,9 +139,7 @@ def judge(order_id: str, rows: Sequence[SentRow]) -> Verdict:
     for row in newest:
         if row.outcome in _REJECTED_OUTCOMES or row.final_status in _NOT_PAID:
             return verdict(Seen.REJECTED, row)
-    if newest:
-        return verdict(Seen.NOT_SENT, newest[0])
-    return Verdict(Seen.NEW, order_id)
+    return verdict(Seen.NOT_SENT, newest[0])
 
 
 def clock_text(at: datetime | None, now: datetime | None = None) -> str:
