@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from console import APP_NAME
+from console.cli.parser import Parser
 
 # Each command and the module that registers it, in the order ``--help`` lists them. A run
 # loads only its command's module (the boundary of lazy loading on the command line); help
@@ -54,7 +55,7 @@ _GUI_OPTIONS = ("--screenshot", "--command", "--fill-example")
 
 def build_parser(modules: Sequence[str] = SUBCOMMAND_MODULES) -> argparse.ArgumentParser:
     """The argument parser with the sub-commands of ``modules`` (all of them by default)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="gateway-console",
         description=f"{APP_NAME}: sign, validate and send v4 gateway requests.",
     )

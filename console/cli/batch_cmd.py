@@ -40,6 +40,7 @@ from console.cli.failures import (
     EXIT_UNKNOWN,
     EXIT_USAGE,
 )
+from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import (
     Connection,
     UsageError,
@@ -215,7 +216,7 @@ def _file_command(
 ) -> argparse.ArgumentParser:
     """A sub-command that reads FILE for an environment, with its exit table in its help."""
     p: argparse.ArgumentParser = sub.add_parser(
-        name, help=text, epilog=exits, formatter_class=argparse.RawDescriptionHelpFormatter
+        name, help=text, epilog=exits, formatter_class=RawDescriptionHelpFormatter
     )
     p.add_argument(
         "file", type=Path, metavar="FILE", help="CSV (; or , separated), .jsonl or .xlsx"

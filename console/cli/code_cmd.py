@@ -21,6 +21,7 @@ from typing import Any
 
 from console.cli.failures import EXIT_INVALID, EXIT_OK
 from console.cli.output import print_problems
+from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import (
     UsageError,
     add_connection_options,
@@ -39,7 +40,7 @@ def register(sub: Any) -> None:
         "code",
         help="print the request as a program that signs it when it runs (no key inside)",
         description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
     p.add_argument("language", metavar="LANG", choices=list(LANGUAGES), help=", ".join(LANGUAGES))
     p.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))

@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from console.cli.failures import EXIT_OK
+from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import UsageError, address_settings
 from console.core.addresses import is_loopback_host
 from console.core.atomic import write_text_atomic
@@ -45,7 +46,7 @@ def register(sub: Any) -> None:
         "export",
         help="a Postman collection and environment, or an OpenAPI description",
         description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
     targets = p.add_subparsers(dest="target", metavar="TARGET", required=True)
     pm = targets.add_parser("postman", help="a Postman collection v2.1 and its environment")

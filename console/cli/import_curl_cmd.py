@@ -18,6 +18,7 @@ import shlex
 import sys
 from typing import Any
 
+from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.verify_cmd import UnreadableInputError, input_text
 from console.core.masking import mask_params
 from console.core.siglab.capture import CaptureError
@@ -31,7 +32,7 @@ def register(sub: Any) -> None:
         "import-curl",
         help="read a curl command line into the matching command's fields",
         description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
     p.add_argument("file", nargs="?", help="a file with the curl line; - or none: stdin")
     p.add_argument("--curl", metavar="TEXT", help="the curl command line")

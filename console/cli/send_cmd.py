@@ -32,6 +32,7 @@ from console.cli.failures import (
     EXIT_UNKNOWN,
 )
 from console.cli.output import print_outcome, print_refusal
+from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import (
     Connection,
     add_connection_options,
@@ -66,7 +67,7 @@ def register(sub: Any) -> None:
         "send",
         help="validate, sign and send a request; print the decoded answer",
         epilog=EXIT_TABLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
     p_send.add_argument("api_command", metavar="COMMAND", choices=names, help=", ".join(names))
     add_connection_options(p_send)

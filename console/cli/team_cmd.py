@@ -23,6 +23,7 @@ from console.cli.failures import (
     TEAM_READ_EXIT_TABLE,
     TEAM_STEP_EXIT_TABLE,
 )
+from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import Connection, UsageError, add_connection_options, connection
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def register(sub: Any) -> None:
     ) -> argparse.ArgumentParser:
         """One team action; ``exits``: its own exit statuses (send's for those that send)."""
         q: argparse.ArgumentParser = team.add_parser(
-            name, help=help, epilog=exits, formatter_class=argparse.RawDescriptionHelpFormatter
+            name, help=help, epilog=exits, formatter_class=RawDescriptionHelpFormatter
         )
         q.add_argument("--dsn", help="team database (default: the one `team init` saved)")
         q.set_defaults(func=func)

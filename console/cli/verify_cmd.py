@@ -23,6 +23,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
+from console.cli.parser import RawDescriptionHelpFormatter
 from console.core.keys import KeyProblem
 from console.core.siglab.capture import CaptureError, from_parts
 from console.core.siglab.curl import parse_request_text
@@ -42,7 +43,7 @@ def register(sub: Any) -> None:
         "verify",
         help="verify a signed request (or a callback's control) and name the mistake",
         description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
     src = p.add_argument_group("the request (raw HTTP text or a curl line)")
     src.add_argument("file", nargs="?", help="a file with the request; - or none: stdin")

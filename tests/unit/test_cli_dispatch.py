@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import subprocess
 import sys
 import time
@@ -91,6 +92,9 @@ def test_signing_a_payout_loads_nothing_of_the_sending_half(key_file: Path) -> N
         "iso4217",
         "xml",
         "hashlib",
+        "shutil",  # argparse's formatter would import it, and with it bz2, lzma and zlib
+        "bz2",
+        "lzma",
         "console.core.transport",
         "console.core.journals",
         "console.core.pipeline",
@@ -164,3 +168,20 @@ def test_a_request_that_verifies_loads_no_hashlib(
     code, loaded = json.loads(done.stdout.splitlines()[-1])
     assert code == 0  # it verified
     assert "hashlib" not in loaded
+
+
+def test_help_is_as_wide_as_the_terminal_says() -> None:
+    def help_at(columns: int) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "console", "sign", "--help"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "COLUMNS": str(columns)},
+            check=True,
+        )
+        return done.stdout.splitlines()
+
+    narrow, wide = help_at(60), help_at(120)
+    assert len(narrow) > len(wide)  # wrapped to the narrow terminal
+    assert 100 < max(len(line) for line in wide) <= 118  # using the wide one, not beyond
