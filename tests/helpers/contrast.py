@@ -35,8 +35,10 @@ def pixels(image: QImage) -> Counter[int]:
     # one 32-bit word a pixel (0xffRRGGBB, rows without padding): counted in one pass over
     # the image's memory rather than one call into Qt a pixel
     rgb = image.convertToFormat(QImage.Format.Format_RGB32)
-    words = memoryview(rgb.constBits()).cast("B").cast("I")[: rgb.width() * rgb.height()]
     seen: Counter[int] = Counter()
+    if rgb.isNull():  # an empty grab (a widget of no size) has no pixels, and no memory
+        return seen
+    words = memoryview(rgb.constBits()).cast("B").cast("I")[: rgb.width() * rgb.height()]
     for word, count in Counter(words).items():
         seen[word & 0xFFFFFF] += count
     return seen
