@@ -73,7 +73,10 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("gateway-console")
     app.setDesktopFileName(APP_ID)
-    apply_theme(app, os.environ.get("GATEWAY_CONSOLE_THEME", "system"), set_style=not created)
+    # an application made earlier (a second window in one process) keeps its Fusion: setting
+    # a style again re-polishes every widget, about 50 ms with a window open
+    fusion = created or app.style().name().lower() == "fusion"
+    apply_theme(app, os.environ.get("GATEWAY_CONSOLE_THEME", "system"), set_style=not fusion)
     return app
 
 

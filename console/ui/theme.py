@@ -129,12 +129,10 @@ def apply_theme(app: QApplication, name: str, *, set_style: bool = True) -> str:
     """Apply "system", "light" or "dark" (unknown names mean "system"); return the name used.
 
     ``set_style=False`` when the application was created with ``-style Fusion`` already.
-    Fusion is not set again where it is the style: setting a style re-polishes every widget
-    (about 50 ms with a window open) and the palettes below reach the widgets anyway.
     """
     if name not in THEMES:
         name = "system"
-    if set_style and app.style().name().lower() != "fusion":
+    if set_style:
         app.setStyle("Fusion")
     hints = app.styleHints()
     if name == "dark":
