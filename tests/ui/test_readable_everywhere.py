@@ -57,8 +57,13 @@ def _system_theme_afterwards() -> Iterator[None]:
 
 
 def _shown(window: QWidget, kind: type[QWidget]) -> list[Any]:
-    """The widgets of a kind a person can see and use now (in a window or a dialog)."""
-    return [w for w in window.findChildren(kind) if w.isVisible() and w.isEnabled()]
+    """The widgets of a kind a person can see and use now (in a window or a dialog); one
+    whose layout has not given it room yet (a row just built) shows nothing to measure."""
+    return [
+        w
+        for w in window.findChildren(kind)
+        if w.isVisible() and w.isEnabled() and w.width() > 4 and w.height() > 4
+    ]
 
 
 def _text_area(widget: QWidget) -> QRect | None:
@@ -80,7 +85,7 @@ def _text_area(widget: QWidget) -> QRect | None:
 def _texts(window: QWidget) -> Iterator[tuple[str, float, str, str]]:
     """(what, contrast, text colour, background) of every text shown in the window."""
     for label in _shown(window, QLabel):
-        if label.text().strip() and label.width() > 4 and label.height() > 4:
+        if label.text().strip():
             yield (f"label {label.text()[:40]!r}", *rendered_text_contrast(label))
     for button in _shown(window, QAbstractButton):
         if button.text().strip() and not isinstance(button.parent(), QTabBar):
