@@ -276,6 +276,11 @@ class CallbackListener:
         self.port = int(server.server_address[1])
         return self
 
+    def ask_to_stop(self) -> None:
+        """Begin stopping without waiting (:meth:`stop` waits)."""
+        if self._server is not None:
+            self._server.ask_to_stop()
+
     def stop(self) -> None:
         """Stop listening and wait for the server thread."""
         if self._server is None:

@@ -279,13 +279,18 @@ class HttpService:
         if not self._server.started:
             raise OSError("the HTTP server could not start")
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Stop accepting, close idle connections, let answers in progress end (bounded)."""
+    def ask_to_stop(self) -> None:
+        """Begin stopping and return at once (:meth:`stop` waits for the end). The server
+        takes a few tenths of a second to wind down: servers asked together end together."""
         self.stopping.set()
         if self._loop is not None and self.stop_event is not None:
             with contextlib.suppress(RuntimeError):  # the loop has ended already
                 self._loop.call_soon_threadsafe(self.stop_event.set)
         self._server.should_exit = True
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop accepting, close idle connections, let answers in progress end (bounded)."""
+        self.ask_to_stop()
         if self._thread.is_alive():
             self._thread.join(timeout)
         with contextlib.suppress(OSError):

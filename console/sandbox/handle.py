@@ -121,6 +121,12 @@ class SandboxHandle:
         """True when no order, callback or retry is waiting (for tests)."""
         return self.sandbox.scheduler.idle()
 
+    def ask_to_stop(self) -> None:
+        """Begin stopping the server (new connections refused, answers in progress end);
+        :meth:`stop` then finishes sooner."""
+        if not self._stopped:
+            self._server.ask_to_stop()
+
     def stop(self) -> None:
         """Stop serving, close every connection and background task, close the state."""
         if self._stopped:

@@ -81,6 +81,10 @@ class SandboxServer:
         """Serve in the background."""
         self.service.start()
 
+    def ask_to_stop(self) -> None:
+        """Begin :meth:`shutdown` without waiting for it."""
+        self.service.ask_to_stop()
+
     def shutdown(self) -> None:
         """Stop serving: answers in progress end with ``Connection: close`` (bounded)."""
         self.service.stop()

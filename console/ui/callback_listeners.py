@@ -158,6 +158,11 @@ class CallbackListeners(QObject):
         if announce:
             self.changed.emit()
 
+    def ask_all_to_stop(self) -> None:
+        """Begin stopping every listener (:meth:`stop_all` then waits less)."""
+        for listener in self.listeners.values():
+            listener.ask_to_stop()
+
     def stop_all(self) -> None:
         for name in list(self.listeners):
             self.stop(name, announce=False)

@@ -328,11 +328,17 @@ class MainWindow(QMainWindow):
         self.save_drafts()
         if self._status is not None:
             self._status.stop()
+        # The servers wind down together (each takes a few tenths of a second): the callback
+        # listeners from here, the sandbox once the work that may still send to it is done;
+        # the listeners have ended before the journal they write to is closed.
         if self._listeners is not None:
-            self._listeners.stop_all()
+            self._listeners.ask_all_to_stop()
         if not self.tasks.shutdown(CLOSE_WAIT_MS):
             log.warning("closing: background work still running after %d ms", CLOSE_WAIT_MS)
         QCoreApplication.sendPostedEvents()  # deliver finished work (a started sandbox)
+        self.session.ask_sandbox_to_stop()
+        if self._listeners is not None:
+            self._listeners.stop_all()
         self.journal_part.close()
         self.session.stop_sandbox()
         super().closeEvent(event)

@@ -200,6 +200,11 @@ class Session(QObject):
             verify=env.verify,
         )
 
+    def ask_sandbox_to_stop(self) -> None:
+        """Begin stopping the in-process sandbox, if this session started one."""
+        if self.sandbox is not None:
+            self.sandbox.ask_to_stop()
+
     def stop_sandbox(self) -> None:
         """Stop the in-process sandbox, if this session started one."""
         if self.sandbox is not None:

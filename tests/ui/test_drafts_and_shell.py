@@ -130,8 +130,8 @@ def test_inputs_have_accessible_names_and_tab_reaches_them(qtbot: Any, window: M
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_state_colours_readable_in_both_themes(theme: str) -> None:
-    app = QApplication.instance()
+def test_state_colours_readable_in_both_themes(qapp: Any, theme: str) -> None:
+    app = QApplication.instance()  # pytest-qt's, whichever test ran first
     assert isinstance(app, QApplication)
     try:
         apply_theme(app, theme)
