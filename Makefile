@@ -30,7 +30,10 @@ run: $(BIN)/.installed-run
 # database); pytest-cov gathers the workers' coverage.
 WORKERS := $(shell $(PYTHON) -c "import os; print(2 * (os.cpu_count() or 1))")
 
+# The tests start the command line in hundreds of processes: its bytecode is written first,
+# as an installed package has it (also where PYTHONDONTWRITEBYTECODE is set).
 test: $(BIN)/.installed
+	@$(BIN)/python -m compileall -q console
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -n $(WORKERS) --cov --cov-report=
 	$(BIN)/python scripts/check_coverage.py
 
