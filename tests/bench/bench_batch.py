@@ -20,8 +20,6 @@ from __future__ import annotations
 import http.client
 import os
 import statistics
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -38,7 +36,7 @@ from console.core.signing import SignedRequest, sign
 from console.core.spec import command_url
 from console.core.transport import Transport
 from tests.helpers.batch_files import card_file
-from tests.helpers.processes import timed_process
+from tests.helpers.processes import sandbox_process, timed_process
 from tests.helpers.sandbox_client import payout_values, pem_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,15 +45,6 @@ SEND_ROWS = 1500
 THREADS = 4
 TIME_LIMIT = 60.0
 KEYSTROKE_P99_MS = 16.0
-_SANDBOX = """
-import sys
-from console.sandbox import start_sandbox
-pem = open(sys.argv[1], "rb").read()
-handle = start_sandbox(port=0, callback_delay=0, demo_private_key_pem=pem)
-print(handle.origin, flush=True)
-sys.stdin.read()
-handle.stop()
-"""
 
 
 def test_validate_ten_thousand_rows(tmp_path: Path) -> None:
@@ -112,17 +101,8 @@ def test_batch_throughput_beside_the_bare_sandbox(
 ) -> None:
     key_file = tmp_path / "demo.pem"
     key_file.write_bytes(pem_of(rsa_key))
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _SANDBOX, str(key_file)],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        origin = proc.stdout.readline().strip()
+    with sandbox_process(key_file) as sandbox:
+        origin = sandbox.origin
         url = command_url(origin + "/paynet", "payout-check", endpoint_id="1001")
         signed = [
             sign(
@@ -158,8 +138,6 @@ def test_batch_throughput_beside_the_bare_sandbox(
             )
             report = runner.run()
             pool.close()
-    finally:
-        proc.communicate(input="", timeout=30)
     rate = len(report.results) / report.elapsed
     print(
         f"\nbatch send: {len(report.results)} rows validated, signed, journalled and sent at "
@@ -210,15 +188,10 @@ def test_batch_run_command_beside_a_plain_signed_session_loop(
     key_file = tmp_path / "demo.pem"
     key_file.write_bytes(pem_of(rsa_key))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _SANDBOX, str(key_file)],
-        cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
     ours: list[tuple[float, float]] = []
     plain: list[tuple[float, float]] = []
-    try:
-        assert proc.stdout is not None
-        origin = proc.stdout.readline().strip()
+    with sandbox_process(key_file) as sandbox:
+        origin = sandbox.origin
         url = command_url(origin + "/paynet", "payout-check", endpoint_id="1001")
         peak = tmp_path / "peak"
         for run in range(CLI_RUNS):  # interleaved: both see the same load of a shared machine
@@ -233,8 +206,6 @@ def test_batch_run_command_beside_a_plain_signed_session_loop(
             plain.append(
                 timed_process([str(loop), url, str(key_file), str(CLI_ROWS), f"a{run}"], env, peak)
             )
-    finally:
-        proc.communicate(input="", timeout=30)
     rate = CLI_ROWS / statistics.median(s for s, _ in ours)
     anchor = CLI_ROWS / statistics.median(s for s, _ in plain)
     ratio = rate / anchor

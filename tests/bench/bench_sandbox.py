@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -25,21 +22,12 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from console.core.signing import SignedRequest, sign
 from console.core.spec import command_url
+from tests.helpers.processes import sandbox_process
 from tests.helpers.sandbox_client import payout_values, pem_of
 
-ROOT = Path(__file__).resolve().parents[2]
 REQUESTS = 2400
 THREADS = 4
 TIME_LIMIT = 60.0
-_RUNNER = """
-import sys
-from console.sandbox import start_sandbox
-pem = open(sys.argv[1], "rb").read()
-handle = start_sandbox(port=0, callback_delay=0, demo_private_key_pem=pem)
-print(handle.origin, flush=True)
-sys.stdin.read()
-handle.stop()
-"""
 
 
 def _control(origin: str, path: str) -> dict[str, float]:
@@ -64,18 +52,8 @@ def _verify_cost(key: rsa.RSAPrivateKey, signed: SignedRequest, rounds: int = 20
 def test_sandbox_throughput(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> None:
     key_file = tmp_path / "demo.pem"
     key_file.write_bytes(pem_of(rsa_key))
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _RUNNER, str(key_file)],
-        cwd=ROOT,
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        origin = proc.stdout.readline().strip()
+    with sandbox_process(key_file) as sandbox:
+        origin = sandbox.origin
         assert origin.startswith("http://127.0.0.1:")
         url = command_url(origin + "/paynet", "payout-check", endpoint_id="1001")
         signed = [
@@ -91,8 +69,6 @@ def test_sandbox_throughput(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> None:
         before = _control(origin, "/stats")
         elapsed, answered = _hammer(origin, signed)
         after = _control(origin, "/stats")
-    finally:
-        proc.communicate(input="", timeout=30)
     served = after["requests"] - before["requests"]
     rate = answered / elapsed
     cpu = (after["process_cpu_seconds"] - before["process_cpu_seconds"]) / served

@@ -10,12 +10,9 @@ Target: p99 under 50 ms for a normal request beside 1,000 slow connections, thre
 from __future__ import annotations
 
 import http.client
-import os
 import resource
 import socket
 import statistics
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -24,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.signing import SignedRequest, sign
 from console.core.spec import command_url
+from tests.helpers.processes import sandbox_process
 from tests.helpers.sandbox_client import payout_values, pem_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,15 +30,6 @@ PER_LEVEL = 640
 SLOW = 1000
 PROBES = 200
 TIME_LIMIT = 60.0
-_RUNNER = """
-import os, sys
-from console.sandbox import start_sandbox
-pem = open(sys.argv[1], "rb").read()
-handle = start_sandbox(port=0, callback_delay=0, demo_private_key_pem=pem)
-print(handle.origin, os.getpid(), flush=True)
-sys.stdin.read()
-handle.stop()
-"""
 
 
 def _threads(pid: int) -> int:
@@ -88,63 +77,53 @@ def test_sandbox_under_load_and_slow_clients(tmp_path: Path, rsa_key: rsa.RSAPri
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8 * SLOW), hard))
     key_file = tmp_path / "demo.pem"
     key_file.write_bytes(pem_of(rsa_key))
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _RUNNER, str(key_file)],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
     slow: list[socket.socket] = []
-    try:
-        assert proc.stdout is not None
-        origin, pid_text = proc.stdout.readline().split()
-        pid = int(pid_text)
-        host, port_text = origin.removeprefix("http://").split(":")
-        port = int(port_text)
-        url = command_url(origin + "/paynet", "payout-check", endpoint_id="1001")
-        count = iter(range(10**6))
+    with sandbox_process(key_file) as sandbox:
+        origin, pid = sandbox
+        try:
+            host, port_text = origin.removeprefix("http://").split(":")
+            port = int(port_text)
+            url = command_url(origin + "/paynet", "payout-check", endpoint_id="1001")
+            count = iter(range(10**6))
 
-        def signed_batch(n: int) -> list[SignedRequest]:
-            return [
-                sign(
-                    url,
-                    list(payout_values(f"load-{next(count)}").items()),
-                    consumer_key="demo",
-                    private_key=rsa_key,
+            def signed_batch(n: int) -> list[SignedRequest]:
+                return [
+                    sign(
+                        url,
+                        list(payout_values(f"load-{next(count)}").items()),
+                        consumer_key="demo",
+                        private_key=rsa_key,
+                    )
+                    for _ in range(n)
+                ]
+
+            print(f"\nsandbox under load ({PER_LEVEL} signed payout-checks per level):")
+            for threads in LEVELS:
+                batch = signed_batch(PER_LEVEL)
+                started = time.perf_counter()
+                latencies = _load(host, port, batch, threads)
+                elapsed = time.perf_counter() - started
+                print(
+                    f"  {threads:>2} client threads: {len(latencies) / elapsed:6.0f} requests/s, "
+                    f"p50 {statistics.median(latencies) * 1000:6.1f} ms, "
+                    f"p99 {_percentile(latencies, 0.99) * 1000:6.1f} ms; "
+                    f"sandbox threads {_threads(pid)}"
                 )
-                for _ in range(n)
-            ]
-
-        print(f"\nsandbox under load ({PER_LEVEL} signed payout-checks per level):")
-        for threads in LEVELS:
-            batch = signed_batch(PER_LEVEL)
-            started = time.perf_counter()
-            latencies = _load(host, port, batch, threads)
-            elapsed = time.perf_counter() - started
+            for _ in range(SLOW):  # half a request line each, then nothing
+                conn = socket.create_connection((host, port), timeout=10)
+                conn.sendall(b"POST /paynet/api/v4/payout-check/1001 HTT")
+                slow.append(conn)
+            time.sleep(0.5)
+            probes = signed_batch(PROBES)
+            latencies = _load(host, port, probes, 1)
+            p99 = _percentile(latencies, 0.99)
             print(
-                f"  {threads:>2} client threads: {len(latencies) / elapsed:6.0f} requests/s, "
-                f"p50 {statistics.median(latencies) * 1000:6.1f} ms, "
-                f"p99 {_percentile(latencies, 0.99) * 1000:6.1f} ms; "
-                f"sandbox threads {_threads(pid)}"
+                f"  with {len(slow)} slow connections open: normal request p50 "
+                f"{statistics.median(latencies) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms "
+                f"(target < 50 ms: {'met' if p99 < 0.05 else 'MISSED'}); sandbox threads "
+                f"{_threads(pid)}"
             )
-        for _ in range(SLOW):  # half a request line each, then nothing
-            conn = socket.create_connection((host, port), timeout=10)
-            conn.sendall(b"POST /paynet/api/v4/payout-check/1001 HTT")
-            slow.append(conn)
-        time.sleep(0.5)
-        probes = signed_batch(PROBES)
-        latencies = _load(host, port, probes, 1)
-        p99 = _percentile(latencies, 0.99)
-        print(
-            f"  with {len(slow)} slow connections open: normal request p50 "
-            f"{statistics.median(latencies) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms "
-            f"(target < 50 ms: {'met' if p99 < 0.05 else 'MISSED'}); sandbox threads "
-            f"{_threads(pid)}"
-        )
-        assert len(latencies) == PROBES
-    finally:
-        for conn in slow:
-            conn.close()
-        proc.communicate(input="", timeout=30)
+            assert len(latencies) == PROBES
+        finally:
+            for conn in slow:
+                conn.close()

@@ -24,7 +24,6 @@ import shutil
 import socket
 import statistics
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +33,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.signing import sign
 from console.core.spec import command_url
+from tests.helpers.processes import sandbox_process
 from tests.helpers.sandbox_client import payout_values, pem_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,17 +45,6 @@ CONNECTIONS, THREADS = 16, 2
 SIGNED = 30_000  # more than a round takes at 5,000 requests/s
 GOAL_RATIO = 0.3
 IDLE, PROBES = 4096, 100
-RUNNER = """
-import os, sys
-from console.core.http_service import raise_file_limit
-from console.sandbox import start_sandbox
-raise_file_limit()
-pem = open(sys.argv[1], "rb").read()
-handle = start_sandbox(port=int(sys.argv[2]), callback_delay=0, demo_private_key_pem=pem)
-print(handle.origin, flush=True)
-sys.stdin.read()
-handle.stop()
-"""
 # the same answer as the sandbox's, given whatever the request
 STUB = """{"request": {"method": "POST", "urlPath": "/paynet/api/v4/payout-check/1001"},
  "response": {"status": 200, "headers": {"Content-Type": "text/html;charset=utf-8",
@@ -73,23 +62,6 @@ def _free_port() -> int:
 def _jar() -> Path | None:
     found = sorted(WIREMOCK_JAR.glob("wiremock-standalone-*.jar"))
     return found[-1] if found else None
-
-
-@contextlib.contextmanager
-def _sandbox(key_file: Path, port: int) -> Iterator[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", RUNNER, str(key_file), str(port)],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        yield proc.stdout.readline().strip()
-    finally:
-        proc.communicate(input="", timeout=30)
 
 
 @contextlib.contextmanager
@@ -192,7 +164,7 @@ def test_sandbox_beside_wiremock_under_wrk(tmp_path: Path, rsa_key: rsa.RSAPriva
     with _wiremock(tmp_path / "wiremock") as wiremock:
         _wrk(wiremock, signed, 3)  # the JVM warms up
         for _ in range(ROUNDS):
-            with _sandbox(key_file, port) as origin:
+            with sandbox_process(key_file, port) as (origin, _pid):
                 rate, p99, bad = _wrk(origin, signed, SECONDS)
                 assert bad == 0, f"{bad} answers were not 200: too few signed requests?"
                 ours.append((rate, p99))
@@ -233,7 +205,7 @@ def test_normal_requests_beside_4096_idle_sockets(
     ]
     idle: list[socket.socket] = []
     latencies = []
-    with _sandbox(key_file, port):
+    with sandbox_process(key_file, port):
         try:
             for _ in range(IDLE):
                 idle.append(socket.create_connection(("127.0.0.1", port), timeout=10))

@@ -1,4 +1,5 @@
-"""Whole-process measurements for the benchmarks: seconds and the process's own peak memory.
+"""Processes for the benchmarks: the sandbox in a process of its own, and whole-process
+measurements (seconds and the process's own peak memory).
 
 The peak is the process's own (VmHWM, read as it exits): the kernel's maximum resident set of
 a child also counts the test process it was forked from.
@@ -6,10 +7,14 @@ a child also counts the test process it was forked from.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,3 +45,42 @@ def timed_process(args: list[str], env: dict[str, str], peak_file: Path) -> tupl
     )  # fmt: skip
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
     return time.perf_counter() - t0, int(peak_file.read_text()) / 1024
+
+
+# As `gateway-console sandbox` runs: a process of its own, every connection an open file.
+_SANDBOX = """
+import os, sys
+from console.core.http_service import raise_file_limit
+from console.sandbox import start_sandbox
+raise_file_limit()
+pem = open(sys.argv[1], "rb").read()
+handle = start_sandbox(port=int(sys.argv[2]), callback_delay=0, demo_private_key_pem=pem)
+print(handle.origin, os.getpid(), flush=True)
+sys.stdin.read()
+handle.stop()
+"""
+
+
+class SandboxProcess(NamedTuple):
+    origin: str  # http://127.0.0.1:PORT
+    pid: int
+
+
+@contextlib.contextmanager
+def sandbox_process(key_file: Path, port: int = 0) -> Iterator[SandboxProcess]:
+    """The sandbox in its own process (callbacks at once, its demo merchant's key read from
+    ``key_file``) on ``port`` (0: any free one) until the block ends."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SANDBOX, str(key_file), str(port)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        origin, pid = proc.stdout.readline().split()
+        yield SandboxProcess(origin, int(pid))
+    finally:
+        proc.communicate(input="", timeout=30)
