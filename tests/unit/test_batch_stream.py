@@ -19,14 +19,13 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli.batch_output import print_validation
 from console.core import batch as core
-from console.core.gateway_identity import gateway_for
 from console.core.history import History
-from console.core.pipeline import Decision, Pipeline, RefusedError, Seen, Verdict
+from console.core.pipeline import Decision, RefusedError, Seen, Verdict
 from console.core.prepared import prepare
-from console.core.transport import Transport
 from tests.helpers.batch_files import card_row, write_csv
 from tests.helpers.history_data import answered, lost
 from tests.helpers.http_server import Received, Reply, serve
+from tests.helpers.pipeline import batch_pipeline
 from tests.helpers.team import FORM, accepted
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,16 +34,6 @@ BAD_PAN = "4444444444444449"  # fails its check digit
 
 def _conn(url: str, key: rsa.RSAPrivateKey) -> dict[str, object]:
     return {"base_url": url, "login": "merchant", "private_key": key, "endpoint_id": "1"}
-
-
-def _pipeline(journal: History, conn: dict[str, object]) -> Pipeline:
-    return Pipeline(
-        "test",
-        gateway=lambda command: gateway_for(command, **conn),  # type: ignore[arg-type]
-        production=False,
-        journal=journal,
-        transport=Transport,
-    )
 
 
 def _journalled(history: History, conn: dict[str, object], order_id: str, sent: str) -> None:
@@ -89,7 +78,7 @@ def test_a_file_read_as_a_stream_is_checked_as_when_read_whole(
         conn = _conn("https://gw.example/paynet", rsa_key)
         _journalled(history, conn, "s-6", sent="accepted")  # accepted before: skipped
         _journalled(history, conn, "s-7", sent="")  # unknown outcome: asked
-        pipeline = _pipeline(history, conn)
+        pipeline = batch_pipeline(history, conn)
         whole = core.check_batch(
             core.read_batch(path),
             pipeline.verdicts(core.COMMAND, (r.client_orderid for r in core.read_batch(path).rows)),
@@ -205,7 +194,7 @@ def test_each_pending_row_is_on_disk_before_its_send_while_threads_share_commits
     path = write_csv(tmp_path / "b.csv", [card_row(f"d-{i}") for i in range(40)])
     with serve(answer) as server, History(journal) as history:
         conn = _conn(server.url, rsa_key)
-        pipeline = _pipeline(history, conn)
+        pipeline = batch_pipeline(history, conn)
         batch = core.read_batch(path)
         validation = core.check_batch(batch, lambda oid: pipeline.verdict(core.COMMAND, oid))
         plan = core.Plan(validation, "test", False, core.BatchLimits(100))
@@ -224,7 +213,7 @@ def test_threads_sending_one_order_id_at_once_send_it_once(
         History(tmp_path / "j.sqlite3") as history,
     ):
         conn = _conn(server.url, rsa_key)
-        pipeline = _pipeline(history, conn)
+        pipeline = batch_pipeline(history, conn)
         sent: list[str] = []
         refused: list[str] = []
         start = threading.Barrier(8)

@@ -10,24 +10,12 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import batch as core
-from console.core.gateway_identity import gateway_for
 from console.core.history import History
-from console.core.journals import Journal
 from console.core.pipeline import Decision, Pipeline
-from console.core.transport import Transport
 from tests.helpers.batch_files import card_file, card_row, write_csv
 from tests.helpers.http_server import DROP, Reply, serve
+from tests.helpers.pipeline import batch_pipeline
 from tests.helpers.team import FORM, accepted, prepare_values
-
-
-def _pipeline(journal: Journal | None, conn: dict[str, object]) -> Pipeline:
-    return Pipeline(
-        "test",
-        gateway=lambda command: gateway_for(command, **conn),  # type: ignore[arg-type]
-        production=False,
-        journal=journal,
-        transport=Transport,
-    )
 
 
 def _plan(path: Path, pipeline: Pipeline, **choices: bool) -> core.Plan:
@@ -44,9 +32,9 @@ def test_an_id_another_console_lost_meanwhile_stops_the_batch_at_its_row(
     with serve(lambda r: DROP) as server, History() as history:
         conn = {"base_url": server.url, "login": "merchant", "private_key": rsa_key}
         conn["endpoint_id"] = "1"
-        batch = _pipeline(history, conn)
+        batch = batch_pipeline(history, conn)
         plan = _plan(path, batch)  # checked while b-0 was never sent
-        other = _pipeline(history, conn)
+        other = batch_pipeline(history, conn)
         values = dict(plan.to_send[0].row.values)
         lost = other.send(prepare_values(server.url, rsa_key, values), Decision())
         assert str(lost.result) == "unknown"
@@ -62,7 +50,7 @@ def test_without_a_journal_no_row_is_sent(tmp_path: Path, rsa_key: rsa.RSAPrivat
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
         conn = {"base_url": server.url, "login": "merchant", "private_key": rsa_key}
         conn["endpoint_id"] = "1"
-        nowhere = _pipeline(None, conn)
+        nowhere = batch_pipeline(None, conn)
         report = core.BatchRunner(nowhere, conn, _plan(path, nowhere), core.BatchDecision()).run()
     assert [r.result for r in report.results] == ["not-sent"]
     assert "journal" in report.results[0].message
@@ -76,7 +64,7 @@ def test_a_dry_run_of_a_file_with_errors_is_refused_like_the_run(
     conn = {"base_url": "http://127.0.0.1:9", "login": "merchant", "private_key": rsa_key}
     conn["endpoint_id"] = "1"
     with History() as history:
-        pipeline = _pipeline(history, conn)
+        pipeline = batch_pipeline(history, conn)
         plan = _plan(path, pipeline)
         with pytest.raises(core.BatchRefusedError) as dry:
             core.sign_rows(pipeline, conn, plan)
@@ -99,7 +87,7 @@ def test_a_results_file_that_cannot_be_written_stops_the_batch_and_says_why(
     with serve(lambda r: Reply(200, accepted(), FORM)) as server, History() as history:
         conn = {"base_url": server.url, "login": "merchant", "private_key": rsa_key}
         conn["endpoint_id"] = "1"
-        batch = _pipeline(history, conn)
+        batch = batch_pipeline(history, conn)
         runner = core.BatchRunner(
             batch, conn, _plan(path, batch), core.BatchDecision(), concurrency=2, on_row=full_disk
         )
