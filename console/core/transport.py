@@ -88,7 +88,8 @@ class Transport:
     computer (:mod:`console.core.addresses`), which never go through a proxy: plain http is
     allowed for them only, and a proxy would read the card data in clear. A ``~/.netrc``
     login is never used: the Authorization header is the signature. Redirects are not
-    followed: the signature covers the URL, and a re-sent POST could move money twice.
+    followed: the signature covers the URL, and a re-sent POST could move money twice. No
+    cookies are kept or sent: each request stands on its signature alone.
 
     Args:
         timeouts: connect and read timeouts in seconds.
@@ -96,7 +97,8 @@ class Transport:
             file (for a gateway with a private CA). ``False`` turns verification off and is
             meant for local test servers only.
         session: a session to use instead of a new one (its http:// and https:// adapters are
-            replaced by no-retry adapters; more specific mounts are the caller's concern).
+            replaced by no-retry adapters; more specific mounts are the caller's concern). Its
+            headers, proxies and CA settings apply; its cookies, hooks and auth do not.
     """
 
     def __init__(
@@ -128,23 +130,23 @@ class Transport:
             )
         started = time.monotonic()
         try:
-            # requests' prepared-request flow: what Session.post does, with the environment's
-            # settings (proxies, CA bundle) read once per address rather than on every send,
-            # where they cost more than the signature (a batch sends thousands)
-            request = self.session.prepare_request(
-                requests.Request(
-                    "POST",
-                    url,
-                    data=body,
-                    headers=dict(headers),
-                    auth=_signed_already,  # never credentials from ~/.netrc instead
-                )
+            # requests' two steps below Session.send: prepare the request, then the no-retry
+            # adapter sends it. Session.send's cookie jar, hooks and redirects are left out
+            # (the signature covers the URL and nothing else), and so is the ~/.netrc login
+            # Session.prepare_request would add: the Authorization header is the signature.
+            request = requests.PreparedRequest()
+            request.prepare(
+                method="POST",
+                url=url,
+                headers={**self.session.headers, **headers},
+                data=body,
+                auth=_signed_already,  # never a login from the URL in its place
             )
-            response = self.session.send(
+            target = request.url or url  # as the adapter sees it
+            response = self.session.get_adapter(target).send(
                 request,
                 timeout=(self.timeouts.connect, self.timeouts.read),
-                allow_redirects=False,
-                **self._settings(request.url or url),
+                **self._settings(target),
             )
             content = response.content  # read it all here, so a broken body is caught here
         except (
@@ -163,7 +165,7 @@ class Transport:
         )
 
     def _settings(self, url: str) -> dict[str, Any]:
-        """``Session.send``'s proxies, verify, cert and stream for ``url``: the session's and
+        """The adapter's proxies, verify, cert and stream for ``url``: the session's and
         the environment's, as ``Session.request`` merges them, worked out once per scheme
         and host (the environment is read once: proxies set later are not seen)."""
         parts = urlsplit(url)
@@ -200,8 +202,8 @@ class Transport:
 
 def _signed_already(request: requests.PreparedRequest) -> requests.PreparedRequest:
     """The request as it is: its Authorization header is the OAuth signature. Without an
-    ``auth`` requests would put a ``~/.netrc`` login there instead, and send that password
-    to whoever the URL names."""
+    ``auth`` requests would put a login written in the URL (``https://user:pass@host``)
+    there instead, and send that password to whoever the URL names."""
     return request
 
 

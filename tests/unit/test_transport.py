@@ -240,17 +240,18 @@ def test_timeouts_and_verification_are_always_passed(tmp_path: Path) -> None:
     bundle = tmp_path / "ca.pem"
     bundle.write_text("-----BEGIN CERTIFICATE-----\n")
 
-    class Recording(requests.Session):
+    class Recording(HTTPAdapter):
         def send(self, request, **kwargs):  # type: ignore[no-untyped-def]
             seen.update(kwargs)
             raise requests.exceptions.ConnectTimeout("recorded")
 
-    transport = Transport(timeouts=Timeouts(3.0, 45.0), verify=str(bundle), session=Recording())
+    session = requests.Session()
+    session.mount("https://gw.example/", Recording())  # more specific than https://
+    transport = Transport(timeouts=Timeouts(3.0, 45.0), verify=str(bundle), session=session)
     with pytest.raises(NotSentError):
         transport.post("https://gw.example/x", headers=FORM, body=BODY)
     assert seen["timeout"] == (3.0, 45.0)
     assert seen["verify"] == str(bundle)
-    assert seen["allow_redirects"] is False
 
 
 def test_proxy_from_the_environment_is_used(
@@ -334,3 +335,20 @@ def test_a_netrc_login_never_replaces_the_signature(
         transport.post(gateway.url + "/paynet/x", headers=FORM, body=BODY)
     [got] = gateway.received
     assert got.headers["Authorization"] == FORM["Authorization"]  # not Basic alice:s3cret
+
+
+def test_a_login_in_the_url_never_replaces_the_signature(transport: Transport) -> None:
+    with serve(answer(Reply(200, ANSWER))) as gateway:
+        url = gateway.url.replace("http://", "http://alice:s3cret@") + "/paynet/x"
+        transport.post(url, headers=FORM, body=BODY)
+    [got] = gateway.received
+    assert got.headers["Authorization"] == FORM["Authorization"]
+
+
+def test_a_cookie_the_gateway_sets_is_never_sent_back(transport: Transport) -> None:
+    # each request stands on its signature: nothing of one answer rides on the next request
+    reply = Reply(200, ANSWER, {"Set-Cookie": "route=node-7; Path=/"})
+    with serve(answer(reply)) as gateway:
+        for _ in range(2):
+            transport.post(gateway.url + "/paynet/x", headers=FORM, body=BODY)
+    assert [r.headers.get("Cookie") for r in gateway.received] == [None, None]
