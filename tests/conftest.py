@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +11,23 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 pytest_plugins = ["tests.helpers.postgres"]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """The money rules' coverage (``make test``, ``scripts/check_coverage.py``) is measured
+    in the Qt-free tests: the rules live in the Qt-free core, so those tests alone must run
+    every line. The window's tests run untraced (set up, run and torn down), where the
+    tracer would make them about half again as slow."""
+    coverage = sys.modules.get("coverage")  # loaded by pytest-cov when it measures
+    running = coverage.Coverage.current() if coverage and item.get_closest_marker("ui") else None
+    if running is not None:
+        running.stop()
+    try:
+        yield
+    finally:
+        if running is not None:
+            running.start()
 
 
 @pytest.fixture(autouse=True)

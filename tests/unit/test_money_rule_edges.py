@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -17,7 +17,14 @@ from console.core.client import Outcome
 from console.core.errors import NotSentError
 from console.core.gateway_identity import gateway_for
 from console.core.history import History
-from console.core.pipeline import Pipeline, Seen, Verdict, accepted_verdict, resend_note
+from console.core.pipeline import (
+    Pipeline,
+    Seen,
+    Verdict,
+    accepted_verdict,
+    judge,
+    resend_note,
+)
 from console.core.pipeline import verdict_for as guard_verdict
 from console.core.pipeline.guard import blocked_text
 from console.core.pipeline.pipeline import reported_status
@@ -76,6 +83,31 @@ def test_a_resend_after_a_send_that_never_arrived_says_so() -> None:
     assert note.startswith("Sent again: the send of p-1 at ")
     assert note.endswith("never arrived.")
     assert resend_note(Verdict(Seen.NEW, "p-1")) == ""
+
+
+def test_a_resend_after_a_rejection_names_the_rejection() -> None:
+    note = resend_note(Verdict(Seen.REJECTED, "p-1", datetime.now(UTC)))
+    assert note.startswith("Sent again: the gateway rejected p-1 at ")
+
+
+class _Row(NamedTuple):
+    id: int
+    created: datetime
+    outcome: str
+    final_status: str | None = None
+    gateway_order_id: str | None = None
+    recurring_payment_id: str | None = None
+
+
+def test_sends_that_never_left_leave_the_order_free_to_send_and_name_the_newest() -> None:
+    at = datetime.now(UTC)
+    rows = [_Row(1, at - timedelta(minutes=5), "not-sent"), _Row(2, at, "not-sent")]
+    verdict = judge("p-1", rows)
+    assert (verdict.seen, verdict.at) == (Seen.NOT_SENT, at)
+    # one rejection among them makes it a resend after a rejection, whichever is newer
+    assert judge("p-1", [*rows, _Row(3, at - timedelta(hours=1), "rejected")]).seen is (
+        Seen.REJECTED
+    )
 
 
 # -- a status answer sets a final status only when it is one --------------------------------
@@ -254,3 +286,13 @@ def test_an_id_outside_a_files_look_up_is_still_looked_up(
         verdict = pipeline.verdicts("payout-check", ["early-1"])
         assert verdict("early-1").seen is Seen.NEW
         assert verdict("late-1").seen is Seen.ACCEPTED
+
+
+def test_a_batch_on_a_terminal_tells_its_pace_and_the_time_left() -> None:
+    from console.cli.batch_output import progress_line
+
+    assert progress_line(core.Progress(50, 200, 10.0)) == (
+        "50/200 rows, 5.0 rows/s, about 30 s left"
+    )
+    paused_at_start = core.Progress(0, 200, 0.0, paused=True)
+    assert progress_line(paused_at_start) == "0/200 rows, 0.0 rows/s (paused)"
