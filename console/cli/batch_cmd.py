@@ -468,7 +468,6 @@ def _send(
 def _sandbox_dry_run(args: argparse.Namespace) -> int:
     """Send the whole file to a local sandbox started for it, journalled apart (a
     throwaway journal): nothing reaches a real gateway or the real journal."""
-    from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
     from console.core.history import History
     from console.sandbox import start_sandbox
@@ -482,7 +481,7 @@ def _sandbox_dry_run(args: argparse.Namespace) -> int:
         conn = {
             "base_url": sandbox.base_url,
             "login": demo.login,
-            "private_key": load_pem_private_key(demo.private_key_pem, None),
+            "private_key": demo.private_key,
             "endpoint_id": demo.endpoint_id,
         }
         pool = core.TransportPool(_new_transport)

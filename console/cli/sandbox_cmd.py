@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
             callback_delay=args.callback_delay,
             faults=args.faults,
             merchant_control=args.merchant_control,
-            demo_private_key_pem=reusable_key(key_file) if key_file else None,
+            demo_key=reusable_key(key_file) if key_file else None,
             demo_merchant=key_file is not None,  # --merchant: its ids are free for it
             remote_callbacks=args.remote_callbacks,
         )

@@ -19,14 +19,13 @@ from console.sandbox import SandboxHandle
 from console.sandbox.seeds import SEEDS
 
 
-def reusable_key(path: Path) -> bytes | None:
+def reusable_key(path: Path) -> rsa.RSAPrivateKey | None:
     """The demo key of an earlier run, so printed commands keep working (None: make one)."""
     try:
-        pem = path.read_bytes()
-        key = serialization.load_pem_private_key(pem, password=None)
+        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
     except (OSError, ValueError, TypeError):
         return None
-    return pem if isinstance(key, rsa.RSAPrivateKey) else None
+    return key if isinstance(key, rsa.RSAPrivateKey) else None
 
 
 def write_private(path: Path, pem: bytes) -> None:

@@ -35,30 +35,27 @@ class DemoMerchant:
     login: str
     endpoint_id: str
     endpoint_group_id: str
-    private_key_pem: bytes  # PKCS#8, unencrypted
+    private_key: rsa.RSAPrivateKey
     public_key_pem: str
 
-
-def _demo(private_key_pem: bytes | None) -> DemoMerchant:
-    if private_key_pem is None:
-        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        private_key_pem = key.private_bytes(
+    @property
+    def private_key_pem(self) -> bytes:
+        """The private key as unencrypted PKCS#8 PEM (for a key file the person asked for)."""
+        return self.private_key.private_bytes(
             serialization.Encoding.PEM,
             serialization.PrivateFormat.PKCS8,
             serialization.NoEncryption(),
         )
-    loaded = serialization.load_pem_private_key(private_key_pem, password=None)
-    if not isinstance(loaded, rsa.RSAPrivateKey):
-        raise ValueError("The demo key must be an RSA private key.")
-    public_pem = loaded.public_key().public_bytes(
+
+
+def _demo(key: rsa.RSAPrivateKey | None) -> DemoMerchant:
+    if key is None:
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    public_pem = key.public_key().public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     )
     return DemoMerchant(
-        DEMO_LOGIN,
-        DEMO_ENDPOINT_ID,
-        DEMO_ENDPOINT_GROUP_ID,
-        private_key_pem,
-        public_pem.decode("ascii"),
+        DEMO_LOGIN, DEMO_ENDPOINT_ID, DEMO_ENDPOINT_GROUP_ID, key, public_pem.decode("ascii")
     )
 
 
@@ -151,7 +148,7 @@ def start_sandbox(
     callback_delay: float = 2.0,
     faults: str | None = None,
     merchant_control: str | None = None,
-    demo_private_key_pem: bytes | None = None,
+    demo_key: rsa.RSAPrivateKey | None = None,
     demo_merchant: bool = True,
     auth_window: float = DEFAULT_WINDOW,
     callback_attempts: int = 5,
@@ -165,8 +162,8 @@ def start_sandbox(
         callback_delay: seconds a payout stays ``processing`` (0: final at once).
         faults: a fault spec (``console.sandbox.faults``).
         merchant_control: the secret for the callbacks' ``control`` parameter.
-        demo_private_key_pem: the demo merchant's key (PEM, unencrypted); a fresh 2048-bit
-            key when None.
+        demo_key: the demo merchant's private key (a key loaded once, by whoever read it:
+            the sandbox only takes its public half); a fresh 2048-bit key when None.
         demo_merchant: register the demo merchant (False: the caller adds its own, so the
             demo's login and endpoint ids stay free for it).
         auth_window: seconds an oauth_timestamp may differ from real time.
@@ -175,7 +172,7 @@ def start_sandbox(
         remote_callbacks: also call back addresses that are not on this machine.
 
     Raises:
-        ValueError: a bad fault spec or demo key. ``console.sandbox.state.StateError``: an
+        ValueError: a bad fault spec. ``console.sandbox.state.StateError``: an
             unusable state file. OSError: the address cannot be bound.
     """
     if not is_loopback_host(host):
@@ -195,7 +192,7 @@ def start_sandbox(
         remote_callbacks=remote_callbacks,
     )
     try:
-        demo = _demo(demo_private_key_pem) if demo_merchant else None
+        demo = _demo(demo_key) if demo_merchant else None
         if demo is not None:
             sandbox.merchants.add(
                 demo.login, demo.public_key_pem, demo.endpoint_id, demo.endpoint_group_id

@@ -85,34 +85,26 @@ def launch_sandbox(state_path: Path | None = None, **options: Any) -> LaunchedSa
     them in memory and :attr:`LaunchedSandbox.note` says so.
     """
     # boundary: key generation and the sandbox load on the worker, after the first paint
-    from cryptography.hazmat.primitives import serialization
-
     from console.sandbox import start_sandbox
     from console.sandbox.state import StateError
 
-    # Generated here and handed over as PEM, so the key object need not be parsed again.
-    key = sandbox_key()
-    pem = key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    )
+    key = sandbox_key()  # handed over as it is: the sandbox takes its public half
     lock = None
     if state_path is not None:
         state_path.parent.mkdir(parents=True, exist_ok=True)
         lock = _hold(state_path)
         if lock is None:
             note = f"{IN_MEMORY} another Gateway Console runs it on this profile now."
-            handle = start_sandbox(demo_private_key_pem=pem, **options)
+            handle = start_sandbox(demo_key=key, **options)
             return LaunchedSandbox(handle, key, note)
         try:
-            handle = start_sandbox(demo_private_key_pem=pem, state_path=state_path, **options)
+            handle = start_sandbox(demo_key=key, state_path=state_path, **options)
         except StateError as exc:
             lock.release()
-            handle = start_sandbox(demo_private_key_pem=pem, **options)
+            handle = start_sandbox(demo_key=key, **options)
             return LaunchedSandbox(handle, key, f"{IN_MEMORY} {exc}")
         return LaunchedSandbox(handle, key, "", lock)
-    return LaunchedSandbox(start_sandbox(demo_private_key_pem=pem, **options), key)
+    return LaunchedSandbox(start_sandbox(demo_key=key, **options), key)
 
 
 class Session(QObject):

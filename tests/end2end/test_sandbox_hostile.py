@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from console.sandbox import SandboxHandle, start_sandbox
@@ -28,12 +28,7 @@ _KEEP = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
 
 @pytest.fixture
 def sandbox(rsa_key: rsa.RSAPrivateKey) -> Iterator[SandboxHandle]:
-    pem = rsa_key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    )
-    handle = start_sandbox(port=0, callback_delay=0, demo_private_key_pem=pem)
+    handle = start_sandbox(port=0, callback_delay=0, demo_key=rsa_key)
     yield handle
     handle.stop()
 
@@ -282,12 +277,7 @@ def _limited(
     from console.sandbox import server
 
     monkeypatch.setattr(server, "LIMITS", dataclasses.replace(server.LIMITS, **limits))
-    pem = rsa_key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    )
-    return start_sandbox(port=0, callback_delay=0, demo_private_key_pem=pem)
+    return start_sandbox(port=0, callback_delay=0, demo_key=rsa_key)
 
 
 def test_a_request_that_trickles_past_its_deadline_gets_408(

@@ -51,10 +51,11 @@ def timed_process(args: list[str], env: dict[str, str], peak_file: Path) -> tupl
 _SANDBOX = """
 import os, sys
 from console.core.http_service import raise_file_limit
+from cryptography.hazmat.primitives.serialization import load_pem_private_key
 from console.sandbox import start_sandbox
 raise_file_limit()
-pem = open(sys.argv[1], "rb").read()
-handle = start_sandbox(port=int(sys.argv[2]), callback_delay=0, demo_private_key_pem=pem)
+key = load_pem_private_key(open(sys.argv[1], "rb").read(), None)
+handle = start_sandbox(port=int(sys.argv[2]), callback_delay=0, demo_key=key)
 print(handle.origin, os.getpid(), flush=True)
 sys.stdin.read()
 handle.stop()

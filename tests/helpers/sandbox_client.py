@@ -46,7 +46,7 @@ def start(key: rsa.RSAPrivateKey, **options: Any) -> SandboxHandle:
     """
     options.setdefault("callback_delay", 0.0)
     options.setdefault("callback_backoff", 0.05)
-    return start_sandbox(demo_private_key_pem=pem_of(key), **options)
+    return start_sandbox(demo_key=key, **options)
 
 
 def url_for(
