@@ -28,6 +28,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.qt_log_ignore(_QT_NOISE))
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    """The windows a test closed are deleted before the next test, not at its first wait:
+    every widget still alive is visited by each palette the next window's theme sets."""
+    yield
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 @pytest.fixture(scope="session")
 def _sandbox_demo_key() -> Any:
     """A key of its own for the built-in sandbox's demo merchant (never the tests' other keys,
