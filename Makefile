@@ -27,14 +27,18 @@ run: $(BIN)/.installed-run
 	$(BIN)/gateway-console
 
 # Two test processes per core (pytest-xdist: many tests wait on a subprocess, a server or a
-# database); pytest-cov gathers the workers' coverage.
+# database); pytest-cov gathers the workers' coverage of the money rules, measured in the
+# Qt-free tests (the window's tests run untraced: tests/conftest.py).
 WORKERS := $(shell $(PYTHON) -c "import os; print(2 * (os.cpu_count() or 1))")
 
 # The tests start the command line in hundreds of processes: its bytecode is written first,
-# as an installed package has it (also where PYTHONDONTWRITEBYTECODE is set).
+# as an installed package has it. Bytecode is kept during the run even where
+# PYTHONDONTWRITEBYTECODE is set: without it every worker rewrites and compiles every test
+# module, and every process compiles the helpers it imports, again (a third more time).
 test: $(BIN)/.installed
 	@$(BIN)/python -m compileall -q console
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -n $(WORKERS) --cov --cov-report=
+	QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= \
+		$(BIN)/python -m pytest -q -n $(WORKERS) --cov --cov-report=
 	$(BIN)/python scripts/check_coverage.py
 
 check: $(BIN)/.installed
