@@ -184,22 +184,24 @@ def _log_to_stderr(verbose: bool) -> logging.Handler:
 
 
 def _serve(handle: SandboxHandle, args: argparse.Namespace, key_file: Path | None) -> int:
-    """Print the banner and serve until Ctrl+C or SIGTERM, then stop cleanly."""
+    """Print the banner and serve until Ctrl+C (SIGINT) or SIGTERM, then stop cleanly."""
     stop = threading.Event()
 
-    def on_term(signum: int, frame: FrameType | None) -> None:
+    def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
-    # installed before the banner: whoever reads it may stop the sandbox right away
-    previous = signal.signal(signal.SIGTERM, on_term)
+    # Installed before the banner: whoever reads it may stop the sandbox right away. SIGINT
+    # is taken too, not left to Python's own handling: a shell script that starts the
+    # sandbox in the background hands it SIGINT set aside, and its Ctrl+C (or a `kill -INT`)
+    # must still stop it as the banner says.
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         print_banner(handle, args, key_file)
         while not stop.wait(0.5):
             pass
-    except KeyboardInterrupt:
-        pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         print("\nStopping the sandbox...", file=sys.stderr)
         handle.stop()
     print("Sandbox stopped.", file=sys.stderr)

@@ -23,8 +23,16 @@ from tests.helpers.sandbox_client import form_fields, pem_of, public_pem_of, sig
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def launch(home: Path, *options: str) -> tuple[subprocess.Popen[str], list[str]]:
-    """Start ``gateway-console sandbox`` and read its banner (up to "Press Ctrl+C")."""
+def _set_sigint_aside() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def launch(
+    home: Path, *options: str, sigint_set_aside: bool = False
+) -> tuple[subprocess.Popen[str], list[str]]:
+    """Start ``gateway-console sandbox`` and read its banner (up to "Press Ctrl+C").
+
+    ``sigint_set_aside``: started as a shell script's background job is, SIGINT ignored."""
     env = {**os.environ, "GATEWAY_CONSOLE_HOME": str(home), "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
         [
@@ -43,6 +51,7 @@ def launch(home: Path, *options: str) -> tuple[subprocess.Popen[str], list[str]]
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_set_sigint_aside if sigint_set_aside else None,
     )
     watchdog = threading.Timer(60, proc.kill)
     watchdog.start()
@@ -87,6 +96,20 @@ def test_banner_key_file_and_example_command(
     assert "async-response" in capsys.readouterr().out
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0
+    assert "Sandbox stopped." in err
+
+
+def test_ctrl_c_stops_a_sandbox_a_script_started_in_the_background(tmp_path: Path) -> None:
+    proc, lines = launch(tmp_path / "profile", sigint_set_aside=True)
+    try:
+        assert lines[-1].startswith("Press Ctrl+C")
+        proc.send_signal(signal.SIGINT)  # what `kill -INT` or the script's Ctrl+C sends
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 0
     assert "Sandbox stopped." in err
 
