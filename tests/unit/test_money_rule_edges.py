@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -22,7 +22,6 @@ from console.core.pipeline import (
     Seen,
     Verdict,
     accepted_verdict,
-    judge,
     resend_note,
 )
 from console.core.pipeline import verdict_for as guard_verdict
@@ -83,31 +82,6 @@ def test_a_resend_after_a_send_that_never_arrived_says_so() -> None:
     assert note.startswith("Sent again: the send of p-1 at ")
     assert note.endswith("never arrived.")
     assert resend_note(Verdict(Seen.NEW, "p-1")) == ""
-
-
-def test_a_resend_after_a_rejection_names_the_rejection() -> None:
-    note = resend_note(Verdict(Seen.REJECTED, "p-1", datetime.now(UTC)))
-    assert note.startswith("Sent again: the gateway rejected p-1 at ")
-
-
-class _Row(NamedTuple):
-    id: int
-    created: datetime
-    outcome: str
-    final_status: str | None = None
-    gateway_order_id: str | None = None
-    recurring_payment_id: str | None = None
-
-
-def test_sends_that_never_left_leave_the_order_free_to_send_and_name_the_newest() -> None:
-    at = datetime.now(UTC)
-    rows = [_Row(1, at - timedelta(minutes=5), "not-sent"), _Row(2, at, "not-sent")]
-    verdict = judge("p-1", rows)
-    assert (verdict.seen, verdict.at) == (Seen.NOT_SENT, at)
-    # one rejection among them makes it a resend after a rejection, whichever is newer
-    assert judge("p-1", [*rows, _Row(3, at - timedelta(hours=1), "rejected")]).seen is (
-        Seen.REJECTED
-    )
 
 
 # -- a status answer sets a final status only when it is one --------------------------------
