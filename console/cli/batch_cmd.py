@@ -468,7 +468,6 @@ def _send(
 def _sandbox_dry_run(args: argparse.Namespace) -> int:
     """Send the whole file to a local sandbox started for it, journalled apart (a
     throwaway journal): nothing reaches a real gateway or the real journal."""
-
     from console.core.history import History
     from console.sandbox import start_sandbox
 

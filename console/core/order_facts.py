@@ -38,7 +38,9 @@ def _pairs(values: Values) -> list[tuple[str, str]]:
 
 def first_value(values: Values, *names: str) -> str | None:
     """The first non-blank value under one of ``names`` (in that order), stripped, or None."""
-    if isinstance(values, (dict, Mapping)):  # one value a name: looked up, not searched
+    # one value a name: looked up, not searched (a dict, the usual case, is known before
+    # the slower abstract Mapping check)
+    if isinstance(values, (dict, Mapping)):
         for name in names:
             value = values.get(name)
             if value and value.strip():

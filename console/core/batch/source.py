@@ -168,7 +168,6 @@ def csv_rows(batch: BatchFile, data: bytes, *, ids_only: bool = False) -> Iterat
         width = len(columns)
         usable = [c for c in columns if c] if None not in columns else []  # none left out
         ids = [(i, c) for i, c in enumerate(columns) if c in ORDER_ID_FIELDS]
-        at, name = ids[0] if ids else (0, "")  # the one column most files have
         pans = [c for c in columns if c in pan_fields()]
         start = reader.line_num + 1
         for cells in reader:
@@ -186,9 +185,7 @@ def csv_rows(batch: BatchFile, data: bytes, *, ids_only: bool = False) -> Iterat
                 )
                 continue
             if ids_only:
-                yield Row(
-                    number, {c: cells[i] for i, c in ids} if len(ids) != 1 else {name: cells[at]}
-                )
+                yield Row(number, {c: cells[i] for i, c in ids})
                 continue
             if usable and "" not in cells:  # every cell filled: no need to look at each
                 values = dict(zip(usable, cells, strict=True))
