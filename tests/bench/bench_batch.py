@@ -32,12 +32,12 @@ from console.core import batch as core
 from console.core.gateway_identity import gateway_for
 from console.core.history import History
 from console.core.pipeline import Pipeline
-from console.core.signing import SignedRequest, sign
+from console.core.signing import SignedRequest
 from console.core.spec import command_url
 from console.core.transport import Transport
 from tests.helpers.batch_files import card_file
 from tests.helpers.processes import sandbox_process, timed_process
-from tests.helpers.sandbox_client import payout_values, pem_of
+from tests.helpers.sandbox_client import pem_of, signed_payouts
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATE_ROWS = 10_000
@@ -104,15 +104,7 @@ def test_batch_throughput_beside_the_bare_sandbox(
     with sandbox_process(key_file) as sandbox:
         origin = sandbox.origin
         url = command_url(origin + "/paynet", "payout-check", endpoint_id="1001")
-        signed = [
-            sign(
-                url,
-                list(payout_values(f"bare-{n}").items()),
-                consumer_key="demo",
-                private_key=rsa_key,
-            )
-            for n in range(SEND_ROWS)
-        ]
+        signed = signed_payouts(url, rsa_key, (f"bare-{n}" for n in range(SEND_ROWS)))
         bare = _bare(origin, signed)
         path = card_file(tmp_path / "send.csv", SEND_ROWS, "row")
         conn = {

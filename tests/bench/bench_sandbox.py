@@ -20,10 +20,10 @@ from pathlib import Path
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
-from console.core.signing import SignedRequest, sign
+from console.core.signing import SignedRequest
 from console.core.spec import command_url
 from tests.helpers.processes import sandbox_process
-from tests.helpers.sandbox_client import payout_values, pem_of
+from tests.helpers.sandbox_client import pem_of, signed_payouts
 
 REQUESTS = 2400
 THREADS = 4
@@ -56,15 +56,7 @@ def test_sandbox_throughput(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> None:
         origin = sandbox.origin
         assert origin.startswith("http://127.0.0.1:")
         url = command_url(origin + "/paynet", "payout-check", endpoint_id="1001")
-        signed = [
-            sign(
-                url,
-                list(payout_values(f"bench-{n}").items()),
-                consumer_key="demo",
-                private_key=rsa_key,
-            )
-            for n in range(REQUESTS)
-        ]
+        signed = signed_payouts(url, rsa_key, (f"bench-{n}" for n in range(REQUESTS)))
         verify = _verify_cost(rsa_key, signed[0])
         before = _control(origin, "/stats")
         elapsed, answered = _hammer(origin, signed)

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.signing import SignedRequest, sign
+from console.core.signing import SignedRequest
 from console.core.spec import command_url
 from tests.helpers.processes import sandbox_process
-from tests.helpers.sandbox_client import payout_values, pem_of
+from tests.helpers.sandbox_client import pem_of, signed_payouts
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVELS = (1, 4, 16, 64)
@@ -87,15 +87,7 @@ def test_sandbox_under_load_and_slow_clients(tmp_path: Path, rsa_key: rsa.RSAPri
             count = iter(range(10**6))
 
             def signed_batch(n: int) -> list[SignedRequest]:
-                return [
-                    sign(
-                        url,
-                        list(payout_values(f"load-{next(count)}").items()),
-                        consumer_key="demo",
-                        private_key=rsa_key,
-                    )
-                    for _ in range(n)
-                ]
+                return signed_payouts(url, rsa_key, (f"load-{next(count)}" for _ in range(n)))
 
             print(f"\nsandbox under load ({PER_LEVEL} signed payout-checks per level):")
             for threads in LEVELS:

@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.core.signing import sign
 from console.core.spec import command_url
 from tests.helpers.processes import sandbox_process
-from tests.helpers.sandbox_client import payout_values, pem_of
+from tests.helpers.sandbox_client import payout_values, pem_of, signed_payouts
 
 ROOT = Path(__file__).resolve().parents[2]
 LUA = Path(__file__).with_name("signed_requests.lua")
@@ -197,12 +197,7 @@ def test_normal_requests_beside_4096_idle_sockets(
     key_file.write_bytes(pem_of(rsa_key))
     port = _free_port()
     url = command_url(f"http://127.0.0.1:{port}/paynet", "payout-check", endpoint_id="1001")
-    probes = [
-        sign(
-            url, list(payout_values(f"probe-{n}").items()), consumer_key="demo", private_key=rsa_key
-        )
-        for n in range(PROBES)
-    ]
+    probes = signed_payouts(url, rsa_key, (f"probe-{n}" for n in range(PROBES)))
     idle: list[socket.socket] = []
     latencies = []
     with sandbox_process(key_file, port):

@@ -10,14 +10,14 @@ import json
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.signing import sign
+from console.core.signing import SignedRequest, sign
 from console.core.spec import command_url
 from console.sandbox import SandboxHandle, start_sandbox
 
@@ -160,3 +160,12 @@ def payout_values(client_orderid: str, **overrides: str) -> dict[str, str]:
     }
     values.update(overrides)
     return {k: v for k, v in values.items() if v != ""}
+
+
+def signed_payouts(url: str, key: rsa.RSAPrivateKey, ids: Iterable[str]) -> list[SignedRequest]:
+    """The demo merchant's payouts (:func:`payout_values`) to ``url``, one for each order id,
+    signed with ``key``."""
+    return [
+        sign(url, list(payout_values(order_id).items()), consumer_key="demo", private_key=key)
+        for order_id in ids
+    ]
