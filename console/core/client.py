@@ -44,6 +44,9 @@ class Outcome:
     error: NetworkError | None
     elapsed: float
     started_at: float = field(default=0.0)
+    # True once ``console.core.pipeline.masked_outcome`` masked its card data: the journal
+    # stores it as it is instead of masking it a second time
+    masked: bool = field(default=False)
 
     @property
     def result(self) -> Result:

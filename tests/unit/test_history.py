@@ -18,6 +18,8 @@ from console.core import keys, paths
 from console.core.history import History
 from console.core.history.rows import NOT_KEPT
 from console.core.history.schema import MIGRATIONS, SCHEMA_VERSION, _statements
+from console.core.order_facts import client_orderid
+from console.core.pipeline import masked_outcome
 from console.core.prepared import prepare
 from tests.helpers.history_data import answered, lost, prepared
 from tests.helpers.http_server import Received, Reply, serve
@@ -364,6 +366,32 @@ def test_export_json_holds_masked_details(rsa_key: rsa.RSAPrivateKey, tmp_path: 
     assert item["client_orderid"] == "x-1"
     assert item["response"]["fields"]["gateway-order-id"] == "5"
     assert "4444444444444448" not in out.read_text(encoding="utf-8")
+
+
+def test_an_answer_is_stored_alike_whether_the_pipeline_masked_it_or_not(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    # The pipeline hands the journal its masked view, which the journal keeps as it is; an
+    # answer handed over as it came is masked by the journal itself, to the same result.
+    pan = "4444444444444448"
+    req = prepared(rsa_key)
+    echo = (
+        f"type=validation-error&error-message=Card {pan} cvv2={CVV} refused"
+        f"&merchant-order-id={client_orderid(req.params)}&error-code=2"
+    )
+    history = History()
+    hooks = history.journal("acme-sb")
+    stored = []
+    for outcome in (answered(req, echo), masked_outcome(answered(req, echo))):
+        row_id = hooks.before_send(req)
+        hooks.after_answer(row_id, outcome)
+        detail = history.details(row_id)
+        stored.append((detail.row.summary, detail.response))
+    assert stored[0] == stored[1]
+    summary, response = stored[0]
+    assert "444444******4448" in summary
+    assert pan not in json.dumps(response)
+    assert CVV not in json.dumps(response["fields"])
 
 
 def test_ids_with_long_digit_runs_stay_readable_while_card_data_is_masked(

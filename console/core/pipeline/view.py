@@ -21,7 +21,9 @@ def secrets_of(outcome: Outcome) -> list[tuple[str, str]]:
 
 
 def masked_outcome(outcome: Outcome) -> Outcome:
-    """``outcome`` with every card number and CVV2 in its answer masked."""
+    """``outcome`` with every card number and CVV2 in its answer masked (and marked so)."""
+    if outcome.masked:
+        return outcome
     secrets = secrets_of(outcome)
     response = outcome.response
     error = outcome.error
@@ -44,4 +46,4 @@ def masked_outcome(outcome: Outcome) -> Outcome:
             ),
             raw=mask_text(raw_text, secrets, keep=keep).encode("utf-8", "surrogateescape"),
         )
-    return dataclasses.replace(outcome, response=masked, error=error)
+    return dataclasses.replace(outcome, response=masked, error=error, masked=True)
