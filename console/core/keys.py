@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from cryptography.exceptions import UnsupportedAlgorithm
@@ -26,6 +28,11 @@ GENERATE_SIZES = (2048, 3072, 4096)
 KEY_PROBLEM_KINDS = frozenset(
     {"wrong-passphrase", "passphrase-needed", "not-private-key", "not-rsa", "damaged", "too-small"}
 )
+
+# Keys loaded lately, by a digest of their text and passphrase (see load_private_key).
+_LOADED_KEPT = 8
+_LOADED: OrderedDict[bytes, LoadedKey] = OrderedDict()
+_LOADED_LOCK = threading.Lock()
 
 _PEM_BLOCK = re.compile(rb"-----BEGIN ([A-Z0-9 ]+)-----.*?-----END \1-----", re.DOTALL)
 _PRIVATE_LABELS = frozenset({b"RSA PRIVATE KEY", b"PRIVATE KEY", b"ENCRYPTED PRIVATE KEY"})
@@ -81,11 +88,34 @@ def load_private_key(pem: bytes | str, passphrase: bytes | str | None = None) ->
     When the text holds several PEM blocks (say a certificate and its key), the first
     private key is used. An empty passphrase counts as none.
 
+    A text loaded before with the same passphrase gives the same key again, without parsing
+    and checking it a second time (the RSA check alone takes tens of milliseconds, and the
+    window reads its key for every send); a text that fails is checked each time.
+
     Raises:
         KeyProblem: the text holds no usable RSA private key of at least 2048 bits.
     """
     data = pem.encode("utf-8", "replace") if isinstance(pem, str) else pem
     password = _passphrase_bytes(passphrase)
+    # Only a digest of the text and passphrase is kept as the key to the loaded keys.
+    digest = hashes.Hash(hashes.SHA256())
+    digest.update(b"%d:%s%s" % (len(data), data, b"" if password is None else b"\0" + password))
+    token = digest.finalize()
+    with _LOADED_LOCK:
+        loaded = _LOADED.get(token)
+        if loaded is not None:
+            _LOADED.move_to_end(token)
+            return loaded
+    loaded = _load(data, password)
+    with _LOADED_LOCK:
+        _LOADED[token] = loaded
+        while len(_LOADED) > _LOADED_KEPT:
+            _LOADED.popitem(last=False)
+    return loaded
+
+
+def _load(data: bytes, password: bytes | None) -> LoadedKey:
+    """Parse and check the key (:func:`load_private_key` without its memory)."""
     block = _private_block(data)
     encrypted = block.startswith(b"-----BEGIN ENCRYPTED") or b"Proc-Type: 4,ENCRYPTED" in block
     if encrypted and password is None:

@@ -112,6 +112,25 @@ def test_repr_does_not_show_key_material(rsa_key: rsa.RSAPrivateKey) -> None:
     assert repr(loaded) == f"LoadedKey(bits=2048, fingerprint={fingerprint(rsa_key)!r})"
 
 
+def test_a_key_read_again_is_not_parsed_and_checked_again(rsa_key: rsa.RSAPrivateKey) -> None:
+    # the window reads its key from the keyring for every send
+    pem = private_key_pem(rsa_key, "pw")
+    first = load_private_key(pem, "pw")
+    assert load_private_key(pem.decode(), b"pw") is first
+    assert _same_key(first, rsa_key)
+
+
+def test_a_key_read_before_still_asks_for_its_own_passphrase(rsa_key: rsa.RSAPrivateKey) -> None:
+    locked = private_key_pem(rsa_key, "right")
+    assert _same_key(load_private_key(locked, "right"), rsa_key)
+    assert _problem(locked, "wrong").kind == "wrong-passphrase"
+    assert _problem(locked).kind == "passphrase-needed"
+    plain = _pem(rsa_key, serialization.PrivateFormat.PKCS8)
+    assert load_private_key(plain).warnings == ()
+    assert load_private_key(plain, "unneeded").warnings != ()
+    assert load_private_key(plain).warnings == ()
+
+
 # --- failures ------------------------------------------------------------------------------
 
 
