@@ -114,6 +114,12 @@ def load_private_key(pem: bytes | str, passphrase: bytes | str | None = None) ->
     return loaded
 
 
+def forget_loaded() -> None:
+    """Drop every key :func:`load_private_key` keeps (a key was deleted or replaced)."""
+    with _LOADED_LOCK:
+        _LOADED.clear()
+
+
 def _load(data: bytes, password: bytes | None) -> LoadedKey:
     """Parse and check the key (:func:`load_private_key` without its memory)."""
     block = _private_block(data)

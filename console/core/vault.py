@@ -166,6 +166,8 @@ class Vault:
             return False
         self.store.delete(head)
         self._drop_parts(head, manifest)
+        if slot == _PRIVATE_KEY:  # nor kept in this console's memory
+            keys.forget_loaded()
         return True
 
     def _drop_parts(self, head: str, manifest: dict[str, object]) -> None:
@@ -182,6 +184,7 @@ class Vault:
         """
         self._check_free(env, replace)
         self._put(env, _PRIVATE_KEY, keys.private_key_pem(private_key).decode("ascii"))
+        keys.forget_loaded()  # a key it replaced is not kept in this console's memory
         return self._info(env, private_key)
 
     def import_key(

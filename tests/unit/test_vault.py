@@ -97,6 +97,22 @@ def test_secrets_are_stored_without_the_import_passphrase_and_never_on_disk(
     assert not [f for f in files if f.is_file()]
 
 
+def test_a_key_read_for_every_send_is_parsed_once_and_not_kept_once_deleted(
+    rsa_key: rsa.RSAPrivateKey, memory_keyring: MemoryKeyring
+) -> None:
+    vault = Vault()
+    vault.store_key("sb", rsa_key)
+    first = vault.private_key("sb")
+    assert vault.private_key("sb") is first  # the next send: not parsed and checked again
+    vault.store_key("sb", keys.generate_private_key(), replace=True)
+    assert keys.load_private_key(keys.private_key_pem(rsa_key)).private_key is not first
+    again = vault.private_key("sb")
+    vault.delete_key("sb")
+    with pytest.raises(NoKeyError):
+        vault.private_key("sb")
+    assert keys.load_private_key(keys.private_key_pem(again)).private_key is not again
+
+
 def test_replacing_a_key_needs_to_be_asked_for(
     rsa_key: rsa.RSAPrivateKey, other_rsa_key: rsa.RSAPrivateKey
 ) -> None:
