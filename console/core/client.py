@@ -44,8 +44,8 @@ class Outcome:
     error: NetworkError | None
     elapsed: float
     started_at: float = field(default=0.0)
-    # True once ``console.core.pipeline.masked_outcome`` masked its card data: the journal
-    # stores it as it is instead of masking it a second time
+    # True once ``console.core.outcome_view.masked_outcome`` masked its card data (asked
+    # again, by the journal, it gives the outcome back as it is)
     masked: bool = field(default=False)
 
     @property

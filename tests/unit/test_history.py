@@ -19,7 +19,7 @@ from console.core.history import History
 from console.core.history.rows import NOT_KEPT
 from console.core.history.schema import MIGRATIONS, SCHEMA_VERSION, _statements
 from console.core.order_facts import client_orderid
-from console.core.pipeline import masked_outcome
+from console.core.outcome_view import masked_outcome
 from console.core.prepared import prepare
 from tests.helpers.history_data import answered, lost, prepared
 from tests.helpers.http_server import Received, Reply, serve

@@ -10,10 +10,10 @@ it would let anyone holding the database test guesses of the full card number an
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from console.core.masking import answer_ids, is_sensitive, mask_answer, mask_text
+from console.core.masking import is_sensitive
 from console.core.order_facts import (
     amount,
     answer_order_id,
@@ -23,6 +23,7 @@ from console.core.order_facts import (
     receiver,
     requested_order_id,
 )
+from console.core.outcome_view import masked_outcome
 from console.core.signing import shown_request
 
 if TYPE_CHECKING:
@@ -86,30 +87,22 @@ def answered_request(prepared: PreparedRequest, *, answered: bool) -> dict[str, 
 
 
 def answer_columns(outcome: Outcome) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The pane columns known after the answer, and the masked answer to store (masked
-    here, unless :func:`console.core.pipeline.masked_outcome` masked it already)."""
-    mask = _masker(outcome)
+    """The pane columns known after the answer, and the answer to store: the one masked
+    view of it (:func:`console.core.outcome_view.masked_outcome`, which leaves an outcome
+    masked already as it is)."""
+    outcome = masked_outcome(outcome)
     columns: dict[str, Any] = {
         "finished": round(outcome.started_at + outcome.elapsed, 6) if outcome.started_at else None,
         "outcome": str(outcome.result),
         "elapsed": outcome.elapsed,
-        # the one masking policy: card data masked, ids with long digit runs kept readable
-        "summary": mask(outcome.summary),
+        "summary": outcome.summary,
     }
     if outcome.response is None:
         error = outcome.error
-        message = mask(error.message if error else "", ids=False)
+        message = error.message if error else ""
         return columns, {"error": message, "error_class": type(error).__name__}
     response = outcome.response
-    secrets = _secrets(outcome.prepared.params)
-    fields = list(response.fields) if outcome.masked else mask_answer(response.fields, secrets)
-    data = response.to_json()
-    data["fields"] = _fields_object(fields)
-    data["raw"] = mask(str(data.get("raw", "")))
-    for key in ("summary", "error_message"):
-        value = data.get(key)
-        if isinstance(value, str):
-            data[key] = mask(value)
+    fields = response.fields
     got = dict(fields)
     columns.update(
         http_status=response.http_status,
@@ -126,31 +119,4 @@ def answer_columns(outcome: Outcome) -> tuple[dict[str, Any], dict[str, Any]]:
         columns["recurring_payment_id"] = rpi
     if outcome.prepared.command == "status" and response.status:
         columns.update(final_status=response.status, final_status_source="status")
-    return columns, data
-
-
-def _masker(outcome: Outcome) -> Callable[..., str]:
-    """Text of ``outcome`` as it may be stored: as it is where it was masked already, else
-    masked with the request's card data as secrets and the answer's ids kept readable
-    (``ids=False``: a transport error's message, which has no answer ids)."""
-    if outcome.masked:
-        return lambda text, ids=True: text
-    secrets = _secrets(outcome.prepared.params)
-    keep = answer_ids(outcome.response.fields) if outcome.response else frozenset[str]()
-
-    def mask(text: str, ids: bool = True) -> str:
-        return mask_text(text, secrets, keep=keep if ids else ())
-
-    return mask
-
-
-def _fields_object(fields: Sequence[tuple[str, str]]) -> Mapping[str, object]:
-    """Like DecodedResponse.to_json: a repeated name becomes a list."""
-    out: dict[str, object] = {}
-    for name, value in fields:
-        if name not in out:
-            out[name] = value
-        else:
-            previous = out[name]
-            out[name] = [*previous, value] if isinstance(previous, list) else [previous, value]
-    return out
+    return columns, response.to_json()

@@ -9,7 +9,6 @@ Public API:
     Verdict, Seen, judge, verdict_for, NEW_ORDER_COMMANDS: the double-payout guard (the
         facts of an order it reads, such as its client_orderid: ``console.core.order_facts``).
     SendSummary: what a person confirms.
-    masked_outcome: the one masked view of an answer.
 
 The guard and the summary are cheap to import (the window reads them before its first
 paint); the pipeline itself brings in signing and HTTP, so it loads on first use.
@@ -39,7 +38,6 @@ if TYPE_CHECKING:
     from .asking import Answered, Asker, Question, Ready, Refused, steps
     from .check import Check, Decision, Refusal, RefusedError, card_question
     from .pipeline import Pipeline, Sent
-    from .view import masked_outcome
 
 _LAZY = {
     "Answered": "asking",
@@ -55,7 +53,6 @@ _LAZY = {
     "card_question": "check",
     "Pipeline": "pipeline",
     "Sent": "pipeline",
-    "masked_outcome": "view",
 }
 
 
@@ -83,7 +80,6 @@ __all__ = [
     "card_question",
     "clock_text",
     "judge",
-    "masked_outcome",
     "resend_note",
     "steps",
     "unknown_question",

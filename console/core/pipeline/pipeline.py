@@ -22,6 +22,7 @@ from console.core.client import Client, Outcome, Result
 from console.core.errors import JournalUnavailableError
 from console.core.journals import Journal
 from console.core.order_facts import answer_order_id, client_orderid, requested_order_id
+from console.core.outcome_view import masked_outcome
 from console.core.pipeline.asking import (
     Asker,
     HoldRule,
@@ -41,7 +42,6 @@ from console.core.pipeline.guard import (
     verdict_for,
 )
 from console.core.pipeline.summary import SendSummary
-from console.core.pipeline.view import masked_outcome
 from console.core.prepared import PreparedRequest, prepare
 
 if TYPE_CHECKING:  # made by the caller's factory: checking alone needs no HTTP client

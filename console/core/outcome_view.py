@@ -4,6 +4,8 @@ The answer's fields, summary, error message and raw body go through the one mask
 (``console.core.masking``), with the request's own card data as secrets: a gateway that
 echoes the card shows ``444444******4448`` in the window, the journal, the log and the
 command line alike. The outcome as it came is kept apart for a deliberate reveal only.
+The pipeline masks each answer here once; the journals store what this gives (an outcome
+masked already is given back as it is).
 """
 
 from __future__ import annotations
