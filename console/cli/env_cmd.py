@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from console.cli.failures import EXIT_ENV_NOT_CONFIRMED, EXIT_INVALID, EXIT_USAGE
 from console.core.environments import (
     CallbackListenerSettings,
     ConfirmationRequiredError,
@@ -24,9 +25,6 @@ from console.core.environments import (
 from console.core.spec import COMMANDS
 from console.core.vault import Vault, VaultError
 
-EXIT_INVALID = 1
-EXIT_USAGE = 2
-EXIT_NOT_CONFIRMED = 4
 _KINDS = (str(EnvKind.SANDBOX), str(EnvKind.PRODUCTION))
 
 
@@ -259,7 +257,7 @@ def run_edit(args: argparse.Namespace) -> int:
                     f"gateway-console env edit: not changed. {exc} Pass --yes to confirm.",
                     file=sys.stderr,
                 )
-                return EXIT_NOT_CONFIRMED
+                return EXIT_ENV_NOT_CONFIRMED
             env = store.update(args.name, new, confirm=True)
     except (EnvironmentStoreError, VaultError, UsageError) as exc:
         return _fail(args, exc)

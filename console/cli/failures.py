@@ -40,6 +40,13 @@ EXIT_AUDIT_BROKEN = 17  # team audit --verify: the audit trail's hash chain is b
 EXIT_NOT_FINAL = 18  # nothing final yet: batch rows processing or not sent; a recurring
 # profile whose first charge is not due yet (send status)
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
+# The other commands' statuses, kept here too so that one number has one meaning per command.
+EXIT_FAILED = EXIT_INVALID  # history, keys: the action failed; nothing was changed
+EXIT_NO_KEYRING = 3  # keys: no usable OS keyring
+EXIT_ENV_NOT_CONFIRMED = 4  # env: a change to a production environment was not confirmed
+EXIT_VALID = EXIT_OK  # verify: the signature is valid
+EXIT_SIGNATURE_INVALID = EXIT_INVALID  # verify: it is not (the mistake is named)
+EXIT_UNREADABLE = EXIT_USAGE  # verify, import-curl: the input cannot be read
 
 EXIT_TABLE = f"""exit status:
   {EXIT_OK}  accepted by the gateway

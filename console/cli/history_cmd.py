@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from console.cli.arg_types import HISTORY_ROWS_MAX, history_rows
+from console.cli.failures import EXIT_FAILED, EXIT_JOURNAL, EXIT_USAGE
 from console.core.errors import JournalUnavailableError
 from console.core.history import (
     EXPORT_FORMATS,
@@ -30,9 +31,6 @@ from console.core.history import (
 )
 from console.core.journals import JournalStore, open_journal
 
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_JOURNAL = 10
 _TABLE: tuple[tuple[str, Callable[[HistoryRow], str]], ...] = (
     ("TIME", lambda r: r.created.astimezone().strftime("%Y-%m-%d %H:%M:%S")),
     ("ENV", lambda r: r.environment),

@@ -18,13 +18,12 @@ import shlex
 import sys
 from typing import Any
 
+from console.cli.failures import EXIT_OK, EXIT_UNREADABLE
 from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.verify_cmd import UnreadableInputError, input_text
 from console.core.masking import mask_params
 from console.core.siglab.capture import CaptureError
 from console.core.siglab.curl_import import CurlImport, import_curl
-
-EXIT_OK, EXIT_UNREADABLE = 0, 2
 
 
 def register(sub: Any) -> None:

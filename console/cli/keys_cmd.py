@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from console.cli.failures import EXIT_FAILED, EXIT_NO_KEYRING
 from console.core.environments import EnvironmentStore, EnvironmentStoreError
 from console.core.keys import KeyProblem
 from console.core.vault import (
@@ -30,9 +31,6 @@ from console.core.vault import (
 
 PASSPHRASE_ENV = "GATEWAY_CONSOLE_KEY_PASSPHRASE"  # noqa: S105 (a variable name, not a secret)
 CONTROL_ENV = "GATEWAY_CONSOLE_MERCHANT_CONTROL"
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_NO_KEYRING = 3
 
 
 def register(sub: Any) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
+from console.cli.failures import EXIT_SIGNATURE_INVALID, EXIT_UNREADABLE, EXIT_VALID
 from console.cli.parser import RawDescriptionHelpFormatter
 from console.core.keys import KeyProblem
 from console.core.siglab.capture import CaptureError, from_parts
@@ -30,8 +31,6 @@ from console.core.siglab.curl import parse_request_text
 from console.core.siglab.diagnose import Verdict, diagnose
 from console.core.siglab.keysource import environment_public_key, load_public_key
 from console.core.siglab.received import from_capture
-
-EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 
 
 class UnreadableInputError(Exception):
@@ -92,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(verdict.to_json(reveal=args.reveal), indent=2))
     else:
         _print(verdict, reveal=args.reveal)
-    return EXIT_VALID if verdict.valid else EXIT_INVALID
+    return EXIT_VALID if verdict.valid else EXIT_SIGNATURE_INVALID
 
 
 def _capture(args: argparse.Namespace) -> Any:
@@ -164,7 +163,7 @@ def _run_callback(args: argparse.Namespace) -> int:
         print("VALID: the control value is right." if verdict.valid else "INVALID")
         for item in diagnosis:
             print(f"  {item['message']} ({item['code']})")
-    return EXIT_VALID if verdict.valid else EXIT_INVALID
+    return EXIT_VALID if verdict.valid else EXIT_SIGNATURE_INVALID
 
 
 def _merchant_control(args: argparse.Namespace) -> str:
