@@ -51,6 +51,8 @@ from console.cli.request_args import (
 )
 from console.cli.send_cmd import EXIT_BY_RESULT
 from console.core import batch as core
+from console.core.environments import EnvironmentStore, EnvKind
+from console.core.errors import EnvironmentStoreError
 from console.core.gateway_identity import gateway_for
 from console.core.journals import open_journal
 from console.core.pipeline import Pipeline
@@ -257,16 +259,12 @@ def _environment(args: argparse.Namespace, fallback: str | None = None) -> tuple
     whether it is production."""
     name = args.env or (None if getattr(args, "base_url", None) else fallback)
     if name:
-        from console.core.environments import EnvironmentStore, EnvKind
-        from console.core.errors import EnvironmentStoreError
-
         try:
             env = EnvironmentStore().get(name)
         except EnvironmentStoreError as exc:
             if not args.env:  # a results file's "command line (...)" environment
                 return name, False
             raise UsageError(f"--env {args.env}: {exc.message}") from exc
-        args.env = env.name  # a results file's environment: --check connects to it
         return env.name, env.kind is EnvKind.PRODUCTION
     if getattr(args, "base_url", None):
         return f"command line ({urlsplit(args.base_url).netloc})", False
@@ -369,9 +367,19 @@ def _validate(args: argparse.Namespace, pipeline: Pipeline, production: bool) ->
     return EXIT_INVALID if plan.validation.error_rows or plan.validation.header_broken else EXIT_OK
 
 
-def _connection(args: argparse.Namespace, command: str) -> Connection:
-    args.api_command = command
-    return connection(args)
+def saved_environment(args: argparse.Namespace, name: str) -> str | None:
+    """The saved environment a results file's row checks connect through: --env's, else
+    the one the file was run in (None: connection options, given or missing)."""
+    if args.env or getattr(args, "base_url", None):
+        return args.env or None
+    try:
+        return EnvironmentStore().get(name).name
+    except EnvironmentStoreError:  # a results file's "command line (...)" environment
+        return None
+
+
+def _connection(args: argparse.Namespace, command: str, env: str | None = None) -> Connection:
+    return connection(args, command, env)
 
 
 def run_batch(args: argparse.Namespace) -> int:
@@ -516,7 +524,8 @@ def run_status(args: argparse.Namespace) -> int:
 def _status(args: argparse.Namespace, pipeline: Pipeline, production: bool, out: Path) -> int:
     plan = _plan(args, pipeline, production)
     if args.check:
-        conn = _connection(args, "status")
+        # a results file's environment when no option names one: --check connects to it
+        conn = _connection(args, "status", saved_environment(args, pipeline.environment))
 
         def said(answer: core.StatusAnswer) -> None:
             words = answer.status or answer.outcome.summary

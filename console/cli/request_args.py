@@ -100,11 +100,19 @@ def read_fields(args: argparse.Namespace) -> dict[str, str]:
     return values
 
 
-def connection(args: argparse.Namespace) -> Connection:
+def connection(
+    args: argparse.Namespace, command: str | None = None, env: str | None = None
+) -> Connection:
     """Where requests go and how, from --env (its key: --key-file, else the keyring), else
-    the options."""
-    if args.env:
-        return _env_connection(args)
+    the options.
+
+    Args:
+        command: the command sent (default: the one the command line names).
+        env: the saved environment to connect through (default: --env's).
+    """
+    env = env or args.env
+    if env:
+        return _env_connection(args, command or args.api_command, env)
     missing = [
         opt
         for opt, val in (
@@ -133,23 +141,24 @@ def connection(args: argparse.Namespace) -> Connection:
     )
 
 
-def _env_connection(args: argparse.Namespace) -> Connection:
-    """Connection from a saved environment and its key: --key-file, else the keyring."""
+def _env_connection(args: argparse.Namespace, command: str, name: str) -> Connection:
+    """Connection from the saved environment ``name`` and its key: --key-file, else the
+    keyring."""
     from console.core.environments import EnvironmentStoreError, EnvKind, connect
     from console.core.secret_store import KeyringUnavailableError, VaultError
 
     key = load_key(args) if args.key_file else None  # an explicit key: no keyring needed
     try:
-        conn = connect(args.env, private_key=key)
+        conn = connect(name, private_key=key)
     except KeyringUnavailableError as exc:  # the window's "in memory" has no match here
         raise UsageError(
-            f"--env {args.env}: {exc} On the command line, give the private key with "
-            f"--key-file PEM instead: --env {args.env} still gives the address, login and "
+            f"--env {name}: {exc} On the command line, give the private key with "
+            f"--key-file PEM instead: --env {name} still gives the address, login and "
             "endpoint, and no keyring is needed."
         ) from exc
     except (EnvironmentStoreError, VaultError) as exc:
-        raise UsageError(f"--env {args.env}: {exc}") from exc
-    kwargs = conn.prepare_kwargs(args.api_command)
+        raise UsageError(f"--env {name}: {exc}") from exc
+    kwargs = conn.prepare_kwargs(command)
     kwargs.update({k: v for k, v in (("base_url", args.base_url), ("login", args.login)) if v})
     if args.endpoint_id or args.group_id:
         kwargs["endpoint_id"], kwargs["endpoint_group_id"] = args.endpoint_id, args.group_id

@@ -299,10 +299,8 @@ def run_send_approved(args: argparse.Namespace) -> int:
 def _connection(args: argparse.Namespace, s: Submission) -> Connection:
     """Where and as whom to send ``s`` from here: the options, else the environment of the
     same name in this profile."""
-    if not args.env and not args.base_url:
-        args.env = s.environment
-    args.api_command = s.command
-    return connection(args)
+    saved = s.environment if not args.env and not args.base_url else None
+    return connection(args, s.command, saved)
 
 
 def _send(args: argparse.Namespace, journal: TeamJournal, s: Submission, conn: Connection) -> int:

@@ -410,3 +410,19 @@ def test_a_card_number_failing_its_check_digit_is_reported_alike_by_validate_dry
     assert main(["batch", "run", *confirmed]) == 0
     assert "1 to send" in capsys.readouterr().out  # c-0 was sent by the first run
     assert payouts(sandbox) == Counter({"c-0": 1, "c-1": 1})
+
+
+def test_status_check_asks_through_the_environment_the_file_was_run_in(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`batch status FILE --check` with no option: the results file names its environment."""
+    key = conn[conn.index("--key-file") + 1]
+    base = ["--base-url", sandbox.base_url, "--login", "demo", "--endpoint-id", "1001"]
+    assert main(["env", "add", "team-sb", "--kind", "sandbox", *base]) == 0
+    path = card_file(tmp_path / "p.csv", 2, "sb")
+    assert main(["batch", "run", str(path), "--env", "team-sb", "--key-file", key]) == EXIT_OK
+    capsys.readouterr()
+    assert main(["batch", "status", str(path), "--check", "--key-file", key]) == EXIT_OK
+    said = capsys.readouterr().out
+    assert "2 rows: 2 approved" in said
+    assert "row 2 sb-0: approved" in said
