@@ -1,5 +1,6 @@
 """What validation asks of each field of the contract's tables: its checks, from the Type
-and Length columns and the formats some fields have, and whether it is always required."""
+and Length columns and the formats some fields have, the pattern those checks hold a value
+to, and whether it is always required."""
 
 from __future__ import annotations
 
@@ -67,6 +68,28 @@ def field_checks(f: Field) -> tuple[c.FieldCheck, ...]:
         # "-": no limit to check
         found = tuple(check for check in found if check is not c.check_length)
     return found
+
+
+# The checks that hold a value to a pattern (the others weigh it against tables or ranges).
+_PATTERNS: dict[c.FieldCheck, str] = {
+    c.check_digits: c.DIGITS_PATTERN,
+    c.check_amount: c.AMOUNT_PATTERN,
+    c.check_amount_sequence: c.AMOUNT_LIST_PATTERN,
+    c.check_date: c.DATE_PATTERN,
+    fm.check_month: fm.MONTH_PATTERN,
+    fm.check_currency: fm.CURRENCY_PATTERN,
+}
+
+
+def field_pattern(f: Field) -> str | None:
+    """The anchored regular expression every value of ``f`` that passes its format checks
+    matches (Python and ECMAScript alike, for JSON Schema); None when no check has one."""
+    if f.type in (FieldType.INT, FieldType.LONG):
+        found = c.integer_pattern(INT_MINIMUM.get(f.name, 0))
+    else:
+        # the last check with a pattern is the narrowest (a month's digits 1-12)
+        found = next((p for check in reversed(field_checks(f)) if (p := _PATTERNS.get(check))), "")
+    return f"^(?:{found})$" if found else None
 
 
 def always_required(f: Field) -> bool:
