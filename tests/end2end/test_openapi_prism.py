@@ -69,6 +69,7 @@ REFUSED = [
     ("payout-check", {"amount": "1,234.50"}),
     ("payout-check", {"expire_month": "13"}),
     ("payout-check", {"currency": "usd"}),
+    ("payout-check", {"receiver_country_code": "U.S."}),
     ("payout-check", {"cvv2": "12a"}),
     ("payout-check", {"notify_url": "https://merchant.example/notify"}),
     ("payout-check", {"card_recurring_payment_id": "987654"}),

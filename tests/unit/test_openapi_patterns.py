@@ -48,6 +48,8 @@ def test_every_value_validation_takes_matches_the_pattern_stated(
         ("payout-check", "expire_month", "13"),
         ("payout-check", "expire_month", "00"),
         ("payout-check", "currency", "usd"),
+        ("payout-check", "receiver_country_code", "us"),
+        ("create-recurring-payment", "country", "USA"),
         ("payout-check", "customer_id", "-1"),
         ("create-recurring-payment", "interval", "0"),
         ("create-recurring-payment", "start-date", "2030-12-01"),

@@ -17,14 +17,16 @@ LENIENT_NUMERIC_FIELDS = frozenset({"receiver_phone", "receiver_zip_code", "rece
 # Lower bounds of whole numbers; ids and counters are never negative.
 INT_MINIMUM = {"interval": 1}
 
+_country_2_or_3 = fm.country_check(alpha3=True)
+_country_2 = fm.country_check(alpha3=False)
 _callback_url = fm.url_check(callback=True)
 _plain_url = fm.url_check(callback=False)
 _NAMED_CHECKS: dict[str, tuple[c.FieldCheck, ...]] = {
     "currency": (fm.check_currency,),
     "ipaddress": (fm.check_ip,),
     "customer-ip": (fm.check_ip,),
-    "receiver_country_code": (fm.country_check(alpha3=True),),
-    "country": (fm.country_check(alpha3=False),),
+    "receiver_country_code": (_country_2_or_3,),
+    "country": (_country_2,),
     "receiver_email": (fm.check_email,),
     "email": (fm.check_email,),
     "server_callback_url": (_callback_url,),
@@ -78,6 +80,8 @@ _PATTERNS: dict[c.FieldCheck, str] = {
     c.check_date: c.DATE_PATTERN,
     fm.check_month: fm.MONTH_PATTERN,
     fm.check_currency: fm.CURRENCY_PATTERN,
+    _country_2_or_3: fm.COUNTRY_PATTERNS[True],
+    _country_2: fm.COUNTRY_PATTERNS[False],
 }
 
 

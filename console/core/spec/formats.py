@@ -24,6 +24,7 @@ _CONTROL_NAMES = {"\x00": "a NUL", "\t": "a tab", "\n": "a line feed", "\r": "a 
 # table decides which exist). Patterns Python and ECMAScript read alike (the OpenAPI export).
 MONTH_PATTERN = "0?[1-9]|1[0-2]"
 CURRENCY_PATTERN = "[A-Z]{3}"
+COUNTRY_PATTERNS = {False: "[A-Z]{2}", True: "[A-Z]{2,3}"}  # by alpha3: ISO 3166-1 codes
 _MONTH = re.compile(MONTH_PATTERN)
 
 # Ports deployed gateways call back on (field notes, "Callbacks"); others get a warning only.
@@ -65,7 +66,8 @@ def check_currency(f: Field, shown: str, value: str, out: list[Problem]) -> bool
 
 
 def country_check(*, alpha3: bool) -> FieldCheck:
-    """ISO 3166-1 country code: alpha-2, or alpha-2/alpha-3 when ``alpha3``."""
+    """ISO 3166-1 country code: alpha-2, or alpha-2/alpha-3 when ``alpha3`` (each one
+    matches ``COUNTRY_PATTERNS[alpha3]``)."""
     kinds = "alpha-2 or alpha-3" if alpha3 else "alpha-2"
     example = "US or USA" if alpha3 else "US"
 
