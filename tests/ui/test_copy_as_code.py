@@ -17,7 +17,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from PySide6.QtGui import QGuiApplication
 
+from console.core.client import Outcome
 from console.core.environments import EnvKind
+from console.core.errors import NetworkError, NotSentError, OutcomeUnknownError
 from console.core.exports import LANGUAGES, program_for_request, render_code
 from console.core.exports.program import PLACEHOLDER_ORDER_ID_PREFIX
 from console.core.keys import private_key_pem
@@ -200,3 +202,26 @@ def test_a_request_the_gateway_answered_is_copied_with_its_own_order_id(
     text = _copy(window.inspector.request.code, "node")
     assert sent_id in text  # the gateway has it: a rerun is refused as a repeat, not paid
     assert "NOT SENT" not in text
+
+
+@pytest.mark.parametrize(("error", "reached"), [(NotSentError, False), (OutcomeUnknownError, True)])
+def test_a_request_that_never_arrived_is_copied_as_not_sent_one_that_may_have_keeps_its_id(
+    qtbot: Any, window: MainWindow, error: type[NetworkError], reached: bool
+) -> None:
+    env = window.session.environment
+    assert env is not None
+    window.session.use(
+        dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION), window.session.private_key
+    )
+    window.fill_example()
+    answer_next_question(False, [])
+    window.send()
+    prepared = window.inspector.prepared
+    assert prepared is not None
+    order_id = prepared.value("client_orderid")
+    assert order_id
+    # what the transport says of the send: never arrived, or maybe arrived (a timeout)
+    window.inspector.show_outcome(Outcome(prepared, None, error("No answer.", prepared.url), 0.1))
+    text = _copy(window.inspector.request.code, "python")
+    assert (order_id in text) is reached
+    assert ("NOT SENT" in text) is not reached
