@@ -56,6 +56,12 @@ class Outcome:
         return _RESULT_BY_KIND[self.response.kind]
 
     @property
+    def may_have_arrived(self) -> bool:
+        """The request may be at the gateway: answered, or lost on the way back (a request
+        that never arrived is the only one the gateway cannot have)."""
+        return self.result is not Result.NOT_SENT
+
+    @property
     def summary(self) -> str:
         """One paragraph in plain words: what happened and what to do next."""
         if self.error is not None:

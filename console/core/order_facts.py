@@ -19,6 +19,9 @@ from console.core.masking import mask_pan, pan_fields
 
 # The names an order id travels under: create-recurring-payment spells it with a dash.
 ORDER_ID_FIELDS = ("client_orderid", "client-orderid")
+# Commands that make a new order or profile at the gateway: the ones a repeat would duplicate
+# (the double-payout guard's, and what a program made from a request not sent must not carry).
+NEW_ORDER_COMMANDS = frozenset({"payout-check", "create-recurring-payment"})
 # Where the money goes when no card number is sent, in the order they are looked for.
 _RECEIVERS = (
     ("stored card", ("card_recurring_payment_id",)),

@@ -19,6 +19,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from console.core.spec.examples import (
+    SANDBOX_FIRST_PAYMENT_CLIENT_ORDERID,
+    SANDBOX_FIRST_PAYMENT_ORDERID,
+)
 from console.core.spec.formats import luhn_valid
 from console.sandbox.ids import Ids, card
 from console.sandbox.records import Order
@@ -41,7 +45,13 @@ class Seed:
 
 
 SEEDS = (
-    Seed(9000001, "first-payment-1", "approved", "4444444444444448", "5555555555554444"),
+    Seed(
+        SANDBOX_FIRST_PAYMENT_ORDERID,
+        SANDBOX_FIRST_PAYMENT_CLIENT_ORDERID,
+        "approved",
+        "4444444444444448",
+        "5555555555554444",
+    ),
     Seed(9000002, "first-payment-2", "approved", "4111111111111111"),
     Seed(9000003, "first-payment-declined", "declined", "4000000000000002"),
     Seed(9000004, "first-payment-processing", "processing", "4444444444444448"),

@@ -28,8 +28,10 @@ NO_PROGRAM = "no request yet: fill a form without errors and press Send."
 Source = Callable[[], "Program"]
 
 
-def prepared_program(prepared: PreparedRequest | None) -> Program:
-    """The program that sends ``prepared`` (the inspector's request) as it was made.
+def prepared_program(prepared: PreparedRequest | None, *, sent: bool) -> Program:
+    """The program that sends ``prepared`` (the inspector's request) as it was made; for a
+    request the console did not send (``sent`` False), as the core makes such a program
+    (a first line saying so, a fresh placeholder order id).
 
     Raises:
         ConsoleError: no request, or one that errors kept from being signed.
@@ -40,7 +42,7 @@ def prepared_program(prepared: PreparedRequest | None) -> Program:
     if prepared is None or prepared.signed is None:
         raise InputError(NO_PROGRAM)
     login = prepared.signed.oauth.get("oauth_consumer_key", "")
-    return program_for_request(prepared.command, prepared.url, login, prepared.params)
+    return program_for_request(prepared.command, prepared.url, login, prepared.params, sent=sent)
 
 
 def pasted_program(text: str, scheme: str | None = None) -> Program:

@@ -63,7 +63,6 @@ def test_the_exported_bruno_collection_runs_with_bru_and_every_test_passes(
     sandbox: SandboxHandle, rsa_key: rsa.RSAPrivateKey, tmp_path: Path
 ) -> None:
     require_bru()
-    sandbox.seed_first_payment("sale-0001", orderid=1234567)  # the environment's first payment
     folder = tmp_path / "collection"
     _export(sandbox, folder)
     written = "".join(p.read_text(encoding="utf-8") for p in folder.rglob("*") if p.is_file())

@@ -62,7 +62,6 @@ def test_the_exported_collection_runs_with_newman_and_every_test_passes(
     sandbox: SandboxHandle, key_file: Path, tmp_path: Path
 ) -> None:
     require_newman()
-    sandbox.seed_first_payment("sale-0001", orderid=1234567)  # the environment's first payment
     collection_path, environment_path = _export(sandbox, key_file, tmp_path)
     collection = json.loads(collection_path.read_text(encoding="utf-8"))
     assert "PRIVATE KEY" not in collection_path.read_text(encoding="utf-8")

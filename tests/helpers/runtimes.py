@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,10 @@ import pytest
 
 NEWMAN = Path(__file__).parents[1] / "clients" / "newman" / "node_modules" / ".bin" / "newman"
 BRU = Path(__file__).parents[1] / "clients" / "bruno" / "node_modules" / ".bin" / "bru"
+PRISM = Path(__file__).parents[1] / "clients" / "prism" / "node_modules" / ".bin" / "prism"
+# The OpenAPI client generators and what their clients need, in a virtual environment of
+# their own (tests/clients/openapi_generators/requirements.txt, pinned).
+GENERATORS = Path(__file__).parents[1] / "clients" / "openapi_generators" / "venv" / "bin"
 
 # How each language's program is run from its folder (the file named by exports.file_name).
 COMMANDS: dict[str, list[str]] = {
@@ -58,3 +63,30 @@ def require_bru() -> None:
         pytest.skip("node is not installed: Bruno's runner needs it")
     if not BRU.exists():
         pytest.skip("Bruno's runner is not installed: run npm ci in tests/clients/bruno")
+
+
+def _skip_unless_ci(reason: str) -> None:
+    """Skip with ``reason``; under CI (which installs these tools) fail instead."""
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run this: {reason}")
+    pytest.skip(reason)
+
+
+def require_prism() -> None:
+    """Skip, with the reason, when Prism cannot run here (fail under CI)."""
+    if shutil.which("node") is None:
+        _skip_unless_ci("node is not installed: Prism needs it")
+    if not PRISM.exists():
+        _skip_unless_ci("Prism is not installed: run npm ci in tests/clients/prism")
+
+
+def require_generator(name: str) -> None:
+    """Skip, with the reason, when the OpenAPI client generator ``name`` (its command in the
+    generators' environment) cannot run here (fail under CI)."""
+    if not (GENERATORS / name).exists():
+        _skip_unless_ci(
+            f"{name} is not installed: python3 -m venv tests/clients/openapi_generators/venv "
+            "and pip install -r tests/clients/openapi_generators/requirements.txt into it"
+        )
+    if name == "openapi-generator-cli" and shutil.which("java") is None:
+        _skip_unless_ci("java is not installed: openapi-generator needs it")

@@ -4,6 +4,7 @@ Python one, run with the key in its environment, is accepted by the sandbox."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -16,12 +17,17 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from PySide6.QtGui import QGuiApplication
 
+from console.core.client import Outcome
+from console.core.environments import EnvKind
+from console.core.errors import NetworkError, NotSentError, OutcomeUnknownError
 from console.core.exports import LANGUAGES, program_for_request, render_code
+from console.core.exports.program import PLACEHOLDER_ORDER_ID_PREFIX
 from console.core.keys import private_key_pem
 from console.core.spec.examples import SANDBOX_CARD, SANDBOX_CVV2
 from console.ui.code_copy import CopyAsCode
 from console.ui.main_window import MainWindow
 from console.ui.signature_lab import SignatureLabDialog
+from tests.helpers.dialogs import answer_next_question
 from tests.helpers.mistaken_signer import sign
 
 CARD = "4111111111111111"
@@ -160,3 +166,62 @@ def test_the_lab_says_why_nothing_was_copied(qtbot: Any, pasted: str, said: str)
     dialog.code.button.click()
     assert said in dialog.code.note.text()
     assert QGuiApplication.clipboard().text() == "before"
+
+
+def test_a_request_cancelled_at_the_confirmation_is_copied_with_a_fresh_order_id_and_says_so(
+    qtbot: Any, window: MainWindow
+) -> None:
+    env = window.session.environment
+    assert env is not None
+    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
+    window.session.use(live, window.session.private_key)
+    window.fill_example()
+    answer_next_question(False, [])
+    window.send()
+    assert "Cancelled" in window.panel.result.text()
+    cancelled = window.inspector.prepared
+    assert cancelled is not None
+    cancelled_id = cancelled.value("client_orderid")
+    assert cancelled_id
+    for language in LANGUAGES:
+        text = _copy(window.inspector.request.code, language)
+        assert cancelled_id not in text, language  # run, it would send that very payout
+        assert PLACEHOLDER_ORDER_ID_PREFIX in text
+        # the first line after the interpreter's (#!, <?php)
+        first = next(line for line in text.splitlines() if not line.startswith(("#!", "<?php")))
+        assert "NOT SENT" in first, language
+        assert "client_orderid is a fresh placeholder" in first
+
+
+def test_a_request_the_gateway_answered_is_copied_with_its_own_order_id(
+    qtbot: Any, window: MainWindow
+) -> None:
+    _sent(qtbot, window)
+    sent_id = window.inspector.prepared.value("client_orderid")  # type: ignore[union-attr]
+    assert sent_id
+    text = _copy(window.inspector.request.code, "node")
+    assert sent_id in text  # the gateway has it: a rerun is refused as a repeat, not paid
+    assert "NOT SENT" not in text
+
+
+@pytest.mark.parametrize(("error", "reached"), [(NotSentError, False), (OutcomeUnknownError, True)])
+def test_a_request_that_never_arrived_is_copied_as_not_sent_one_that_may_have_keeps_its_id(
+    qtbot: Any, window: MainWindow, error: type[NetworkError], reached: bool
+) -> None:
+    env = window.session.environment
+    assert env is not None
+    window.session.use(
+        dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION), window.session.private_key
+    )
+    window.fill_example()
+    answer_next_question(False, [])
+    window.send()
+    prepared = window.inspector.prepared
+    assert prepared is not None
+    order_id = prepared.value("client_orderid")
+    assert order_id
+    # what the transport says of the send: never arrived, or maybe arrived (a timeout)
+    window.inspector.show_outcome(Outcome(prepared, None, error("No answer.", prepared.url), 0.1))
+    text = _copy(window.inspector.request.code, "python")
+    assert (order_id in text) is reached
+    assert ("NOT SENT" in text) is not reached

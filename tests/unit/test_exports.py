@@ -14,7 +14,7 @@ from openapi_spec_validator import validate as validate_openapi
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
 from console.cli import main
-from console.core.exports import literals, openapi_document
+from console.core.exports import literals, openapi_document, render_code
 from console.core.spec import COMMANDS, FieldType, example_values
 
 HOSTILE = "a b+c~d*e&f=g%h/i?j ü€😀 \"'\\$@URL@ {x} \n\t\x7f"
@@ -169,3 +169,46 @@ def test_the_schema_refuses_what_validation_refuses_across_fields(
     refused = [p for p in validate(command, values) if p.severity is Severity.ERROR]
     assert refused, "validation refuses the combination"
     assert not _request_schema(openapi_document(), command).is_valid(values)
+
+
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [("payout-check", "client_orderid"), ("create-recurring-payment", "client-orderid")],
+)
+def test_a_program_from_a_request_not_sent_gets_a_fresh_order_id_and_says_so(
+    command: str, name: str
+) -> None:
+    from console.core.exports import program_for_request
+    from console.core.exports.program import PLACEHOLDER_ORDER_ID_PREFIX
+
+    url = f"https://gateway.example/paynet/api/v4/{command}/1001"
+    params = list(example_values(command).items())
+    kept = dict(params)[name]
+    first = program_for_request(command, url, "merchant", params, sent=False)
+    again = program_for_request(command, url, "merchant", params, sent=False)
+    placeholder = dict(first.fields)[name]
+    assert placeholder.startswith(PLACEHOLDER_ORDER_ID_PREFIX)
+    assert placeholder != dict(again.fields)[name]  # fresh every time
+    for language in ("python", "node", "php", "java", "go"):
+        text = render_code(language, first)
+        assert kept not in text, language
+        lines = [line for line in text.splitlines() if not line.startswith(("#!", "<?php"))]
+        assert lines[0].startswith(("# NOT SENT:", "// NOT SENT:")), language
+        assert f"{name} is a fresh placeholder" in lines[0]
+    compile(render_code("python", first), "gateway_request.py", "exec")  # still a program
+    sent = program_for_request(command, url, "merchant", params)
+    assert dict(sent.fields)[name] == kept
+    assert "NOT SENT" not in render_code("python", sent)
+
+
+def test_a_program_from_a_status_not_sent_keeps_the_ids_it_looks_up() -> None:
+    from console.core.exports import program_for_request
+
+    url = "https://gateway.example/paynet/api/v4/status/1001"
+    params = [("client_orderid", "payout-7"), ("orderid", "10000007")]
+    program = program_for_request("status", url, "merchant", params, sent=False)
+    assert program.fields == tuple(params)
+    text = render_code("go", program)
+    assert text.splitlines()[0] == (
+        "// NOT SENT: this program was made from a request the console did not send."
+    )

@@ -24,6 +24,7 @@ from console.core.exports.collection_plan import (
     KEPT_IDS,
     CollectionTarget,
     PlannedRequest,
+    first_payment_variables,
     planned_requests,
     read_answer_js,
 )
@@ -127,15 +128,15 @@ def bruno_collection(
 def bruno_environment(target: CollectionTarget) -> str:
     """The environment file: address, login and endpoint ids; the key a secret with no value.
 
-    A sandbox's test card fills the card variables; elsewhere they are secrets too.
+    A sandbox's test card fills the card variables (elsewhere they are secrets too), and its
+    seeded first payment create-card-ref's ids.
     """
     rows = [
         ("baseUrl", (target.base_url or PLACEHOLDER_BASE_URL).rstrip("/")),
         ("login", target.login or ""),
         ("endpointId", target.endpoint_id or ""),
         ("endpointGroupId", target.endpoint_group_id or ""),
-        ("firstPaymentClientOrderId", "sale-0001"),
-        ("firstPaymentOrderId", "1234567"),
+        *first_payment_variables(sandbox=target.sandbox),
         *COLLECTION_VARIABLES,
     ]
     secrets = ["privateKey"]

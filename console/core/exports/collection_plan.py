@@ -14,6 +14,10 @@ from datetime import date
 
 from console.core.masking import is_sensitive, pan_fields
 from console.core.spec import COMMANDS, example_values
+from console.core.spec.examples import (
+    SANDBOX_FIRST_PAYMENT_CLIENT_ORDERID,
+    SANDBOX_FIRST_PAYMENT_ORDERID,
+)
 
 # Body values that come from variables: the ids that tie the requests together.
 TIED = {
@@ -37,6 +41,20 @@ COLLECTION_VARIABLES = (
     ("payoutGatewayOrderId", ""),
     ("subscriptionOrderId", "subscription-0001"),
 )
+
+
+def first_payment_variables(*, sandbox: bool) -> tuple[tuple[str, str], ...]:
+    """create-card-ref's first payment, as the environment's variables: for a sandbox the
+    approved one the sandbox seeds (the collection then runs as exported), elsewhere the
+    example's placeholders, to be replaced by a real first payment's ids."""
+    if sandbox:
+        ids = (SANDBOX_FIRST_PAYMENT_CLIENT_ORDERID, str(SANDBOX_FIRST_PAYMENT_ORDERID))
+    else:
+        example = example_values("create-card-ref")
+        ids = (example["client_orderid"], example["orderid"])
+    return tuple(zip(("firstPaymentClientOrderId", "firstPaymentOrderId"), ids, strict=True))
+
+
 _PATH_VARIABLES = (
     ("{endpoint_id}", "{{endpointId}}"),
     ("<endpoint_id>", "{{endpointId}}"),

@@ -9,6 +9,7 @@ NAME = "go"
 SUFFIX = ".go"
 
 _TEMPLATE = """\
+@NOT_SENT@\
 // @COMMAND@: signed with OAuth 1.0a RSA-SHA256 when it runs, then sent; prints the answer.
 // Needs Go 1.16 or later, standard library only: go run gateway_request.go
 // The private key is never in this file: the PEM text in $@KEY_VARIABLE@, else the file

@@ -10,6 +10,7 @@ SUFFIX = ".java"
 CLASS_NAME = "GatewayRequest"
 
 _TEMPLATE = """\
+@NOT_SENT@\
 // @COMMAND@: signed with OAuth 1.0a RSA-SHA256 when it runs, then sent; prints the answer.
 // Needs Java 17 or later, no libraries: java @CLASS@.java
 // The private key is never in this file: the PEM text in $@KEY_VARIABLE@, else the file

@@ -10,6 +10,7 @@ SUFFIX = ".js"
 
 _TEMPLATE = """\
 #!/usr/bin/env node
+@NOT_SENT@\
 // @COMMAND@: signed with OAuth 1.0a RSA-SHA256 when it runs, then sent; prints the answer.
 // Needs Node 18 or later, no packages. The private key is never in this file: the PEM text
 // in $@KEY_VARIABLE@, else the file named by $@KEY_FILE_VARIABLE@, else KEY_FILE below.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from console.core.exports.openapi_answers import RESPONSE_FORMAT, fields_schema, responses
 from console.core.spec import COMMANDS
 from console.core.spec.checks import check_length
 from console.core.spec.command_rules import (
@@ -21,18 +22,12 @@ from console.core.spec.command_rules import (
     SRC_ONLY_FIELDS,
     SRC_REQUIRED_FIELDS,
 )
-from console.core.spec.field_rules import always_required, field_checks
+from console.core.spec.field_rules import always_required, field_checks, field_pattern
 from console.core.spec.model import Command, Field, FieldType
 from console.core.spec.rules import Alternatives, OneOf, Rule, Together
 
 PLACEHOLDER_SERVER = "https://gateway.example/paynet"
 
-RESPONSE_FORMAT = (
-    "HTTP 200 with `Content-Type: text/html;charset=utf-8`. The body is a list of "
-    "`name=value` pairs joined with `&` (form-urlencoded); every value is followed by a line "
-    "feed (0x0A). `type` says what the answer is; `validation-error` and `error` carry "
-    "`error-message` and `error-code`."
-)
 SECURITY = (
     "OAuth 1.0a with the signature method RSA-SHA256 (RFC 5849), in the `Authorization` "
     'header: `OAuth oauth_consumer_key="<login>", oauth_nonce="...", '
@@ -74,6 +69,9 @@ def _property(f: Field, *, alias_of: str | None = None) -> dict[str, Any]:
             prop["maxLength"] = f.length.max
         if f.length.min is not None:
             prop["minLength"] = f.length.min
+    pattern = field_pattern(f)
+    if pattern is not None:  # the format validation holds values to
+        prop["pattern"] = pattern
     if f.choices:
         prop["enum"] = list(f.choices)
     if f.sensitive:
@@ -163,17 +161,6 @@ def _request_schema(command: Command) -> dict[str, Any]:
     return schema
 
 
-def _response_schema(command: Command) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "description": RESPONSE_FORMAT + f" Success: `type={command.success_type}`.",
-        "properties": {
-            r.name: {"type": "string", "description": r.meaning} for r in command.response_fields
-        },
-        "required": ["type"],
-    }
-
-
 def _operation(command: Command, form: str, schema_name: str) -> dict[str, Any]:
     param, meaning = _PATH_PARAMETERS[form]
     description = [command.purpose, *command.notes]
@@ -201,19 +188,7 @@ def _operation(command: Command, form: str, schema_name: str) -> dict[str, Any]:
                 }
             },
         },
-        "responses": {
-            "200": {
-                "description": RESPONSE_FORMAT,
-                "content": {
-                    "text/html": {"schema": {"$ref": f"#/components/schemas/{schema_name}Response"}}
-                },
-            },
-            "403": {
-                "description": "Authorization failed (signature, key, login or address): "
-                "a small HTML page, not the form format.",
-                "content": {"text/html": {"schema": {"type": "string"}}},
-            },
-        },
+        "responses": responses(command, f"{schema_name}Response"),
     }
 
 
@@ -230,7 +205,7 @@ def openapi_document(*, server_url: str | None = None) -> dict[str, Any]:
         schema_name = _camel(command.name)
         schema_name = schema_name[0].upper() + schema_name[1:]
         schemas[f"{schema_name}Request"] = _request_schema(command)
-        schemas[f"{schema_name}Response"] = _response_schema(command)
+        schemas[f"{schema_name}Response"] = fields_schema(command)
         for form, template in command.path_templates.items():
             paths[template] = {"post": _operation(command, form, schema_name)}
     return {
@@ -247,7 +222,14 @@ def openapi_document(*, server_url: str | None = None) -> dict[str, Any]:
         "components": {
             "schemas": schemas,
             "securitySchemes": {
-                "oauth1RsaSha256": {"type": "http", "scheme": "OAuth", "description": SECURITY}
+                # OAuth 1.0a has no type of its own; the header it signs into is what tools
+                # (mock servers, generated clients) can check and fill in.
+                "oauth1RsaSha256": {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "Authorization",
+                    "description": SECURITY,
+                }
             },
         },
     }

@@ -10,6 +10,7 @@ SUFFIX = ".php"
 
 _TEMPLATE = """\
 <?php
+@NOT_SENT@\
 // @COMMAND@: signed with OAuth 1.0a RSA-SHA256 when it runs, then sent; prints the answer.
 // Needs PHP 7.4 or later with the openssl and curl extensions. The private key is never in
 // this file: the PEM text in $@KEY_VARIABLE@, else the file named by $@KEY_FILE_VARIABLE@,

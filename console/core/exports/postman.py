@@ -20,6 +20,7 @@ from console.core.exports.collection_plan import (
     FRESH_IDS,
     KEPT_IDS,
     PlannedRequest,
+    first_payment_variables,
     planned_requests,
     read_answer_js,
 )
@@ -145,8 +146,8 @@ def postman_environment(
     """The environment: address, login and endpoint as variables, the key as a secret.
 
     Args:
-        sandbox: the environment is a sandbox: its test card fills the card variables and a
-            key may be filled in.
+        sandbox: the environment is a sandbox: its test card fills the card variables, its
+            seeded first payment create-card-ref's ids, and a key may be filled in.
         private_key_pem: a sandbox's private key to fill in; None leaves the secret empty.
 
     Raises:
@@ -165,8 +166,7 @@ def postman_environment(
         ("privateKey", private_key_pem or "", "secret"),
         ("cardNumber", SANDBOX_CARD if sandbox else "", "secret"),
         ("cvv2", SANDBOX_CVV2 if sandbox else "", "secret"),
-        ("firstPaymentClientOrderId", "sale-0001", "default"),
-        ("firstPaymentOrderId", "1234567", "default"),
+        *((key, value, "default") for key, value in first_payment_variables(sandbox=sandbox)),
     ]
     return {
         "name": name,

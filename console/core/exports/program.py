@@ -4,16 +4,24 @@ A generated program signs at run time with a fresh nonce and timestamp, so it ca
 signature, and it reads the private key from the environment or a file, so it carries no key.
 Card data (the fields the masking policy calls sensitive) is read from environment variables
 too: a program is source text that gets pasted, mailed and committed.
+
+A program made from a request the console did not send (cancelled at a confirmation, held,
+refused, or stopped before it left) says so on its first line, and a command that makes a
+new order gets a fresh placeholder order id instead of that request's: run with the
+merchant's key, it would otherwise send that very order outside the journal and the
+double-payout guard, which still take it for one never sent.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from console.core.errors import InputError
 from console.core.masking import is_sensitive
+from console.core.order_facts import NEW_ORDER_COMMANDS, ORDER_ID_FIELDS
 from console.core.request_inputs import request_url
 from console.core.signing import base_string_uri
 from console.core.signing.encoding import encode_pairs
@@ -26,6 +34,10 @@ KEY_VARIABLE = "GATEWAY_PRIVATE_KEY"
 KEY_FILE_VARIABLE = "GATEWAY_PRIVATE_KEY_FILE"
 DEFAULT_KEY_FILE = "merchant-key.pem"
 _PLACEHOLDER = re.compile(r"@([A-Z_]+)@")
+# The first line of a program made from a request that was not sent (after a comment mark).
+NOT_SENT_LINE = "NOT SENT: this program was made from a request the console did not send."
+NEW_ID_WORDS = "{name} is a fresh placeholder: put in an order id of your own before running it."
+PLACEHOLDER_ORDER_ID_PREFIX = "new-order-id-"
 
 
 def secret_variable(field: str) -> str:
@@ -46,6 +58,8 @@ class Program:
         from_env: names of card fields the program reads from the environment.
         key_file: the key file the program reads when neither key variable is set.
         success_type: the ``type`` of a success answer.
+        note: the first line's words (after a comment mark), or nothing: for a program made
+            from a request the console did not send.
     """
 
     command: str
@@ -55,6 +69,7 @@ class Program:
     from_env: frozenset[str]
     key_file: str
     success_type: str
+    note: str = ""
 
     @property
     def variables(self) -> tuple[str, ...]:
@@ -110,9 +125,15 @@ def program_for_request(
     params: Sequence[tuple[str, str]],
     *,
     key_file: str | None = None,
+    sent: bool = True,
 ) -> Program:
     """The program that sends a request made before (the window's inspector, a pasted one)
     to its URL, with its login and body parameters as they are.
+
+    Args:
+        sent: False for a request the console did not send (cancelled, held, refused,
+            never arrived): the program says so on its first line, and a command that
+            makes a new order gets a fresh placeholder order id instead of the request's.
 
     Raises:
         InputError: unknown command, an empty login, or text with no UTF-8 form.
@@ -126,7 +147,18 @@ def program_for_request(
             "The request names no login (oauth_consumer_key in its Authorization header): "
             "the program signs with it."
         )
-    return _program(command, base_string_uri(url), login, params, key_file)
+    if sent:
+        return _program(command, base_string_uri(url), login, params, key_file)
+    # A new order's id becomes a fresh placeholder (one for all its copies); the ids other
+    # commands name (a first payment, an order to look up) stay as they are.
+    words = [NOT_SENT_LINE]
+    if command in NEW_ORDER_COMMANDS:
+        placeholder = PLACEHOLDER_ORDER_ID_PREFIX + secrets.token_hex(6)
+        named = [n for n, _ in params if n in ORDER_ID_FIELDS]
+        params = [(n, placeholder if n in ORDER_ID_FIELDS else v) for n, v in params]
+        words += [NEW_ID_WORDS.format(name=name) for name in dict.fromkeys(named)]
+    program = _program(command, base_string_uri(url), login, params, key_file)
+    return replace(program, note=" ".join(words))
 
 
 def _program(
@@ -189,6 +221,7 @@ def render_program(
         )
         rows.append(row(lit(name), shown))
     values = {
+        "NOT_SENT": f"{comment} {program.note}\n" if program.note else "",
         "COMMAND": program.command,
         "NEEDS": needs_line(program, comment),
         "KEY_VARIABLE": KEY_VARIABLE,

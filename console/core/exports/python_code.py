@@ -10,6 +10,7 @@ SUFFIX = ".py"
 
 _TEMPLATE = '''\
 #!/usr/bin/env python3
+@NOT_SENT@\
 """@COMMAND@: signed with OAuth 1.0a RSA-SHA256 when it runs, then sent; prints the answer.
 
 Needs Python 3.8+ with requests and cryptography (pip install requests cryptography).

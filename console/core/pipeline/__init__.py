@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from console.core.lazy import lazy_exports
+from console.core.order_facts import NEW_ORDER_COMMANDS
 
 from .guard import (
-    NEW_ORDER_COMMANDS,
     Seen,
     Verdict,
     accepted_verdict,

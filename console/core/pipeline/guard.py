@@ -24,8 +24,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
-# Commands that make a new order or profile at the gateway: the ones a repeat would duplicate.
-NEW_ORDER_COMMANDS = frozenset({"payout-check", "create-recurring-payment"})
+from console.core.order_facts import NEW_ORDER_COMMANDS
 
 # Statuses that mean the gateway holds the order and may pay it (status check or callback).
 _GATEWAY_HAS_IT = frozenset({"approved", "processing"})

@@ -21,7 +21,12 @@ from typing import TYPE_CHECKING, Any
 from console.core.client import Client, Outcome, Result
 from console.core.errors import JournalUnavailableError
 from console.core.journals import Journal
-from console.core.order_facts import answer_order_id, client_orderid, requested_order_id
+from console.core.order_facts import (
+    NEW_ORDER_COMMANDS,
+    answer_order_id,
+    client_orderid,
+    requested_order_id,
+)
 from console.core.outcome_view import masked_outcome
 from console.core.pipeline.asking import (
     Asker,
@@ -34,7 +39,6 @@ from console.core.pipeline.asking import (
 from console.core.pipeline.check import Check, Decision, RefusedError
 from console.core.pipeline.guard import (
     NEW,
-    NEW_ORDER_COMMANDS,
     SentRow,
     Verdict,
     judge,

@@ -25,9 +25,16 @@ FieldCheck = Callable[[Field, str, str, list[Problem]], bool]
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
-_AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+# The formats these checks hold values to, as regular expressions Python and ECMAScript read
+# alike: validation matches with them and the OpenAPI export states them as JSON Schema
+# patterns, so the two cannot drift apart.
+DIGITS_PATTERN = "[0-9]+"
+AMOUNT_PATTERN = r"[0-9]+(?:\.[0-9]+)?"
+AMOUNT_LIST_PATTERN = f"{AMOUNT_PATTERN}(?:,{AMOUNT_PATTERN})*"
+DATE_PATTERN = r"([0-9]{2})\.([0-9]{2})\.([0-9]{4})"
+_AMOUNT = re.compile(AMOUNT_PATTERN)
 _INTEGER = re.compile(r"[+-]?[0-9]+")
-_DATE = re.compile(r"([0-9]{2})\.([0-9]{2})\.([0-9]{4})")
+_DATE = re.compile(DATE_PATTERN)
 _YEAR_FIRST = re.compile(r"([0-9]{4})[-./]([0-9]{1,2})[-./]([0-9]{1,2})")
 _DAY_FIRST_LOOSE = re.compile(r"([0-9]{1,2})[-./ ]([0-9]{1,2})[-./ ]([0-9]{4})")
 _SEPARATORS = re.compile(r"[\s-]")
@@ -42,7 +49,8 @@ def problem(f: Field, severity: Severity, code: Code, message: str) -> Problem:
 
 
 def is_digits(value: str) -> bool:
-    """ASCII digits only (``str.isdigit`` alone would let in superscripts and other scripts)."""
+    """ASCII digits only (``str.isdigit`` alone would let in superscripts and other scripts):
+    :data:`DIGITS_PATTERN`."""
     return value.isascii() and value.isdigit()
 
 
@@ -206,6 +214,15 @@ def check_amount_sequence(f: Field, shown: str, value: str, out: list[Problem]) 
                 )
             )
     return True
+
+
+def integer_pattern(minimum: int) -> str:
+    """The whole numbers :func:`integer_check` takes from ``minimum`` (0 or 1) up, as a
+    pattern (the maximum is the length's to say)."""
+    if minimum not in (0, 1):
+        raise ValueError(f"no pattern for whole numbers from {minimum}")
+    # a sign, then digits; "-0" is zero
+    return r"\+?0*[1-9][0-9]*" if minimum == 1 else r"\+?[0-9]+|-0+"
 
 
 def integer_check(minimum: int, maximum: int) -> FieldCheck:

@@ -14,6 +14,10 @@ from .commands import get_command
 SANDBOX_CARD = "4444444444444448"
 SANDBOX_CVV2 = "123"
 CALLBACK_URL = "https://merchant.example/gateway/callback"
+# The approved first payment the local sandbox seeds on every start (create-card-ref's ids):
+# exported collections for a sandbox use it, so they run with no variable set by hand.
+SANDBOX_FIRST_PAYMENT_ORDERID = 9000001
+SANDBOX_FIRST_PAYMENT_CLIENT_ORDERID = "first-payment-1"
 
 
 def _payout_check(today: date) -> dict[str, str]:

@@ -1,5 +1,6 @@
 """What validation asks of each field of the contract's tables: its checks, from the Type
-and Length columns and the formats some fields have, and whether it is always required."""
+and Length columns and the formats some fields have, the pattern those checks hold a value
+to, and whether it is always required."""
 
 from __future__ import annotations
 
@@ -16,14 +17,16 @@ LENIENT_NUMERIC_FIELDS = frozenset({"receiver_phone", "receiver_zip_code", "rece
 # Lower bounds of whole numbers; ids and counters are never negative.
 INT_MINIMUM = {"interval": 1}
 
+_country_2_or_3 = fm.country_check(alpha3=True)
+_country_2 = fm.country_check(alpha3=False)
 _callback_url = fm.url_check(callback=True)
 _plain_url = fm.url_check(callback=False)
 _NAMED_CHECKS: dict[str, tuple[c.FieldCheck, ...]] = {
     "currency": (fm.check_currency,),
     "ipaddress": (fm.check_ip,),
     "customer-ip": (fm.check_ip,),
-    "receiver_country_code": (fm.country_check(alpha3=True),),
-    "country": (fm.country_check(alpha3=False),),
+    "receiver_country_code": (_country_2_or_3,),
+    "country": (_country_2,),
     "receiver_email": (fm.check_email,),
     "email": (fm.check_email,),
     "server_callback_url": (_callback_url,),
@@ -67,6 +70,30 @@ def field_checks(f: Field) -> tuple[c.FieldCheck, ...]:
         # "-": no limit to check
         found = tuple(check for check in found if check is not c.check_length)
     return found
+
+
+# The checks that hold a value to a pattern (the others weigh it against tables or ranges).
+_PATTERNS: dict[c.FieldCheck, str] = {
+    c.check_digits: c.DIGITS_PATTERN,
+    c.check_amount: c.AMOUNT_PATTERN,
+    c.check_amount_sequence: c.AMOUNT_LIST_PATTERN,
+    c.check_date: c.DATE_PATTERN,
+    fm.check_month: fm.MONTH_PATTERN,
+    fm.check_currency: fm.CURRENCY_PATTERN,
+    _country_2_or_3: fm.COUNTRY_PATTERNS[True],
+    _country_2: fm.COUNTRY_PATTERNS[False],
+}
+
+
+def field_pattern(f: Field) -> str | None:
+    """The anchored regular expression every value of ``f`` that passes its format checks
+    matches (Python and ECMAScript alike, for JSON Schema); None when no check has one."""
+    if f.type in (FieldType.INT, FieldType.LONG):
+        found = c.integer_pattern(INT_MINIMUM.get(f.name, 0))
+    else:
+        # the last check with a pattern is the narrowest (a month's digits 1-12)
+        found = next((p for check in reversed(field_checks(f)) if (p := _PATTERNS.get(check))), "")
+    return f"^(?:{found})$" if found else None
 
 
 def always_required(f: Field) -> bool:

@@ -20,6 +20,13 @@ _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # C0 control characters and DEL
 _CONTROL_NAMES = {"\x00": "a NUL", "\t": "a tab", "\n": "a line feed", "\r": "a carriage return"}
 
+# Expiry months 1-12, with or without a leading zero; ISO 4217 codes are three capitals (the
+# table decides which exist). Patterns Python and ECMAScript read alike (the OpenAPI export).
+MONTH_PATTERN = "0?[1-9]|1[0-2]"
+CURRENCY_PATTERN = "[A-Z]{3}"
+COUNTRY_PATTERNS = {False: "[A-Z]{2}", True: "[A-Z]{2,3}"}  # by alpha3: ISO 3166-1 codes
+_MONTH = re.compile(MONTH_PATTERN)
+
 # Ports deployed gateways call back on (field notes, "Callbacks"); others get a warning only.
 CALLBACK_PORTS = frozenset({80, 8080, 443, 8443})
 
@@ -59,7 +66,8 @@ def check_currency(f: Field, shown: str, value: str, out: list[Problem]) -> bool
 
 
 def country_check(*, alpha3: bool) -> FieldCheck:
-    """ISO 3166-1 country code: alpha-2, or alpha-2/alpha-3 when ``alpha3``."""
+    """ISO 3166-1 country code: alpha-2, or alpha-2/alpha-3 when ``alpha3`` (each one
+    matches ``COUNTRY_PATTERNS[alpha3]``)."""
     kinds = "alpha-2 or alpha-3" if alpha3 else "alpha-2"
     example = "US or USA" if alpha3 else "US"
 
@@ -179,8 +187,8 @@ def check_luhn(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
 
 
 def check_month(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
-    """Expiry month 1-12 (length first: a number is never converted from a huge text)."""
-    if len(value) > 2 or not 1 <= int(value) <= 12:
+    """Expiry month 1-12, one digit or two (:data:`MONTH_PATTERN`)."""
+    if not _MONTH.fullmatch(value):
         out.append(problem(f, ERROR, Code.RANGE, f"{shown} must be a month from 1 to 12."))
         return False
     return True

@@ -52,6 +52,7 @@ class InspectorDock(QDockWidget):
         self.setWidget(self.tabs)
         self.prepared: PreparedRequest | None = None
         self.answered = False  # the gateway answered the request on screen
+        self.sent = False  # the request on screen may be at the gateway (its outcome says)
 
     @property
     def request(self) -> RequestTab:
@@ -62,7 +63,7 @@ class InspectorDock(QDockWidget):
 
             self._request = RequestTab()
             self._request.reveal_toggled.connect(lambda _on: self._render())
-            self._request.code.source = lambda: prepared_program(self.prepared)
+            self._request.code.source = lambda: prepared_program(self.prepared, sent=self.sent)
             _fill(self._request_page, self._request)
             self._render()
         return self._request
@@ -111,7 +112,7 @@ class InspectorDock(QDockWidget):
     def show_prepared(self, prepared: PreparedRequest) -> None:
         """A new request: masked again, answer cleared, Request tab in front."""
         self.prepared = prepared
-        self.answered = False
+        self.answered = self.sent = False
         self.request.reveal.blockSignals(True)
         self.request.reveal.setChecked(False)
         self.request.reveal.blockSignals(False)
@@ -148,7 +149,7 @@ class InspectorDock(QDockWidget):
     def forget(self) -> None:
         """Another environment: the request and answer on screen belong to the one left."""
         self.prepared = None
-        self.answered = False
+        self.answered = self.sent = False
         self.setWindowTitle("Request inspector")
         if self._request is not None:
             self._request.reveal.blockSignals(True)
@@ -161,6 +162,8 @@ class InspectorDock(QDockWidget):
 
     def show_outcome(self, outcome: Outcome) -> None:
         """The answer (or transport failure) to the request on screen."""
+        if outcome.prepared is self.prepared:
+            self.sent = outcome.may_have_arrived
         if outcome.prepared is self.prepared and outcome.response is not None:
             self.answered = True  # its nonce is spent: the signature may be shown
             self._render()
