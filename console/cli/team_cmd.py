@@ -139,8 +139,7 @@ def _journal(args: argparse.Namespace) -> TeamJournal:
 
 
 def run_init(args: argparse.Namespace) -> int:
-    from console.core.team.audit import pin_on_first_use
-    from console.core.team.audit_state import AuditState
+    from console.core.team.audit_state import AuditState, pin_on_first_use
     from console.core.team.dsn import connect, save_dsn
     from console.core.team.schema import initialise, name_admin
 

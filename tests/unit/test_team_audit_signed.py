@@ -305,3 +305,31 @@ def test_the_keyring_keeps_the_audit_key_and_team_init_pins_it(
     monkeypatch.setenv("GATEWAY_CONSOLE_HOME", str(tmp_path / "alice"))  # another console
     assert main(["team", "init", "--dsn", team_db.dsn("alice")]) == EXIT_OK
     assert "Pinned the team's audit key SHA256:" in capsys.readouterr().out
+
+
+def test_a_member_who_is_not_an_admin_cannot_make_the_audit_key_and_none_stays_behind(
+    team_db: TeamDatabase,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("AUDIT_PASS", "a passphrase")
+    path = tmp_path / "audit.pem"
+    options = ["--key-file", str(path), "--passphrase-env", "AUDIT_PASS"]
+    assert main(["team", "audit-key", "create", "--dsn", team_db.dsn("alice"), *options]) == 13
+    assert "only an admin may set the audit key" in capsys.readouterr().err
+    assert not path.exists()
+
+
+def test_a_key_file_is_never_written_in_clear_nor_over_another(tmp_path: Path) -> None:
+    from console.core.team.audit_key import AuditKeyError, read_key_file, write_key_file
+
+    key, path = Ed25519PrivateKey.generate(), tmp_path / "audit.pem"
+    with pytest.raises(AuditKeyError, match="needs a passphrase"):
+        write_key_file(path, key, "")
+    write_key_file(path, key, "right")
+    with pytest.raises(AuditKeyError, match="exists already"):
+        write_key_file(path, key, "right")
+    with pytest.raises(AuditKeyError, match="wrong passphrase"):
+        read_key_file(path, "wrong")
+    assert public_text(read_key_file(path, "right")) == public_text(key)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from console.core.team.audit_key import fingerprint, signature_holds
+from console.core.team.audit_key import Verifier, fingerprint
 from console.core.team.audit_state import AuditState, Kept
 from console.core.team.errors import TeamSetupError
 from console.core.team.schema_v4 import GENESIS
@@ -153,7 +153,13 @@ def verify(
 
 
 def _signatures(key: str, kept: Kept, checkpoints: list[Any]) -> _Signed | ChainCheck:
-    """Every checkpoint's signature with the pinned key (the database's on first use)."""
+    """The checkpoints' signatures with the pinned key (the database's on first use).
+
+    Each signature is checked once by a console: those after the head it verified before,
+    and the newest, whose signature covers the whole chain up to it. An older one was
+    checked then, and its entry is still bound to that head by the chain (about 0.1 ms a
+    signature, which a trail signed every few seconds for years would make minutes).
+    """
     if kept.public_key and key != kept.public_key:
         now = f"is {fingerprint(key)}" if key else "is gone"
         return ChainCheck(
@@ -165,14 +171,21 @@ def _signatures(key: str, kept: Kept, checkpoints: list[Any]) -> _Signed | Chain
         )
     if checkpoints and not key:
         return ChainCheck(0, "", None, "entries were signed, but the audit key is gone")
-    for seq, digest, signature in checkpoints:
-        if not signature_holds(key, seq, digest, signature):
+    try:
+        verifier = Verifier(key) if key else None
+    except ValueError:
+        return ChainCheck(0, "", None, "the audit key in the database is not an Ed25519 key")
+    checked_before = _expected(kept.head)[0] or 0
+    for n, (seq, digest, signature) in enumerate(checkpoints, 1):
+        if seq <= checked_before and n < len(checkpoints):
+            continue
+        if verifier is not None and not verifier.holds(seq, digest, signature):
             return ChainCheck(
                 0,
                 "",
                 None,
                 f"the signature of entry {seq} does not verify with the audit key "
-                f"{fingerprint(key)}: it was not made with the team's key",
+                f"{verifier.fingerprint}: it was not made with the team's key",
             )
     at = {int(seq): str(digest) for seq, digest, _ in checkpoints}
     return _Signed(key, at, max(at, default=0))
@@ -314,15 +327,3 @@ def _expected(expect: str | None) -> tuple[int | None, str | None]:
             "(SEQ:HASH, e.g. 42:9f86d0...)"
         )
     return int(seq), digest.lower()
-
-
-def pin_on_first_use(db: Any, state: AuditState) -> str | None:
-    """Pin the team's audit key in ``state`` when this console has none pinned (``team
-    init``); the fingerprint pinned (None: nothing changed). ``db``: a connection."""
-    if state.kept().public_key:
-        return None
-    row = db.execute("SELECT public_key FROM gateway.audit_key").fetchone()
-    if row is None:
-        return None
-    state.keep(Kept(str(row[0]), state.kept().head))
-    return fingerprint(str(row[0]))

@@ -63,17 +63,35 @@ def sign(key: Ed25519PrivateKey, seq: int, head_hash: str) -> str:
     return base64.b64encode(key.sign(message)).decode("ascii")
 
 
+class Verifier:
+    """Checks checkpoints' signatures with the audit key ``public`` (base64).
+
+    Raises:
+        ValueError: ``public`` is not an Ed25519 public key.
+    """
+
+    def __init__(self, public: str) -> None:
+        self.fingerprint = fingerprint(public)
+        self._key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public, validate=True))
+
+    def holds(self, seq: int, head_hash: str, signature: str) -> bool:
+        """True when ``signature`` is the audit key's for that head."""
+        try:
+            self._key.verify(
+                base64.b64decode(signature, validate=True),
+                checkpoint_message(self.fingerprint, seq, head_hash),
+            )
+        except (InvalidSignature, ValueError):  # binascii.Error is a ValueError
+            return False
+        return True
+
+
 def signature_holds(public: str, seq: int, head_hash: str, signature: str) -> bool:
     """True when ``signature`` is the audit key ``public``'s for that head."""
     try:
-        key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public, validate=True))
-        key.verify(
-            base64.b64decode(signature, validate=True),
-            checkpoint_message(fingerprint(public), seq, head_hash),
-        )
-    except (InvalidSignature, ValueError):  # binascii.Error is a ValueError
+        return Verifier(public).holds(seq, head_hash, signature)
+    except ValueError:
         return False
-    return True
 
 
 # -- where the private half is kept -------------------------------------------------------

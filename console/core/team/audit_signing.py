@@ -121,8 +121,11 @@ def _extension(journal: TeamJournal, start: Checkpoint) -> Checkpoint:
     """The newest entry, once the entries after ``start`` are checked to chain from it."""
     previous, count = start.hash, start.seq
     if start.seq:
-        found = next(rows(journal, start.seq - 1), None)
-        if found is None or found[1] != start.seq or found[-1] != start.hash:
+        with journal.reading() as db:
+            found = db.execute(
+                "SELECT hash FROM gateway.audit WHERE seq = %s", (start.seq,)
+            ).fetchone()
+        if found is None or found[0] != start.hash:
             raise AuditTamperedError(
                 f"Entry {start.seq} is not the one signed last: the trail was rewritten or "
                 "shortened. Nothing was signed; run `team audit --verify`."

@@ -14,9 +14,11 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from console.core import paths as app_paths
 from console.core.private_files import owner_only
+from console.core.team.audit_key import fingerprint
 from console.core.team.dsn import parse_dsn
 from console.core.team.errors import TeamSetupError
 
@@ -86,3 +88,16 @@ class AuditState:
         owner_only(part)
         part.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         os.replace(part, self.path)
+
+
+def pin_on_first_use(db: Any, state: AuditState) -> str | None:
+    """Pin the team's audit key in ``state`` when this console has none pinned (``team
+    init``); the fingerprint pinned (None: nothing changed). ``db``: a connection."""
+    kept = state.kept()
+    if kept.public_key:
+        return None
+    row = db.execute("SELECT public_key FROM gateway.audit_key").fetchone()
+    if row is None:
+        return None
+    state.keep(Kept(str(row[0]), kept.head))
+    return fingerprint(str(row[0]))
