@@ -404,6 +404,32 @@ def test_at_the_cap_the_longest_idle_connection_makes_room_for_a_callback(
                 conn.close()
 
 
+def test_a_callback_being_recorded_is_never_closed_to_make_room(journal: History) -> None:
+    from console.core.callbacks import MAX_CONNECTIONS
+
+    recorder = CallbackRecorder(journal, "sb", SECRET)
+    release = threading.Event()
+    recorder.subscribe(lambda _event: release.wait(10))  # each recording takes its time
+    answers: list[int] = []
+
+    def callback() -> None:
+        answers.append(requests.get(listener.url, params=_params(), timeout=15).status_code)
+
+    with CallbackListener(recorder, "127.0.0.1", 0) as listener:
+        senders = [threading.Thread(target=callback) for _ in range(MAX_CONNECTIONS)]
+        for t in senders:
+            t.start()
+        time.sleep(1.0)  # every slot holds a whole callback being recorded
+        with socket.create_connection(("127.0.0.1", listener.port), timeout=5) as extra:
+            extra.sendall(b"GET /callback HTTP/1.0\r\n\r\n")
+            extra.settimeout(5)
+            assert extra.recv(100) == b""  # closed without an answer: the gateway retries
+        release.set()
+        for t in senders:
+            t.join()
+    assert answers == [200] * MAX_CONNECTIONS
+
+
 def test_a_card_number_in_a_callbacks_free_text_is_kept_masked(journal: History) -> None:
     pan = "5555555555554444"
     full_width = pan.translate(str.maketrans("0123456789", "０１２３４５６７８９"))
