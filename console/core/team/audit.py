@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from console.core.team.audit_key import Verifier, fingerprint
+from console.core.team.audit_rows import unmatched_rows
 from console.core.team.audit_state import AuditState, Kept
 from console.core.team.errors import TeamSetupError
 from console.core.team.schema_v4 import GENESIS
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 
 COLUMNS = "id, seq, at, actor, role, action, submission_id, request_id, environment, detail"
 _PAGE = 1000
-_NAMED = 10  # journal rows named at most in one problem
 
 
 def _field(value: object) -> str:
@@ -122,27 +122,10 @@ def verify(
             first use).
     """
     kept = state.kept() if state is not None else Kept()
-    with journal.reading() as db:
-        outside = db.execute(
-            "SELECT id FROM gateway.audit WHERE seq IS NULL OR hash IS NULL OR prev_hash IS NULL"
-            " ORDER BY id LIMIT 1"
-        ).fetchone()
-        head = db.execute("SELECT seq, hash FROM gateway.audit_head").fetchone()
-        key_row = db.execute("SELECT public_key FROM gateway.audit_key").fetchone()
-        checkpoints = db.execute(
-            "SELECT seq, hash, signature FROM gateway.audit_checkpoints ORDER BY seq"
-        ).fetchall()
-    if outside is not None:
-        return ChainCheck(0, "", outside[0], f"entry {outside[0]} was written outside the chain")
-    signed = _signatures(key_row[0] if key_row else "", kept, checkpoints)
-    if isinstance(signed, ChainCheck):
-        return signed
-    wanted = [(*_expected(expect), "noted earlier")]
-    if kept.head:
-        wanted.append((*_expected(kept.head), "this console verified before"))
-    check = _chain(journal, head, signed, wanted)
-    if check.intact:
-        check = _journal_matches(journal, check)
+    # one snapshot for the whole check: what the team writes meanwhile is for the next one
+    with journal.writing() as db:
+        db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        check, signed = _check(journal, db, kept, expect)
     if not check.intact:
         return check
     notes = _notes(signed, kept, check)
@@ -150,6 +133,36 @@ def verify(
         state.keep(Kept(signed.key or kept.public_key, check.head))
     key = fingerprint(signed.key) if signed.key else ""
     return ChainCheck(check.entries, check.head, key=key, signed=signed.newest, notes=notes)
+
+
+def _check(
+    journal: TeamJournal, db: Any, kept: Kept, expect: str | None
+) -> tuple[ChainCheck, _Signed]:
+    """:func:`verify` inside its snapshot."""
+    outside = db.execute(
+        "SELECT id FROM gateway.audit WHERE seq IS NULL OR hash IS NULL OR prev_hash IS NULL"
+        " ORDER BY id LIMIT 1"
+    ).fetchone()
+    head = db.execute("SELECT seq, hash FROM gateway.audit_head").fetchone()
+    key_row = db.execute("SELECT public_key FROM gateway.audit_key").fetchone()
+    checkpoints = db.execute(
+        "SELECT seq, hash, signature FROM gateway.audit_checkpoints ORDER BY seq"
+    ).fetchall()
+    unsigned = _Signed("", {}, 0)
+    if outside is not None:
+        why = f"entry {outside[0]} was written outside the chain"
+        return ChainCheck(0, "", outside[0], why), unsigned
+    signed = _signatures(key_row[0] if key_row else "", kept, checkpoints)
+    if isinstance(signed, ChainCheck):
+        return signed, unsigned
+    wanted = [(*_expected(expect), "noted earlier")]
+    if kept.head:
+        wanted.append((*_expected(kept.head), "this console verified before"))
+    check = _chain(journal, head, signed, wanted)
+    problem = unmatched_rows(db) if check.intact else ""
+    if problem:
+        check = ChainCheck(check.entries, check.head, None, problem)
+    return check, signed
 
 
 def _signatures(key: str, kept: Kept, checkpoints: list[Any]) -> _Signed | ChainCheck:
@@ -246,50 +259,6 @@ def _chain(
                 "entries were removed",
             )
     return ChainCheck(count, last)
-
-
-def _journal_matches(journal: TeamJournal, check: ChainCheck) -> ChainCheck:
-    """Every journal row has its ``send`` entry in the (checked) trail, and the reverse."""
-    with journal.reading() as db:
-        unaudited = [
-            r[0]
-            for r in db.execute(
-                "SELECT r.id FROM gateway.requests r WHERE NOT EXISTS (SELECT 1 FROM"
-                " gateway.audit a WHERE a.request_id = r.id AND a.action = 'send')"
-                " ORDER BY r.id LIMIT %s",
-                (_NAMED + 1,),
-            )
-        ]
-        gone = [
-            r[0]
-            for r in db.execute(
-                "SELECT a.request_id FROM gateway.audit a WHERE a.action = 'send'"
-                " AND a.request_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM"
-                " gateway.requests r WHERE r.id = a.request_id) ORDER BY 1 LIMIT %s",
-                (_NAMED + 1,),
-            )
-        ]
-    if unaudited:
-        return ChainCheck(
-            check.entries,
-            check.head,
-            None,
-            f"journal rows {_listed(unaudited)} were sent but have no audit entry: their "
-            "entries were removed (or the rows were written with the triggers off)",
-        )
-    if gone:
-        return ChainCheck(
-            check.entries,
-            check.head,
-            None,
-            f"the journal rows {_listed(gone)} of audited sends are missing: they were removed",
-        )
-    return check
-
-
-def _listed(ids: list[int]) -> str:
-    shown = ", ".join(str(i) for i in ids[:_NAMED])
-    return shown + (" and more" if len(ids) > _NAMED else "")
 
 
 def _notes(signed: _Signed, kept: Kept, check: ChainCheck) -> tuple[str, ...]:
