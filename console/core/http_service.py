@@ -184,6 +184,7 @@ def _protocol(room: _Room) -> type[HttpToolsProtocol]:
         def on_message_begin(self) -> None:
             super().on_message_begin()
             room.idle.pop(self, None)
+            room.waiting.setdefault(self, None)  # a request pipelined behind an answer
             self.link.started = time.perf_counter()
             self._arm(limits.request_deadline, self.too_slow)
             self.scope["extensions"] = {"console": {"link": self.link}}
