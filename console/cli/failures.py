@@ -36,7 +36,7 @@ EXIT_APPROVAL_REFUSED = 13  # team mode: rejected by a checker, or refused by th
 EXIT_OVER_LIMIT = 14  # a batch over its environment's limits: nothing was sent
 EXIT_IN_FLIGHT = 15  # double-payout guard: a send of this client_orderid is on its way now
 EXIT_ROWS_SKIPPED = 16  # a batch ran, but rows were refused when their turn came: not sent
-EXIT_AUDIT_BROKEN = 17  # team audit --verify: the audit trail's hash chain is broken
+EXIT_AUDIT_BROKEN = 17  # team audit --verify: the audit trail was changed
 EXIT_NOT_FINAL = 18  # nothing final yet: batch rows processing or not sent; a recurring
 # profile whose first charge is not due yet (send status)
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
@@ -109,7 +109,12 @@ TEAM_AUDIT_EXIT_TABLE = exit_table(
     _DONE,
     _TEAM_USAGE,
     _TEAM_DATABASE,
-    (EXIT_AUDIT_BROKEN, "--verify: the audit trail was changed (its chain is broken)"),
+    (
+        EXIT_AUDIT_BROKEN,
+        "--verify: the audit trail was changed (its chain is broken, a signature or the "
+        "audit key does not match, it does not extend the head this console verified, a "
+        "journal row has no audit entry); audit-key sign: nothing signed, the trail changed",
+    ),
     _INTERNAL,
 )
 
@@ -141,10 +146,13 @@ def exit_code(exc: ConsoleError) -> int:
     from console.core.team.errors import (
         ApprovalPendingError,
         ApprovalRefusedError,
+        AuditTamperedError,
         TeamPermissionError,
         TeamSetupError,
     )
 
+    if isinstance(exc, AuditTamperedError):
+        return EXIT_AUDIT_BROKEN
     if isinstance(exc, ApprovalPendingError):
         return EXIT_SUBMITTED
     if isinstance(exc, ApprovalRefusedError | TeamPermissionError):

@@ -16,7 +16,6 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from console.cli.failures import (
-    EXIT_AUDIT_BROKEN,
     EXIT_OK,
     EXIT_TABLE,
     TEAM_AUDIT_EXIT_TABLE,
@@ -25,6 +24,7 @@ from console.cli.failures import (
 )
 from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import Connection, UsageError, add_connection_options, connection
+from console.cli.team_audit_cmd import add_key_options, run_audit_key, run_verify
 
 if TYPE_CHECKING:
     from console.core.team.journal import TeamJournal
@@ -88,9 +88,18 @@ def register(sub: Any) -> None:
     q.add_argument(
         "--verify",
         action="store_true",
-        help="check the whole trail's hash chain; name the first broken entry",
+        help="check the whole trail (its hash chain, its signatures, that it extends the head "
+        "this console verified before, every journal row's entry); name the first problem",
     )
     q.add_argument("--expect", metavar="SEQ:HASH", help="with --verify: a head noted earlier")
+    add_key_options(
+        action(
+            "audit-key",
+            "create the team's audit key (admin), or sign what is new in the trail with it",
+            lambda args: run_audit_key(args, _dsn(args)),
+            TEAM_AUDIT_EXIT_TABLE,
+        )
+    )
     action(
         "callback-secret",
         "let the database verify an environment's callbacks (admin; asks for the secret)",
@@ -130,6 +139,7 @@ def _journal(args: argparse.Namespace) -> TeamJournal:
 
 
 def run_init(args: argparse.Namespace) -> int:
+    from console.core.team.audit_state import AuditState, pin_on_first_use
     from console.core.team.dsn import connect, save_dsn
     from console.core.team.schema import initialise, name_admin
 
@@ -137,6 +147,7 @@ def run_init(args: argparse.Namespace) -> int:
     with connect(dsn) as conn:
         before, now = initialise(conn)
         admin = name_admin(conn, args.admin)
+        pinned = pin_on_first_use(conn, AuditState.for_dsn(dsn))
     if not args.no_save:
         save_dsn(dsn)
     did = "already at" if before == now else f"updated from {before} to" if before else "created at"
@@ -145,6 +156,11 @@ def run_init(args: argparse.Namespace) -> int:
         print(
             f"{admin} is a team admin: adds users (team add-user) and sets approval policies "
             "(team policy)."
+        )
+    if pinned is not None:
+        print(
+            f"Pinned the team's audit key {pinned}: compare it with the fingerprint your "
+            "admin published."
         )
     return EXIT_OK
 
@@ -331,7 +347,7 @@ def run_audit(args: argparse.Namespace) -> int:
     from console.core.team.inputs import since
 
     if args.verify:
-        return _verify(args)
+        return run_verify(args, _dsn(args))
     when = since(args.since)
     with _journal(args) as journal:
         entries = Approvals(journal).audit(when)
@@ -351,31 +367,6 @@ def run_audit(args: argparse.Namespace) -> int:
             e.detail,
         )
         print("  ".join(p for p in parts if p))
-    return EXIT_OK
-
-
-def _verify(args: argparse.Namespace) -> int:
-    """``team audit --verify``: recompute the chain here; exit non-zero at a break."""
-    from console.core.team.audit import verify
-
-    with _journal(args) as journal:
-        check = verify(journal, args.expect)
-    if args.json:
-        print(json.dumps(dataclasses.asdict(check) | {"intact": check.intact}, indent=2))
-    if not check.intact:
-        print(
-            f"gateway-console team audit: the audit trail was tampered with: {check.problem}. "
-            f"The {check.entries} entries before it are intact (the last of them: "
-            f"{check.head or 'none'}).",
-            file=sys.stderr,
-        )
-        return EXIT_AUDIT_BROKEN
-    if not args.json:
-        print(
-            f"The audit trail is intact: {check.entries} entries, each chained to the one "
-            f"before it. Its head is {check.head}: keep it where the database's administrator "
-            "cannot write, and check later with --verify --expect HEAD."
-        )
     return EXIT_OK
 
 

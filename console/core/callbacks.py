@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from console.core.http_service import App, HttpService, Receive, Scope, Send
 
 MAX_BODY = 256 * 1024  # merchant_data may be 64k; more than this is not a callback
-MAX_CONNECTIONS = 16  # callbacks come one at a time; more at once is not the gateway
+MAX_CONNECTIONS = 16  # callbacks being recorded at once; more wait for the gateway's retry
 IDLE_TIMEOUT = 10.0  # an idle connection gives its slot back
 log = logging.getLogger("console.callbacks")
 
@@ -202,7 +202,10 @@ class CallbackListener:
 
     Answers 200 once a callback is recorded (the gateway retries otherwise), 500 when it
     could not be recorded (so the gateway tries again later), 413 for bodies over
-    :data:`MAX_BODY`; more than :data:`MAX_CONNECTIONS` connections at once are closed.
+    :data:`MAX_BODY`. At most :data:`MAX_CONNECTIONS` connections are open at once: a new
+    one closes the one that has gone longest without a whole request (idle, or trickling
+    one in), so slow or idle clients never keep a callback out; only when every connection
+    has a callback being recorded is the new one closed without an answer.
     """
 
     def __init__(self, recorder: CallbackRecorder, host: str = "127.0.0.1", port: int = 0):
@@ -249,11 +252,14 @@ class CallbackListener:
         # the server library is loaded here, not with the window: most sessions never listen
         from console.core.http_service import HttpService, Limits
 
+        # At the cap the connection that has gone longest without a whole request (idle,
+        # or trickling one in) is closed for the new one: a callback arrives whole at once,
+        # so slow or silent connections can never keep it out.
         limits = Limits(
             max_connections=MAX_CONNECTIONS,
             request_deadline=IDLE_TIMEOUT,
             idle_timeout=IDLE_TIMEOUT,
-            idle_makes_room=False,
+            slow_makes_room=True,
             refusal=b"",  # closed without an answer
         )
         try:

@@ -6,8 +6,11 @@ CR or LF as a line end are answered 400 and the connection is closed. On top of 
 
 * at most ``max_connections`` are open at once. When a new one comes and the server is full,
   the connection idle the longest is closed to make room (an idle socket holds nothing, so
-  idle sockets can never shut out a client); only when none is idle does the new one get a
-  503 and is closed;
+  idle sockets can never shut out a client). With ``slow_makes_room`` a request still
+  arriving may make room too: the connection that has gone the longest without a whole
+  request (idle or trickling one in) is closed, a trickling one with a 408, so slow clients
+  can never shut out a client that sends its request at once. Only when every connection
+  has a whole request being answered does the new one get a 503 and is closed;
 * a request must arrive whole within ``request_deadline`` seconds of its first byte, however
   it trickles (408 otherwise); a connection without a request in progress closes after
   ``idle_timeout`` seconds, counted from accept or from its last answer.
@@ -80,6 +83,8 @@ class Limits:
     idle_timeout: float
     backlog: int = 1024
     idle_makes_room: bool = True  # False: at the cap, every new connection is refused
+    # True: a request still arriving makes room as well (the oldest first; see the module)
+    slow_makes_room: bool = False
     refusal: bytes = BUSY  # written to a refused connection before it is closed
 
 
@@ -98,15 +103,27 @@ class Link:
 
 
 class _Room:
-    """The connections of one server that have no request in progress, oldest first."""
+    """The connections of one server that hold a slot without a whole request, oldest first:
+    ``idle`` (no request in progress) and ``waiting`` (idle, or a request still arriving),
+    each ordered by when the connection was accepted or last answered."""
 
     def __init__(self, limits: Limits, log: logging.Logger) -> None:
         self.limits = limits
         self.log = log
         self.idle: dict[asyncio.Protocol, None] = {}
+        self.waiting: dict[asyncio.Protocol, None] = {}
 
-    def oldest_idle(self) -> asyncio.Protocol | None:
-        return next(iter(self.idle), None)
+    def victim(self) -> asyncio.Protocol | None:
+        """The connection to close for a new one (None: the new one is refused)."""
+        if self.limits.slow_makes_room:
+            return next(iter(self.waiting), None)
+        if self.limits.idle_makes_room:
+            return next(iter(self.idle), None)
+        return None
+
+    def forget(self, conn: asyncio.Protocol) -> None:
+        self.idle.pop(conn, None)
+        self.waiting.pop(conn, None)
 
 
 def _protocol(room: _Room) -> type[HttpToolsProtocol]:
@@ -122,7 +139,7 @@ def _protocol(room: _Room) -> type[HttpToolsProtocol]:
             super().connection_made(transport)
             self.link = Link(transport, self.client[0] if self.client else "?")
             if len(self.connections) > limits.max_connections:
-                victim = room.oldest_idle() if limits.idle_makes_room else None
+                victim = room.victim()
                 if victim is None:
                     log.info("refused: %d connections are open", len(self.connections) - 1)
                     if limits.refusal:
@@ -134,12 +151,18 @@ def _protocol(room: _Room) -> type[HttpToolsProtocol]:
                     transport.write_eof()
                     self.loop.call_later(LINGER, transport.close)
                     return
-                room.idle.pop(victim, None)
-                victim.transport.close()  # type: ignore[attr-defined]
+                arriving = victim not in room.idle
+                room.forget(victim)
+                if arriving:  # a request that trickled in slower than the new one
+                    victim.too_slow()  # type: ignore[attr-defined]
+                else:
+                    victim.transport.close()  # type: ignore[attr-defined]
             self._rest()
 
         def _rest(self) -> None:
             room.idle[self] = None
+            room.waiting.pop(self, None)  # to the end: its wait starts now
+            room.waiting[self] = None
             self._arm(limits.idle_timeout, self._quiet_too_long)
 
         def _arm(self, seconds: float, then: Callable[[], None]) -> None:
@@ -150,7 +173,7 @@ def _protocol(room: _Room) -> type[HttpToolsProtocol]:
         def _quiet_too_long(self) -> None:
             self.transport.close()
 
-        def _too_slow(self) -> None:
+        def too_slow(self) -> None:
             if self.transport.is_closing():
                 return
             log.info("408: a request from %s did not arrive whole in time", self.link.peer)
@@ -161,12 +184,14 @@ def _protocol(room: _Room) -> type[HttpToolsProtocol]:
         def on_message_begin(self) -> None:
             super().on_message_begin()
             room.idle.pop(self, None)
+            room.waiting.setdefault(self, None)  # a request pipelined behind an answer
             self.link.started = time.perf_counter()
-            self._arm(limits.request_deadline, self._too_slow)
+            self._arm(limits.request_deadline, self.too_slow)
             self.scope["extensions"] = {"console": {"link": self.link}}
 
         def on_message_complete(self) -> None:
             super().on_message_complete()
+            room.waiting.pop(self, None)  # being answered: it holds its slot to the end
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
@@ -177,7 +202,7 @@ def _protocol(room: _Room) -> type[HttpToolsProtocol]:
                 self._rest()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            room.idle.pop(self, None)
+            room.forget(self)
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 import time
 
 import pytest
@@ -328,31 +329,105 @@ def test_a_loopback_listener_without_a_secret_starts(host: str) -> None:
         assert listener.running
 
 
-def test_connections_beyond_the_cap_are_closed(journal: History) -> None:
+class _Tricklers:
+    """As many connections as the listener takes, each sending a request a byte at a time
+    and never finishing it; one that is closed connects again at once."""
+
+    def __init__(self, port: int, count: int) -> None:
+        self.port = port
+        self.stop = threading.Event()
+        self.threads = [threading.Thread(target=self._trickle, daemon=True) for _ in range(count)]
+
+    def _trickle(self) -> None:
+        while not self.stop.is_set():
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=5) as conn:
+                    conn.sendall(b"GET /callback?status=appro")
+                    while not self.stop.wait(0.1):
+                        conn.sendall(b"v")
+            except OSError:
+                continue
+
+    def __enter__(self) -> _Tricklers:
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        for t in self.threads:
+            t.join()
+
+
+def test_slow_connections_never_keep_a_genuine_callback_out(journal: History) -> None:
+    from console.core.callbacks import MAX_CONNECTIONS
+
+    recorder = CallbackRecorder(journal, "sb", SECRET)
+    with (
+        CallbackListener(recorder, "127.0.0.1", 0) as listener,
+        _Tricklers(listener.port, MAX_CONNECTIONS),
+    ):
+        time.sleep(0.5)  # every slot holds a request still arriving
+        started = time.perf_counter()
+        answered = 0
+        for _ in range(20):
+            try:
+                got = requests.get(listener.url, params=_params(), timeout=2)
+            except requests.ConnectionError:
+                continue
+            answered += got.status_code == 200
+        took = time.perf_counter() - started
+    assert answered == 20
+    assert took < 2.0
+    assert len(journal.recent_callbacks()) == 20  # every one recorded
+
+
+def test_at_the_cap_the_longest_idle_connection_makes_room_for_a_callback(
+    journal: History,
+) -> None:
     from console.core.callbacks import MAX_CONNECTIONS
 
     recorder = CallbackRecorder(journal, "sb", SECRET)
     with CallbackListener(recorder, "127.0.0.1", 0) as listener:
-        idle = [
-            socket.create_connection(("127.0.0.1", listener.port), timeout=5)
-            for _ in range(MAX_CONNECTIONS)
-        ]
+        idle = []
         try:
-            with socket.create_connection(("127.0.0.1", listener.port), timeout=5) as extra:
-                extra.sendall(b"GET /callback HTTP/1.0\r\n\r\n")
-                assert extra.recv(100) == b""  # closed without an answer
+            for _ in range(MAX_CONNECTIONS):  # connected, then silent
+                idle.append(socket.create_connection(("127.0.0.1", listener.port), timeout=5))
+                time.sleep(0.01)
+            time.sleep(0.2)
+            answer = requests.get(listener.url, params=_params(), timeout=2)
+            assert answer.status_code == 200
+            idle[0].settimeout(3)
+            assert idle[0].recv(1) == b""  # the oldest idle one was closed for it
         finally:
             for conn in idle:
                 conn.close()
-        # the slots come back once the idle connections are gone
-        for _ in range(50):  # bounded: each try is quick
-            try:
-                answer = requests.get(listener.url, params=_params(), timeout=5)
-            except requests.ConnectionError:
-                time.sleep(0.05)
-                continue
-            break
-        assert answer.status_code == 200
+
+
+def test_a_callback_being_recorded_is_never_closed_to_make_room(journal: History) -> None:
+    from console.core.callbacks import MAX_CONNECTIONS
+
+    recorder = CallbackRecorder(journal, "sb", SECRET)
+    release = threading.Event()
+    recorder.subscribe(lambda _event: release.wait(10))  # each recording takes its time
+    answers: list[int] = []
+
+    def callback() -> None:
+        answers.append(requests.get(listener.url, params=_params(), timeout=15).status_code)
+
+    with CallbackListener(recorder, "127.0.0.1", 0) as listener:
+        senders = [threading.Thread(target=callback) for _ in range(MAX_CONNECTIONS)]
+        for t in senders:
+            t.start()
+        time.sleep(1.0)  # every slot holds a whole callback being recorded
+        with socket.create_connection(("127.0.0.1", listener.port), timeout=5) as extra:
+            extra.sendall(b"GET /callback HTTP/1.0\r\n\r\n")
+            extra.settimeout(5)
+            assert extra.recv(100) == b""  # closed without an answer: the gateway retries
+        release.set()
+        for t in senders:
+            t.join()
+    assert answers == [200] * MAX_CONNECTIONS
 
 
 def test_a_card_number_in_a_callbacks_free_text_is_kept_masked(journal: History) -> None:

@@ -13,7 +13,9 @@ one send of an approved request), :mod:`.submissions` (what the database keeps o
 policies, submissions, decisions in words, audit entries), :mod:`.held` (the rule every
 front follows: :func:`hold` a request for approval, submit it, wait, send it once approved),
 :mod:`.held_batch` (the same for a whole batch file: :func:`hold_batch`), :mod:`.live`
-(LISTEN/NOTIFY),
+(LISTEN/NOTIFY), :mod:`.audit` (checking the audit trail), :mod:`.audit_signing`
+(signing what is new in it: :func:`~.audit_signing.sign_new_entries`), :mod:`.audit_key`
+(the audit key) and :mod:`.audit_state` (the key and head a console pinned),
 :mod:`.errors`.
 """
 

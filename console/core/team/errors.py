@@ -24,6 +24,11 @@ class TeamPermissionError(ConsoleError):
     """The database refused an action to this person's role."""
 
 
+class AuditTamperedError(ConsoleError):
+    """The audit trail does not extend the head signed or verified before: it was rewritten
+    or shortened (``team audit --verify`` says where). Nothing was signed."""
+
+
 class CardDataNeedsWaitingError(InputError):
     """A held request carries card data, which never goes to the team database: only the
     console holding it can send it, so it must wait for the approval. Nothing was stored."""
