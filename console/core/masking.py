@@ -155,11 +155,9 @@ _CVV_PARAM = named_parameter(r"cvv2?|cvc2?")
 def _mask_encoded_pan(value: str) -> str:
     if "*" in value:
         return value  # masked already
-    # A body may be written percent-encoded once or twice (a space becomes %20 or %2520).
-    for _ in range(3):
-        decoded = unquote(value)
-        if decoded == value:
-            break
+    # A body may be written percent-encoded once or more (a space becomes %20 or %2520);
+    # each decoding that changes it makes it shorter, so this ends.
+    while (decoded := unquote(value)) != value:
         value = decoded
     return mask_pan(value)
 

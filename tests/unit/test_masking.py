@@ -216,3 +216,14 @@ def test_percent_encoded_letters_are_not_taken_for_a_card_number() -> None:
     # sixteen encoded characters in a row look like a card's run until they are decoded
     text = "name=" + "%C3%A9" * 16 + "&x=1"
     assert mask_text(text) == text
+
+
+@pytest.mark.parametrize("times", [1, 2, 3, 4, 5])
+def test_a_card_number_parameter_encoded_any_number_of_times_keeps_first_six_and_last_four(
+    times: int,
+) -> None:
+    space = " "
+    for _ in range(times):
+        space = quote(space)
+    said = mask_text(f"credit_card_number=4444{space}4444{space}4444{space}4448&amount=1")
+    assert said == "credit_card_number=444444******4448&amount=1"

@@ -168,3 +168,60 @@ def test_a_dry_run_with_resend_unknown_signs_what_the_run_would_resend(
     # the dry run says what the run would do: both rows go, the unknown one again
     assert [r.result for r in dry.results] == [batch.SIGNED, batch.SIGNED]
     assert len(server.received) == 1
+
+
+def test_a_second_pause_or_resume_changes_nothing(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pause pressed twice counts the pause from the first press; Resume pressed on a
+    running batch adds no pause (the rows per second and time left stay true)."""
+    clock = iter([100.0, 110.0, 115.0, 120.0, 130.0])
+    monkeypatch.setattr("console.core.batch.runner.time.perf_counter", lambda: next(clock))
+    path = card_file(tmp_path / "b.csv", 1)
+    conn = {"base_url": "http://127.0.0.1:9", "login": "m", "private_key": rsa_key}
+    conn["endpoint_id"] = "1"
+    with History() as history:
+        pipeline = batch_pipeline(history, conn)
+        validation = batch.check_batch(
+            batch.read_batch(path), lambda oid: pipeline.verdict(batch.COMMAND, oid)
+        )
+        plan = batch.Plan(validation, "test", False, batch.BatchLimits(10))
+        runner = batch.BatchRunner(pipeline, conn, plan, batch.BatchDecision())
+        runner.resume()  # running: nothing to resume, the clock is not read
+        assert not runner.paused
+        runner.pause()  # at 100
+        runner.pause()  # again: still paused since 100
+        assert runner.paused
+        runner.resume()  # at 110: paused for 10 s
+        runner.resume()  # again: nothing
+        assert not runner.paused
+        runner.pause()  # at 115
+        runner.resume()  # at 120: 15 s paused in all
+    assert next(clock) == 130.0  # every later press left the clock alone
+
+
+def test_a_status_answer_for_a_look_up_without_client_orderid_settles_nothing(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    """A look-up by the gateway's order id alone (sent unvalidated) names no client_orderid:
+    no payout of the journal takes its status."""
+    history = History()
+    answers = iter([ACCEPTED["payout-check"]])
+    status = b"type=status-response\n&status=declined\n&serial-number=1\n"
+    with serve(lambda r: Reply(200, next(answers, status), FORM)) as server:
+        pipeline = _pipeline(history, production=False)
+        pipeline.send(_prepared("payout-check", server.url, rsa_key), Decision())
+        look_up = prepare(
+            "status",
+            {"orderid": "9001"},
+            base_url=server.url,
+            login="merchant",
+            private_key=rsa_key,
+            endpoint_id="1",
+            skip_validation=True,
+        )
+        sent = pipeline.send(look_up, Decision())
+    assert sent.outcome.response is not None
+    assert sent.outcome.response.status == "declined"
+    payout = next(row for row in history.fetch() if row.command == "payout-check")
+    assert payout.final_status is None
