@@ -1,10 +1,13 @@
 """House rules the code keeps: no module reads another object's private members, no circle of
-imports in the core, one Luhn check."""
+imports anywhere in the console, one Luhn check."""
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2] / "console"
 
@@ -96,8 +99,21 @@ def _circles(prefix: str) -> list[list[str]]:
     return circles
 
 
-def test_no_two_core_modules_import_each_other_around_a_circle() -> None:
-    assert _circles("console.core") == []
+def test_no_two_modules_anywhere_in_the_console_import_each_other_around_a_circle() -> None:
+    """The core, the sandbox, the window and the command line alike."""
+    assert _circles("console") == []
+
+
+def test_a_circle_in_the_window_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two window modules importing each other are a circle (the check reaches ui/)."""
+    package = tmp_path / "console" / "ui"
+    package.mkdir(parents=True)
+    (tmp_path / "console" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "theme.py").write_text("from console.ui.guard_row import colour\n")
+    (package / "guard_row.py").write_text("from console.ui import theme\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path / "console")
+    assert _circles("console") == [["console.ui.guard_row", "console.ui.theme"]]
 
 
 def test_the_console_has_one_luhn_check() -> None:
