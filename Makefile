@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test check bench clean
+.PHONY: run test check bench mutate clean
 
 # pip -qq: errors only (a failed install still says why); one line says what is happening.
 PIP := $(BIN)/python -m pip install -qq
@@ -50,5 +50,12 @@ check: $(BIN)/.installed
 bench: $(BIN)/.installed
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -s tests/bench -o python_files='bench_*.py'
 
+# Mutation testing of the money rules ([tool.mutmut] in pyproject.toml): each mutant against
+# the Qt-free tests that reach it; then the score and the survivors, each explained in
+# tests/mutation/survivors.toml. Long: run it after changing a money rule (docs/developing.md).
+mutate: $(BIN)/.installed
+	QT_QPA_PLATFORM=offscreen $(BIN)/mutmut run
+	$(BIN)/python scripts/mutation_report.py
+
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info mutants
