@@ -193,7 +193,7 @@ def test_validate_without_an_environment_checks_the_file_alone(
 
 
 def test_a_card_number_written_in_groups_is_read_as_the_form_reads_it(tmp_path: Path) -> None:
-    from console.core.order_facts import card_number_digits
+    from console.core.money import card_number_digits
 
     grouped = card_row("grouped-1")
     grouped[3] = "4444 4444 4444 4448"  # as printed on the card, as the form accepts it

@@ -9,10 +9,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from enum import StrEnum
 
 from console.core.batch.source import COMMAND, BatchFile, Row
+from console.core.money import amount_or_none
 from console.core.order_facts import receiver
 from console.core.pipeline import Seen, Verdict, blocked_text, card_question, clock_text
 from console.core.spec import validate_rows
@@ -92,6 +93,9 @@ class Validation:
     totals: dict[str, Total] = field(default_factory=dict)
     header_broken: bool = False  # a column cannot be used, or the file is not read whole
     counted: int = 0
+    # rows with an error met reading the file (a cell's format showing another value): such
+    # a row is never sent, whatever the contract's checks say of its values
+    file_error_rows: set[int] = field(default_factory=set)
 
     def rows_in(self, state: RowState) -> list[CheckedRow]:
         return [r for r in self.rows if r.state is state]
@@ -118,9 +122,8 @@ def count_row(totals: dict[str, Total], row: Row) -> None:
     """Add ``row``'s payout to its currency's total (a row without a readable amount adds
     nothing)."""
     values = row.values
-    try:
-        amount = Decimal(values.get("amount", "").strip())
-    except InvalidOperation:
+    amount = amount_or_none(values.get("amount", ""))
+    if amount is None:
         return
     currency = values.get("currency", "").strip().upper()
     total = totals.get(currency)
@@ -237,6 +240,8 @@ def _file_problems(batch: BatchFile) -> Validation:
     out = Validation(batch)
     for p in batch.problems:
         out.header_broken |= p.row == 0 or p.field == "(file)"
+        if p.severity is Severity.ERROR and p.row:
+            out.file_error_rows.add(p.row)
         out.problems.append(RowProblem(p.row, p.field, p.message, p.severity))
     return out
 
@@ -269,7 +274,7 @@ def _check_row(
     verdict: Callable[[str], Verdict],
 ) -> _Found:
     """The state of ``row``, whose contract checks found ``problems`` (added to ``out``)."""
-    errors = False
+    errors = row.number in out.file_error_rows
     card = ""
     if problems:
         number, add = row.number, out.problems.append

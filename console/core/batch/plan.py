@@ -182,8 +182,8 @@ class Plan:
         if v.header_broken:
             return BatchRefusedError(
                 Refused.INVALID,
-                "The file cannot be used as it is (its header, or a part that cannot be "
-                "read): fix the problems listed, then run it again.",
+                "The file cannot be used as it is (its header, a column, or a part that "
+                "cannot be read): fix the problems listed, then run it again; no row is sent.",
             )
         bad = v.error_rows
         if bad and not self.skip_invalid:

@@ -7,7 +7,7 @@ guessed: an unknown column, a row with more or fewer values than the header, a l
 not a JSON object, or bytes that are not UTF-8 are problems that name the row and the fix.
 Row numbers are the file's line numbers (the CSV header is line 1), so a person finds them
 in any editor. A card number written in groups is read as its digits, as the form reads it
-(``console.core.order_facts.card_number_digits``).
+(``console.core.money.card_number_digits``).
 """
 
 from __future__ import annotations
@@ -22,12 +22,8 @@ from typing import Any
 from console.core.errors import InputError
 from console.core.input_files import parse_json
 from console.core.masking import pan_fields
-from console.core.order_facts import (
-    ORDER_ID_FIELDS,
-    card_number_digits,
-    card_numbers_as_digits,
-    client_orderid,
-)
+from console.core.money import card_number_digits
+from console.core.order_facts import ORDER_ID_FIELDS, card_numbers_as_digits, client_orderid
 from console.core.spec import get_command
 from console.core.spec.model import Severity
 

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 
-from .amount_writing import contract_amount
+from console.core.money import AMOUNT, amount_or_none, contract_amount, is_amount
+
 from .codes import Code
 from .model import Field, Problem, Severity
 
@@ -25,7 +26,6 @@ FieldCheck = Callable[[Field, str, str, list[Problem]], bool]
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
-_AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DATE = re.compile(r"([0-9]{2})\.([0-9]{2})\.([0-9]{4})")
 _YEAR_FIRST = re.compile(r"([0-9]{4})[-./]([0-9]{1,2})[-./]([0-9]{1,2})")
@@ -47,16 +47,9 @@ def is_digits(value: str) -> bool:
 
 
 def parse_amount(value: str) -> Decimal | None:
-    """The amount as a Decimal when it is written the contract's way, else None."""
-    return Decimal(value) if _AMOUNT.fullmatch(value) else None
-
-
-def amount_places(value: str) -> int | None:
-    """The decimals of an amount written the contract's way (``10.50``: 2), else None."""
-    if not _AMOUNT.fullmatch(value):
-        return None
-    point = value.find(".")
-    return 0 if point < 0 else len(value) - point - 1
+    """The amount as a Decimal when it is written the contract's way (exactly, no white
+    space around it: it is sent as given), else None."""
+    return amount_or_none(value) if is_amount(value) else None
 
 
 def parse_date(value: str) -> date | None:
@@ -138,7 +131,7 @@ def check_amount(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
     """Amounts: digits with ``.`` as the decimal delimiter, in the highest currency unit.
     A common local writing (``1.234,50``, ``1 234,50``, ``1'234.50``) earns the contract's
     writing of the same value as a suggestion; it is never applied."""
-    if _AMOUNT.fullmatch(value):
+    if AMOUNT.fullmatch(value):
         return True
     fixed = contract_amount(value)
     if fixed is not None:
@@ -169,10 +162,10 @@ def check_amount_sequence(f: Field, shown: str, value: str, out: list[Problem]) 
     """
     parts = value.split(",")
     high = f.length.max
-    bad = [p for p in parts if not _AMOUNT.fullmatch(p)]
+    bad = [p for p in parts if not AMOUNT.fullmatch(p)]
     if bad:
         cleaned = ",".join(p.strip() for p in parts if p.strip())
-        hint = f" Write {cleaned}." if all(_AMOUNT.fullmatch(p) for p in cleaned.split(",")) else ""
+        hint = f" Write {cleaned}." if all(AMOUNT.fullmatch(p) for p in cleaned.split(",")) else ""
         out.append(
             problem(
                 f,
