@@ -20,7 +20,6 @@ from console.core.money.errors import MoneyFactError
 # (a regex's \d would take other scripts' digits).
 AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _MOST_CHARACTERS = 64  # far beyond any amount; a longer text is not read as a number
-_WHITE = " \t"
 # a number written with an exponent or a sign, which Decimal would read
 _DECIMAL_LIKE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
@@ -33,7 +32,7 @@ def is_amount(text: str) -> bool:
 def amount_or_none(text: str) -> Decimal | None:
     """The exact amount ``text`` writes (white space around it aside), else None; for what
     counts or previews rows whose own checks name the mistake."""
-    value = text.strip(_WHITE)
+    value = text.strip()
     return Decimal(value) if is_amount(value) else None
 
 
@@ -48,7 +47,7 @@ def amount_places(text: str) -> int | None:
 def meant_amount(text: str) -> str | None:
     """The contract's writing of the value ``text`` most likely means (``1.234,50``: 1234.50,
     ``1E+3``: 1000), or None when that is not clear (or it is written right already)."""
-    value = text.strip(_WHITE)
+    value = text.strip()
     if is_amount(value):
         return None
     local = contract_amount(value)
@@ -68,7 +67,7 @@ def read_amount(text: str, field: str = "amount", *, above_zero: bool = False) -
         MoneyFactError: not written the contract's way (naming the value meant, where it is
             clear), or 0 where ``above_zero``.
     """
-    value = text.strip(_WHITE)
+    value = text.strip()
     if is_amount(value):
         number = Decimal(value)
         if above_zero and not number:

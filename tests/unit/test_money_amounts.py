@@ -1,0 +1,119 @@
+"""Every reading of an amount gives the exact Decimal the text writes, or refuses it naming
+the value meant: the core's reader (console.core.money), the contract's checks, batch totals,
+the schedule preview, team thresholds, batch limits and the command line agree on each text.
+"""
+
+from __future__ import annotations
+
+import argparse
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from console.cli import arg_types
+from console.core.batch.checking import Total, count_row
+from console.core.batch.source import Row
+from console.core.money import MoneyFactError, amount_or_none, read_amount
+from console.core.schedule import amount_rule_from
+from console.core.spec import validate
+from console.core.team import inputs
+from console.core.team.errors import TeamSetupError
+
+# texts near amounts: digits, points, commas, exponents, signs, spaces, other scripts' digits
+_ALPHABET = st.sampled_from([*"0123456789.,eE+- _'٣٤\u00a0", "NaN", "Infinity", "0x1"])
+texts = st.one_of(
+    st.lists(_ALPHABET, max_size=14).map("".join),
+    st.decimals(allow_nan=True, allow_infinity=True).map(str),
+    st.floats().map(repr),
+)
+
+
+def _exact(text: str) -> Decimal | None:
+    """The value ``text`` writes in the contract's writing (digits, one optional point)."""
+    value = text.strip()
+    whole, _, decimals = value.partition(".")
+    digits = whole.isascii() and whole.isdigit()
+    if digits and (not _ or (decimals.isascii() and decimals.isdigit())):
+        return Decimal(value)
+    return None
+
+
+def _every_reading(text: str) -> dict[str, Decimal | None]:
+    read: dict[str, Decimal | None] = {}
+    try:
+        read["reader"] = read_amount(text)
+    except MoneyFactError:
+        read["reader"] = None
+    read["totals"] = None
+    totals: dict[str, Total] = {}
+    count_row(totals, Row(2, {"amount": text, "currency": "EUR"}))
+    if totals:
+        read["totals"] = totals["EUR"].total
+    rule = amount_rule_from({"amount": text})
+    read["schedule"] = rule.amounts[0] if rule else None
+    read["or_none"] = amount_or_none(text)
+    return read
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts)
+def test_every_amount_reading_is_exact_or_refuses(text: str) -> None:
+    exact = _exact(text)
+    read = _every_reading(text)
+    for where, value in read.items():
+        assert value == exact, (where, text, value)
+        if value is not None:  # the same decimals: 10.50 keeps its two
+            written = text.strip().partition(".")[2]
+            assert -value.as_tuple().exponent == len(written), (where, text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts)
+def test_the_command_line_and_team_thresholds_read_amounts_as_the_core_does(text: str) -> None:
+    exact = _exact(text)
+    try:
+        cli: Decimal | None = arg_types.amount(text)
+    except argparse.ArgumentTypeError:
+        cli = None
+    assert cli == (exact if exact else None)
+    try:
+        team: Decimal | None = Decimal(inputs.threshold("EUR", text))
+    except TeamSetupError:
+        team = None
+    if team is not None:
+        assert team == exact
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts)
+def test_the_contract_checks_take_an_amount_exactly_when_the_reader_does(text: str) -> None:
+    if not text.strip():
+        return  # not given: the contract says it is required
+    # gold has no minor units: only the writing of the amount is checked
+    problems = validate("payout-check", {"amount": text, "currency": "XAU"})
+    amount_format = [
+        p for p in problems if p.fields == ("amount",) and p.code in ("type", "format")
+    ]
+    sent_as_is = text == text.strip()
+    if _exact(text) is not None and sent_as_is:
+        assert not amount_format, text
+    elif _exact(text) is None:
+        assert amount_format, text
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [("1E+3", "1000"), ("1e3", "1000"), ("47,11", "47.11"), ("1.234,50", "1234.50"), ("+5", "5")],
+)
+def test_a_refused_amount_names_the_value_meant(text: str, meant: str) -> None:
+    with pytest.raises(MoneyFactError, match=f"write {meant} "):
+        read_amount(text)
+
+
+def test_the_schedule_and_batch_totals_no_longer_take_an_exponent() -> None:
+    assert amount_rule_from({"amount": "1E+3"}) is None
+    totals: dict[str, Total] = {}
+    count_row(totals, Row(2, {"amount": "1E+3", "currency": "EUR"}))
+    assert totals == {}
