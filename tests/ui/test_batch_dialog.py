@@ -201,3 +201,18 @@ def test_the_dialog_fits_a_1024_by_700_screen(
     qtbot.wait(20)
     for box in (dialog.skip_invalid, dialog.resend_unknown, dialog.confirm_card_numbers):
         assert box.width() >= box.sizeHint().width(), box.text()  # no choice cut
+
+
+def test_a_decimal_comma_file_is_one_line_of_the_problem_table(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    rows = [card_row(f"dc-{i}", f"{10 + i},50") for i in range(300)]
+    dialog = open_dialog(qtbot, window, write_csv(tmp_path / "de.csv", rows, sep=";"))
+
+    errors = [
+        r
+        for r, s in zip(cells(dialog.problems, 0), cells(dialog.problems, 1), strict=True)
+        if s == "error"
+    ]
+    assert errors == ["2–301 (300 rows)"]
+    assert "decimal comma" in cells(dialog.problems, 3)[0]

@@ -13,7 +13,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from console.core.batch.source import COMMAND, BatchFile, Row
-from console.core.money import amount_or_none
+from console.core.money import amount_or_none, decimal_comma
 from console.core.order_facts import receiver
 from console.core.pipeline import Seen, Verdict, blocked_text, card_question, clock_text
 from console.core.spec import validate_rows
@@ -258,6 +258,15 @@ def _fields_text(fields: tuple[str, ...]) -> str:
 _FIELDS_TEXT: dict[tuple[str, ...], str] = {}
 
 
+# One message for every row whose amount has a decimal comma, so that a file saved by a
+# spreadsheet in such a language gets one line naming its rows, not a "Write 47.11" a row.
+DECIMAL_COMMA = (
+    "The file writes amounts with a decimal comma (47,11), as a spreadsheet set to German, "
+    "French and many other languages saves them; the contract writes 47.11. Save the file "
+    "again with '.' as the decimal separator (LibreOffice: Tools > Options > Language "
+    "Settings > Languages, decimal separator; Excel: File > Options > Advanced, untick Use "
+    "system separators, decimal separator '.'), or replace the commas in the amount column."
+)
 _ERROR, _READY = Severity.ERROR, RowState.READY  # looked up once: a file has many rows
 # What _check_row finds of a row (a CheckedRow's fields after the row itself): its state,
 # the journal's verdict, the note and the card number question. A ready row of a file
@@ -278,8 +287,10 @@ def _check_row(
     card = ""
     if problems:
         number, add = row.number, out.problems.append
+        comma = decimal_comma(row.values.get("amount", ""))
         for p in problems:
-            add(RowProblem(number, _fields_text(p.fields), p.message, p.severity))
+            message = DECIMAL_COMMA if comma and p.fields == ("amount",) else p.message
+            add(RowProblem(number, _fields_text(p.fields), message, p.severity))
             errors |= p.severity is _ERROR
         card = card_question(problems, row.values.items())
     others = [n for n in seen[order_id] if n != row.number] if order_id in seen else []
