@@ -18,8 +18,9 @@ Public API:
         running (and the sign-only dry run).
     ResultsFile, journal_rows, result_lines, results_path, results_environment, write_results,
         COLUMNS: the results CSV.
-    check_rows, check_results, needs_check, StatusAnswer: status checks of unknown or
-        unfinished rows (check_results writes the results file from their answers).
+    check_rows, check_results, needs_check, never_arrived_text, StatusAnswer: status checks
+        of unknown or unfinished rows (check_results writes the results file from their
+        answers; never_arrived_text names the rows the gateway holds no order for).
     standing, tally, STANDINGS, NOT_PAID, NOT_FINAL: what each row came to, counted.
 """
 
@@ -82,6 +83,7 @@ if TYPE_CHECKING:  # loaded on first use: running and status checks need the HTT
         check_results,
         check_rows,
         needs_check,
+        never_arrived_text,
         standing,
         tally,
     )
@@ -111,6 +113,7 @@ _HOMES = {
     "check_results": "status",
     "check_rows": "status",
     "needs_check": "status",
+    "never_arrived_text": "status",
     "standing": "status",
     "tally": "status",
 }
@@ -159,6 +162,7 @@ __all__ = [
     "journal_rows",
     "limits_for",
     "needs_check",
+    "never_arrived_text",
     "read_batch",
     "result_lines",
     "results_environment",
