@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import argparse
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from console.cli import arg_types
+from console.core.batch import read_batch
 from console.core.batch.checking import Total, count_row
 from console.core.batch.source import Row
 from console.core.money import MoneyFactError, amount_or_none, read_amount
@@ -117,3 +119,17 @@ def test_the_schedule_and_batch_totals_no_longer_take_an_exponent() -> None:
     totals: dict[str, Total] = {}
     count_row(totals, Row(2, {"amount": "1E+3", "currency": "EUR"}))
     assert totals == {}
+
+
+def test_json_lines_numbers_are_read_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "p.jsonl"
+    path.write_text(
+        '{"client_orderid": "j-1", "amount": 10.50, "currency": "EUR"}\n'
+        '{"client_orderid": "j-2", "amount": 1E+3, "currency": "EUR"}\n'
+        '{"client_orderid": "j-3", "amount": 0.1, "currency": "EUR"}\n',
+        encoding="utf-8",
+    )
+    amounts = [row.values["amount"] for row in read_batch(path).rows]
+    assert amounts == ["10.50", "1E+3", "0.1"]  # not 10.5 and 1000.0
+    problems = validate("payout-check", {"amount": "1E+3", "currency": "EUR"})
+    assert any("1E+3 reads as 1000. Write 1000." in p.message for p in problems)

@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
+from decimal import MAX_PREC, Context, Decimal
 from enum import StrEnum
 
 from console.core.batch.source import COMMAND, BatchFile, Row
@@ -69,7 +69,7 @@ class Total:
         """Count ``row``'s payout; of equal largest payouts, the first in the file is named
         (whatever order rows are added in)."""
         self.count += 1
-        self.total += amount
+        self.total = _EXACT.add(self.total, amount)  # never rounded to 28 digits
         if (
             self.count == 1
             or amount > self.largest
@@ -267,7 +267,9 @@ DECIMAL_COMMA = (
     "Settings > Languages, decimal separator; Excel: File > Options > Advanced, untick Use "
     "system separators, decimal separator '.'), or replace the commas in the amount column."
 )
-_ERROR, _READY = Severity.ERROR, RowState.READY  # looked up once: a file has many rows
+_ERROR, _READY = Severity.ERROR, RowState.READY
+# Sums of money are exact, however many digits they take (the default context keeps 28).
+_EXACT = Context(prec=MAX_PREC)  # looked up once: a file has many rows
 # What _check_row finds of a row (a CheckedRow's fields after the row itself): its state,
 # the journal's verdict, the note and the card number question. A ready row of a file
 # checked as a stream is only counted, so nothing more is built for it.

@@ -212,7 +212,7 @@ def read_jsonl(path: Path, text: str) -> BatchFile:
     known = field_names()
     for number, line in _jsonl_lines(text):
         try:
-            data: Any = parse_json(line)
+            data: Any = parse_json(line, exact_numbers=True)  # 10.50 stays 10.50
         except ValueError as exc:
             batch.problems.append(
                 FileProblem(number, "(row)", f"The line is not JSON ({exc.args[0]}).")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 
-from console.core.money import AMOUNT, amount_or_none, contract_amount, is_amount
+from console.core.money import AMOUNT, amount_or_none, is_amount, meant_amount
 
 from .codes import Code
 from .model import Field, Problem, Severity
@@ -129,15 +129,16 @@ def check_digits_lenient(f: Field, shown: str, value: str, out: list[Problem]) -
 
 def check_amount(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
     """Amounts: digits with ``.`` as the decimal delimiter, in the highest currency unit.
-    A common local writing (``1.234,50``, ``1 234,50``, ``1'234.50``) earns the contract's
-    writing of the same value as a suggestion; it is never applied."""
+    A common local writing (``1.234,50``, ``1 234,50``, ``1'234.50``) or an exponent
+    (``1E+3``) earns the contract's writing of the same value as a suggestion
+    (:func:`console.core.money.meant_amount`); it is never applied."""
     if AMOUNT.fullmatch(value):
         return True
-    fixed = contract_amount(value)
+    fixed = meant_amount(value)
     if fixed is not None:
         msg = (
-            f"{shown} must use '.' as the decimal delimiter and no thousands separator: "
-            f"{value} reads as {fixed}. Write {fixed}."
+            f"{shown} must use '.' as the decimal delimiter, no thousands separator and no "
+            f"exponent: {value} reads as {fixed}. Write {fixed}."
         )
         out.append(problem(f, ERROR, Code.FORMAT, msg))
     else:
