@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from console.cli import arg_types
+from console.cli import arg_types, main
 from console.core.batch import read_batch
 from console.core.batch.checking import Total, count_row
 from console.core.batch.source import Row
@@ -133,3 +133,19 @@ def test_json_lines_numbers_are_read_as_written(tmp_path: Path) -> None:
     assert amounts == ["10.50", "1E+3", "0.1"]  # not 10.5 and 1000.0
     problems = validate("payout-check", {"amount": "1E+3", "currency": "EUR"})
     assert any("1E+3 reads as 1000. Write 1000." in p.message for p in problems)
+
+
+def test_a_fields_file_number_is_read_as_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fields = tmp_path / "f.json"
+    card = '"credit_card_number": "4444444444444448", "card_printed_name": "JOHN DOE"'
+    rest = '"expire_month": "12", "expire_year": "2030", "cvv2": "123", "ipaddress": "192.0.2.1"'
+    for amount, code in (("1E+3", 1), ("10.50", 0)):
+        fields.write_text(
+            f'{{"client_orderid": "f-1", "amount": {amount}, "currency": "EUR", {card}, {rest}}}',
+            encoding="utf-8",
+        )
+        assert main(["validate", "payout-check", "--fields-file", str(fields)]) == code
+    said = capsys.readouterr().out
+    assert "1E+3 reads as 1000. Write 1000." in said  # not sent as 1000.0
