@@ -63,8 +63,8 @@ def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -
     )
     for total in sorted(plan.totals.values(), key=lambda t: t.currency):
         print(
-            f"  {total.currency}: {total.count} payouts, total {total.total:.2f}, largest "
-            f"{total.largest:.2f} (row {total.largest_row})",
+            f"  {total.currency}: {total.count} payouts, total {total.total_text}, largest "
+            f"{total.largest_text} (row {total.largest_row})",
             file=out,
         )
 

@@ -28,3 +28,15 @@ def test_a_decimal_comma_file_gets_one_hint_for_all_its_rows(
     assert "(the same in 2001 rows: 2-2002)" in amount_lines[0]
     assert "Write 4" not in said  # no line per row
     assert "2002 rows: 0 ready, 2002 with errors" in said
+
+
+def test_totals_are_written_exactly_with_the_currencys_decimals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [card_row("bh-1", "500.002", "BHD"), card_row("bh-2", "500.003", "BHD")]
+    rows += [card_row("eu-1", "10.5"), card_row("jp-1", "1000", "JPY")]
+    assert main(["batch", "validate", str(write_csv(tmp_path / "p.csv", rows))]) == 0
+    said = capsys.readouterr().out
+    assert "BHD: 2 payouts, total 1000.005, largest 500.003 (row 3)" in said  # not 1000.00
+    assert "EUR: 1 payouts, total 10.50" in said
+    assert "JPY: 1 payouts, total 1000, largest 1000" in said

@@ -13,7 +13,7 @@ from decimal import MAX_PREC, Context, Decimal
 from enum import StrEnum
 
 from console.core.batch.source import COMMAND, BatchFile, Row
-from console.core.money import amount_or_none, decimal_comma
+from console.core.money import amount_or_none, amount_text, decimal_comma
 from console.core.order_facts import receiver
 from console.core.pipeline import Seen, Verdict, blocked_text, card_question, clock_text
 from console.core.spec import validate_rows
@@ -64,6 +64,16 @@ class Total:
     total: Decimal = Decimal(0)
     largest: Decimal = Decimal(0)
     largest_row: int = 0
+
+    @property
+    def total_text(self) -> str:
+        """The total written exactly, with the currency's decimals (BHD 1000.005)."""
+        return amount_text(self.total, self.currency)
+
+    @property
+    def largest_text(self) -> str:
+        """The largest payout written exactly, with the currency's decimals."""
+        return amount_text(self.largest, self.currency)
 
     def add(self, amount: Decimal, row: int) -> None:
         """Count ``row``'s payout; of equal largest payouts, the first in the file is named

@@ -163,11 +163,11 @@ class Plan:
             environment=self.environment,
             production=self.production,
             rows=len(rows),
-            totals=tuple((t.currency, t.count, f"{t.total:.2f}") for t in totals),
+            totals=tuple((t.currency, t.count, t.total_text) for t in totals),
             largest=tuple(
                 (
                     t.currency,
-                    f"{t.largest:.2f}",
+                    t.largest_text,
                     t.largest_row,
                     receiver_text(rows[t.largest_row].row),
                 )
@@ -224,7 +224,7 @@ class Plan:
             if cap is not None and total.total > cap:
                 return BatchRefusedError(
                     Refused.OVER_LIMIT,
-                    f"The {total.currency} total {total.total:.2f} exceeds the batch limit of "
+                    f"The {total.currency} total {total.total_text} exceeds the batch limit of "
                     f"{where} ({cap} per currency): split the file, or raise the limit with "
                     "`gateway-console batch limits`.",
                 )

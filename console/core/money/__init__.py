@@ -7,7 +7,8 @@ Public API:
         the contract's writing, as exact Decimals.
     contract_amount, decimal_comma, thousands_reading: a local writing of an amount
         (``1.234,50``), whether it has a decimal comma, and the contract's writing of it.
-    read_currency, currency_codes, minor_units: ISO 4217 codes.
+    read_currency, currency_codes, minor_units: ISO 4217 codes; amount_text: an amount
+        written exactly with at least its currency's decimals (totals, thresholds).
     card_number_digits, NUMBER_CELL_FIX, TEXT_NUMBER_FIELDS: card numbers, account numbers
         and ids, strings never numbers.
     MoneyFactError: what the readers raise.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from .amount import AMOUNT, amount_or_none, amount_places, is_amount, meant_amount, read_amount
 from .amount_writing import contract_amount, decimal_comma, thousands_reading
-from .currency import currency_codes, minor_units, read_currency
+from .currency import amount_text, currency_codes, minor_units, read_currency
 from .errors import MoneyFactError
 from .numbers import NUMBER_CELL_FIX, TEXT_NUMBER_FIELDS, card_number_digits
 
@@ -28,6 +29,7 @@ __all__ = [
     "MoneyFactError",
     "amount_or_none",
     "amount_places",
+    "amount_text",
     "card_number_digits",
     "contract_amount",
     "currency_codes",

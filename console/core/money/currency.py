@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from decimal import MAX_PREC, Context, Decimal
 from functools import cache
 
 from console.core.money.errors import MoneyFactError
@@ -42,3 +43,18 @@ def read_currency(text: str, field: str = "currency") -> str:
     raise MoneyFactError(
         field, f"{field} {value!r} is not an ISO 4217 currency code (for example USD, EUR)."
     )
+
+
+_EXACT = Context(prec=MAX_PREC)  # adding zeros to a long amount never rounds it
+
+
+def amount_text(value: Decimal, currency: str = "") -> str:
+    """``value`` written exactly, with at least the currency's decimals (two where it has
+    none known): 1000.005 BHD is ``1000.005``, never the ``1000.00`` of a two-decimal
+    format, and 10.5 EUR is ``10.50``. Totals, summaries and thresholds are written so."""
+    places = minor_units(currency) if currency else None
+    want = 2 if places is None else places
+    exponent = value.as_tuple().exponent
+    if isinstance(exponent, int) and -exponent < want:
+        value = value.quantize(Decimal(1).scaleb(-want), context=_EXACT)  # zeros added only
+    return f"{value:f}"
