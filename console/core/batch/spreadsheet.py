@@ -53,7 +53,8 @@ def cell_text(value: Any, number_format: str = "General") -> str:
         places = decimals_shown(fmt)
         # the stored value, with the zeros the format adds (10.5 under 0.00: 10.50), never
         # rounded to what the format shows (that is a problem of its own: shown_otherwise)
-        if places and number == number.quantize(Decimal(1).scaleb(-places)):
+        exponent = number.as_tuple().exponent
+        if places and isinstance(exponent, int) and -exponent <= places:
             return f"{number:.{places}f}"
         if _ZERO_PADDED.fullmatch(fmt) and number == number.to_integral_value():
             return str(int(number)).zfill(len(fmt))
