@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from console.cli import arg_types, main
 from console.core.batch import read_batch
-from console.core.batch.checking import Total, count_row
 from console.core.batch.source import Row
+from console.core.batch.totals import Total, count_row
 from console.core.money import MoneyFactError, amount_or_none, read_amount
 from console.core.schedule import amount_rule_from
 from console.core.spec import validate

@@ -10,8 +10,9 @@ Public API:
         reading (stream_batch: a CSV file's rows one at a time).
     TEMPLATES, template_csv, template_values, explain: a file template per receiver type,
         and its columns in plain words.
-    check_batch, check_stream, Validation, CheckedRow, RowState, RowProblem, Total: checking
+    check_batch, check_stream, Validation, CheckedRow, RowState, RowProblem: checking
         (check_stream: a large file checked for showing, ready rows counted).
+    Total: count, exact sum and largest payout of a currency (totals).
     Plan, BatchSummary, BatchDecision, BatchRefusedError, Refused: what a run may send.
     BatchLimits, limits_for, set_limits, LimitsFileError: per-environment limits.
     BatchRunner, sign_rows, RowResult, Progress, BatchReport, TransportPool, MAX_CONCURRENCY:
@@ -34,7 +35,6 @@ from .checking import (
     CheckedRow,
     RowProblem,
     RowState,
-    Total,
     Validation,
     check_batch,
     check_stream,
@@ -51,6 +51,7 @@ from .source import (
     detect_delimiter,
 )
 from .templates import TEMPLATES, explain, template_csv, template_values
+from .totals import Total
 
 if TYPE_CHECKING:  # loaded on first use: running and status checks need the HTTP client,
     # which checking a file (``batch validate``) does not

@@ -9,11 +9,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import MAX_PREC, Context, Decimal
 from enum import StrEnum
 
 from console.core.batch.source import COMMAND, BatchFile, Row
-from console.core.money import amount_or_none, amount_text, decimal_comma
+from console.core.batch.totals import Total, count_row
+from console.core.money import decimal_comma
 from console.core.order_facts import receiver
 from console.core.pipeline import Seen, Verdict, blocked_text, card_question, clock_text
 from console.core.spec import validate_rows
@@ -56,39 +56,6 @@ class CheckedRow:
 
 
 @dataclass(slots=True)
-class Total:
-    """Count, sum and largest payout of one currency."""
-
-    currency: str
-    count: int = 0
-    total: Decimal = Decimal(0)
-    largest: Decimal = Decimal(0)
-    largest_row: int = 0
-
-    @property
-    def total_text(self) -> str:
-        """The total written exactly, with the currency's decimals (BHD 1000.005)."""
-        return amount_text(self.total, self.currency)
-
-    @property
-    def largest_text(self) -> str:
-        """The largest payout written exactly, with the currency's decimals."""
-        return amount_text(self.largest, self.currency)
-
-    def add(self, amount: Decimal, row: int) -> None:
-        """Count ``row``'s payout; of equal largest payouts, the first in the file is named
-        (whatever order rows are added in)."""
-        self.count += 1
-        self.total = _EXACT.add(self.total, amount)  # never rounded to 28 digits
-        if (
-            self.count == 1
-            or amount > self.largest
-            or (amount == self.largest and row < self.largest_row)
-        ):
-            self.largest, self.largest_row = amount, row
-
-
-@dataclass(slots=True)
 class Validation:
     """The whole file checked: rows with their state, the problem table and the totals
     (of the rows that would be sent).
@@ -126,20 +93,6 @@ def totals_of(rows: Iterable[CheckedRow]) -> dict[str, Total]:
     for checked in rows:
         count_row(totals, checked.row)
     return totals
-
-
-def count_row(totals: dict[str, Total], row: Row) -> None:
-    """Add ``row``'s payout to its currency's total (a row without a readable amount adds
-    nothing)."""
-    values = row.values
-    amount = amount_or_none(values.get("amount", ""))
-    if amount is None:
-        return
-    currency = values.get("currency", "").strip().upper()
-    total = totals.get(currency)
-    if total is None:
-        total = totals[currency] = Total(currency)
-    total.add(amount, row.number)
 
 
 def receiver_text(row: Row) -> str:
@@ -277,9 +230,7 @@ DECIMAL_COMMA = (
     "Settings > Languages, decimal separator; Excel: File > Options > Advanced, untick Use "
     "system separators, decimal separator '.'), or replace the commas in the amount column."
 )
-_ERROR, _READY = Severity.ERROR, RowState.READY
-# Sums of money are exact, however many digits they take (the default context keeps 28).
-_EXACT = Context(prec=MAX_PREC)  # looked up once: a file has many rows
+_ERROR, _READY = Severity.ERROR, RowState.READY  # looked up once: a file has many rows
 # What _check_row finds of a row (a CheckedRow's fields after the row itself): its state,
 # the journal's verdict, the note and the card number question. A ready row of a file
 # checked as a stream is only counted, so nothing more is built for it.

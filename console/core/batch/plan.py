@@ -18,13 +18,12 @@ from dataclasses import dataclass, replace
 from console.core.batch.checking import (
     CheckedRow,
     RowState,
-    Total,
     Validation,
-    count_row,
     receiver_text,
     totals_of,
 )
 from console.core.batch.limits import BatchLimits
+from console.core.batch.totals import Total, count_row
 from console.core.errors import SendRefusedError
 from console.core.pipeline import Decision
 
