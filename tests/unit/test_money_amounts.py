@@ -24,7 +24,9 @@ from console.core.team import inputs
 from console.core.team.errors import TeamSetupError
 
 # texts near amounts: digits, points, commas, exponents, signs, spaces, other scripts' digits
-_ALPHABET = st.sampled_from([*"0123456789.,eE+- _'٣٤\u00a0", "NaN", "Infinity", "0x1"])
+_ALPHABET = st.sampled_from(  # with exponents of many digits: Decimal refuses them
+    [*"0123456789.,eE+- _'٣٤\u00a0", "NaN", "Infinity", "0x1", "e99999999999999999999"]
+)
 texts = st.one_of(
     st.lists(_ALPHABET, max_size=14).map("".join),
     st.decimals(allow_nan=True, allow_infinity=True).map(str),
@@ -111,6 +113,12 @@ def test_the_contract_checks_take_an_amount_exactly_when_the_reader_does(text: s
 )
 def test_a_refused_amount_names_the_value_meant(text: str, meant: str) -> None:
     with pytest.raises(MoneyFactError, match=f"write {meant} "):
+        read_amount(text)
+
+
+@pytest.mark.parametrize("text", ["1e99999999999999999999", "1e-99999999999999999", "-5", "NaN"])
+def test_a_refused_amount_with_no_clear_meaning_is_refused_plainly(text: str) -> None:
+    with pytest.raises(MoneyFactError, match="is not an amount: write digits"):
         read_amount(text)
 
 

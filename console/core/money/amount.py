@@ -20,8 +20,9 @@ from console.core.money.errors import MoneyFactError
 # (a regex's \d would take other scripts' digits).
 AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _MOST_CHARACTERS = 64  # far beyond any amount; a longer text is not read as a number
-# a number written with an exponent or a sign, which Decimal would read
-_DECIMAL_LIKE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# a number written with an exponent or a sign, which Decimal would read (an exponent of a few
+# digits: Decimal refuses one beyond its range, and such a text means no amount anyway)
+_DECIMAL_LIKE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
 
 
 def is_amount(text: str) -> bool:
