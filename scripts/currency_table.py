@@ -1,4 +1,4 @@
-"""Write ``console/core/spec/currency_table.py`` from the ``iso4217`` package's table.
+"""Write ``console/core/money/currency_table.py`` from the ``iso4217`` package's table.
 
 The console reads the ISO 4217 codes and minor units from that generated module: the
 package parses an XML file on import (with ``importlib.resources`` and ``xml.etree``),
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import iso4217
 
-TARGET = Path(__file__).resolve().parents[1] / "console" / "core" / "spec" / "currency_table.py"
+TARGET = Path(__file__).resolve().parents[1] / "console" / "core" / "money" / "currency_table.py"
 
 
 def render() -> str:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from console.core.money import MoneyFactError, read_amount
 from console.core.timeouts import CONNECT_TIMEOUT_MAX, READ_TIMEOUT_MAX
 
 LONG_MAX = 2**63 - 1  # the largest integer SQLite and PostgreSQL store
@@ -58,16 +59,11 @@ def seconds(high: float, *, zero: bool = False) -> Callable[[str], float]:
 
 
 def amount(text: str) -> Decimal:
-    """An amount above zero, written like 20000.00."""
+    """An amount above zero, written like 20000.00 (the core's one reading of amounts)."""
     try:
-        value = Decimal(text.strip())
-    except InvalidOperation:
-        value = Decimal("NaN")
-    if not value.is_finite() or value <= 0:
-        raise argparse.ArgumentTypeError(
-            f"give an amount above 0 written like 20000.00, not {text!r}"
-        )
-    return value
+        return read_amount(text, "the value", above_zero=True)
+    except MoneyFactError as exc:
+        raise argparse.ArgumentTypeError(f"give an amount above 0: {exc}") from None
 
 
 port = whole(0, 65535)  # 0: any free port

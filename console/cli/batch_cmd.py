@@ -528,7 +528,7 @@ def _status(args: argparse.Namespace, pipeline: Pipeline, production: bool, out:
         conn = _connection(args, "status", saved_environment(args, pipeline.environment))
 
         def said(answer: core.StatusAnswer) -> None:
-            words = answer.status or answer.outcome.summary
+            words = answer.next_step or answer.status or answer.outcome.summary
             print(f"row {answer.row} {answer.client_orderid}: {words}")
 
         lines = core.check_results(pipeline, conn.settings, plan.validation, out, said)

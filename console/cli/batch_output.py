@@ -51,6 +51,9 @@ def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -
     numbers = {r.row.number for r in v.rows}  # ready rows of a large file: counted only
     count = len(numbers) + v.counted + sum(1 for n in v.error_rows if n not in numbers)
     unknown = len(v.rows_in(RowState.UNKNOWN)) if plan.resend_unknown else 0
+    refused = plan.refusal()
+    if v.header_broken and refused is not None:  # every row waits for the file's fix
+        print(f"\n{refused}", file=out)
     print(
         f"\n{_rows(count)}: {plan.send_count - unknown} ready, {len(v.error_rows)} with errors, "
         f"{len(v.rows_in(RowState.ACCEPTED))} accepted before (skipped), "
@@ -60,8 +63,8 @@ def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -
     )
     for total in sorted(plan.totals.values(), key=lambda t: t.currency):
         print(
-            f"  {total.currency}: {total.count} payouts, total {total.total:.2f}, largest "
-            f"{total.largest:.2f} (row {total.largest_row})",
+            f"  {total.currency}: {total.count} payouts, total {total.total_text}, largest "
+            f"{total.largest_text} (row {total.largest_row})",
             file=out,
         )
 

@@ -80,7 +80,8 @@ def read_fields(args: argparse.Namespace) -> dict[str, str]:
     if args.fields_file is not None:
         where = f"--fields-file {args.fields_file}"
         try:
-            data = parse_json(read_capped(args.fields_file, MAX_FIELDS_FILE).decode("utf-8"))
+            text = read_capped(args.fields_file, MAX_FIELDS_FILE).decode("utf-8")
+            data = parse_json(text, exact_numbers=True)  # 10.50 stays 10.50, as written
         except OSError as exc:
             raise UsageError(f"{where}: cannot read it ({exc.strerror or exc})") from exc
         except ValueError as exc:  # not UTF-8, not JSON, too large, nested too deeply

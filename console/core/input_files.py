@@ -8,6 +8,7 @@ here, as :class:`InputFileError` with a message that says what is wrong.
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +31,16 @@ def read_capped(path: Path, limit: int) -> bytes:
     return data
 
 
-def parse_json(text: str) -> Any:
+def parse_json(text: str, *, exact_numbers: bool = False) -> Any:
     """``json.loads``, with nesting too deep for the parser said as a problem of the text.
+    ``exact_numbers``: a number with a fraction or an exponent is the Decimal it writes
+    (``10.50`` stays 10.50, ``0.1`` is not the binary fraction nearest to it).
 
     Raises:
         ValueError: not JSON (``json.JSONDecodeError``), or nested too deeply.
     """
     try:
-        return json.loads(text)
+        return json.loads(text, parse_float=Decimal if exact_numbers else None)
     except RecursionError:
         raise InputFileError(
             "it nests lists or objects too deeply to read: field values are plain strings "

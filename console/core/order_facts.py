@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from console.core.masking import mask_pan, pan_fields
+from console.core.money import card_number_digits
 
 # The names an order id travels under: create-recurring-payment spells it with a dash.
 ORDER_ID_FIELDS = ("client_orderid", "client-orderid")
@@ -31,8 +32,6 @@ _RECEIVERS = (
 )
 
 Values = Mapping[str, str] | Iterable[tuple[str, str]]
-# A card number as printed: digit groups split by spaces or dashes (also while typing).
-_CARD_GROUPS = re.compile(r"[0-9][0-9 \-]*")
 
 
 def _pairs(values: Values) -> list[tuple[str, str]]:
@@ -84,18 +83,9 @@ def card_number(values: Values) -> str | None:
     return first_value(values, *sorted(pan_fields()))
 
 
-def card_number_digits(text: str) -> str:
-    """A card number written in groups, as printed on a card (``4444 4444 4444 4448``,
-    dashes too), is its digits, which the contract's Numeric card number takes; any other
-    text is returned as it is, for the contract's checks to name its mistake. The form and
-    a batch file read card numbers by this one rule."""
-    if (" " in text or "-" in text) and _CARD_GROUPS.fullmatch(text.strip()):
-        return text.replace(" ", "").replace("-", "")
-    return text
-
-
 def card_numbers_as_digits(values: Mapping[str, str]) -> dict[str, str]:
-    """``values`` with every card number field spelled by :func:`card_number_digits`."""
+    """``values`` with every card number field spelled by
+    :func:`console.core.money.card_number_digits`."""
     pans = pan_fields()
     return {k: card_number_digits(v) if k in pans else v for k, v in values.items()}
 

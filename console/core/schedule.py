@@ -21,8 +21,10 @@ import calendar
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from enum import StrEnum
+
+from console.core.money import amount_or_none
 
 PERIODS = ("day", "week", "month")
 DATE_FORMAT = "%d.%m.%Y"
@@ -163,14 +165,6 @@ def parse_date(text: str) -> date | None:
         return None
 
 
-def _decimal(text: str) -> Decimal | None:
-    try:
-        value = Decimal(text.strip())
-    except InvalidOperation:
-        return None
-    return value if value.is_finite() else None
-
-
 def amount_rule_from(values: Mapping[str, str]) -> AmountRule | None:
     """The amount rule the values describe, or None when none (or more than one) is usable."""
 
@@ -187,14 +181,14 @@ def amount_rule_from(values: Mapping[str, str]) -> AmountRule | None:
     if sum(used) != 1:
         return None
     if fixed:
-        value = _decimal(fixed)
+        value = amount_or_none(fixed)
         return AmountRule("fixed", (value,)) if value is not None else None
     if seq:
-        items = [_decimal(part) for part in seq.split(",") if part.strip()]
+        items = [amount_or_none(part) for part in seq.split(",") if part.strip()]
         if not items or any(i is None for i in items):
             return None
         return AmountRule("sequence", tuple(i for i in items if i is not None))
-    lo, hi = _decimal(low), _decimal(high)
+    lo, hi = amount_or_none(low), amount_or_none(high)
     if lo is None or hi is None:
         return None
     return AmountRule("range", (lo, hi))

@@ -201,3 +201,38 @@ def test_the_dialog_fits_a_1024_by_700_screen(
     qtbot.wait(20)
     for box in (dialog.skip_invalid, dialog.resend_unknown, dialog.confirm_card_numbers):
         assert box.width() >= box.sizeHint().width(), box.text()  # no choice cut
+
+
+def test_a_decimal_comma_file_is_one_line_of_the_problem_table(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    rows = [card_row(f"dc-{i}", f"{10 + i},50") for i in range(300)]
+    dialog = open_dialog(qtbot, window, write_csv(tmp_path / "de.csv", rows, sep=";"))
+
+    errors = [
+        r
+        for r, s in zip(cells(dialog.problems, 0), cells(dialog.problems, 1), strict=True)
+        if s == "error"
+    ]
+    assert errors == ["2–301 (300 rows)"]
+    assert "decimal comma" in cells(dialog.problems, 3)[0]
+
+
+def test_check_status_names_rows_that_never_arrived_and_their_next_step(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    sandbox = window.session.sandbox
+    assert sandbox is not None
+    path = write_csv(tmp_path / "lost.csv", [card_row("lost-1"), card_row("lost-2", "11.00")])
+    dialog = open_dialog(qtbot, window, path)
+    sandbox.set_faults("payout-check:500")  # the gateway fails before it takes the row
+    try:
+        qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: not dialog.controller.busy and "Stopped" in dialog.message.text())
+    finally:
+        sandbox.set_faults(None)
+    qtbot.mouseClick(dialog.check_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "never arrived" in dialog.message.text(), timeout=15_000)
+    assert "Row 2 never arrived" in dialog.message.text()
+    assert "Resend rows with an unknown outcome" in dialog.message.text()
+    assert payouts(window) == Counter()

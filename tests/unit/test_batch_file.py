@@ -103,7 +103,7 @@ def test_invalid_rows_duplicates_and_an_accepted_id(tmp_path: Path) -> None:
     assert "also on row 4" in dup.message
     amount = next(p for p in v.problems if p.row == 5)
     assert amount.field == "amount"
-    assert "Write 1.50" in amount.message
+    assert "decimal comma (47,11)" in amount.message  # the file's hint, the same on every row
     accepted = next(c for c in v.rows if c.state is RowState.ACCEPTED)
     assert "gateway order 777" in accepted.note
     assert {c: (t.count, t.total, t.largest) for c, t in v.totals.items()} == {
@@ -193,7 +193,7 @@ def test_validate_without_an_environment_checks_the_file_alone(
 
 
 def test_a_card_number_written_in_groups_is_read_as_the_form_reads_it(tmp_path: Path) -> None:
-    from console.core.order_facts import card_number_digits
+    from console.core.money import card_number_digits
 
     grouped = card_row("grouped-1")
     grouped[3] = "4444 4444 4444 4448"  # as printed on the card, as the form accepts it

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import iso4217
 
-from console.core.spec.amount_rules import minor_units
-from console.core.spec.currency_table import MINOR_UNITS
-from console.core.spec.iso import currency_codes
+from console.core.money import currency_codes, minor_units
+from console.core.money.currency_table import MINOR_UNITS
 
 
 def test_every_code_of_the_package_has_its_minor_units_in_the_table() -> None:

@@ -295,3 +295,25 @@ def test_stopping_an_approved_batch_leaves_the_rest_unsent_and_says_so_in_the_au
                 "batch",
                 "1 of 3 rows sent; Stopped: the rest was not sent.",
             ) in [(a.action, a.detail) for a in approvals.audit()]
+
+
+def test_a_total_above_the_threshold_by_a_third_decimal_is_held(
+    team_db: TeamDatabase,
+    key_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def in_bhd(order: str, amount: str) -> list[str]:
+        row = _row(order, amount)
+        return [*row[:2], "BHD", *row[3:]]
+
+    # 1000.005 BHD (three decimals) is above 1000.000; written with two it was 1000.00
+    rows = [in_bhd("b-1", "500.002"), in_bhd("b-2", "500.003")]
+    path = write_csv(tmp_path / "bhd.csv", rows, header=ACCOUNT)
+    with serve(_accept) as server:
+        _policy(team_db, server.url, "above", BHD="1000.000")
+        _as(monkeypatch, team_db, "alice")
+        assert main(_run(path, server.url, key_file)) == EXIT_SUBMITTED
+        assert "Submitted for approval as #1" in capsys.readouterr().err
+        assert server.received == []

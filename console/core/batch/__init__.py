@@ -10,16 +10,18 @@ Public API:
         reading (stream_batch: a CSV file's rows one at a time).
     TEMPLATES, template_csv, template_values, explain: a file template per receiver type,
         and its columns in plain words.
-    check_batch, check_stream, Validation, CheckedRow, RowState, RowProblem, Total: checking
+    check_batch, check_stream, Validation, CheckedRow, RowState, RowProblem: checking
         (check_stream: a large file checked for showing, ready rows counted).
+    Total: count, exact sum and largest payout of a currency (totals).
     Plan, BatchSummary, BatchDecision, BatchRefusedError, Refused: what a run may send.
     BatchLimits, limits_for, set_limits, LimitsFileError: per-environment limits.
     BatchRunner, sign_rows, RowResult, Progress, BatchReport, TransportPool, MAX_CONCURRENCY:
         running (and the sign-only dry run).
     ResultsFile, journal_rows, result_lines, results_path, results_environment, write_results,
         COLUMNS: the results CSV.
-    check_rows, check_results, needs_check, StatusAnswer: status checks of unknown or
-        unfinished rows (check_results writes the results file from their answers).
+    check_rows, check_results, needs_check, never_arrived_text, StatusAnswer: status checks
+        of unknown or unfinished rows (check_results writes the results file from their
+        answers; never_arrived_text names the rows the gateway holds no order for).
     standing, tally, STANDINGS, NOT_PAID, NOT_FINAL: what each row came to, counted.
 """
 
@@ -33,7 +35,6 @@ from .checking import (
     CheckedRow,
     RowProblem,
     RowState,
-    Total,
     Validation,
     check_batch,
     check_stream,
@@ -50,6 +51,7 @@ from .source import (
     detect_delimiter,
 )
 from .templates import TEMPLATES, explain, template_csv, template_values
+from .totals import Total
 
 if TYPE_CHECKING:  # loaded on first use: running and status checks need the HTTP client,
     # which checking a file (``batch validate``) does not
@@ -82,6 +84,7 @@ if TYPE_CHECKING:  # loaded on first use: running and status checks need the HTT
         check_results,
         check_rows,
         needs_check,
+        never_arrived_text,
         standing,
         tally,
     )
@@ -111,6 +114,7 @@ _HOMES = {
     "check_results": "status",
     "check_rows": "status",
     "needs_check": "status",
+    "never_arrived_text": "status",
     "standing": "status",
     "tally": "status",
 }
@@ -159,6 +163,7 @@ __all__ = [
     "journal_rows",
     "limits_for",
     "needs_check",
+    "never_arrived_text",
     "read_batch",
     "result_lines",
     "results_environment",

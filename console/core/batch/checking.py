@@ -9,10 +9,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 
 from console.core.batch.source import COMMAND, BatchFile, Row
+from console.core.batch.totals import Total, count_row
+from console.core.money import decimal_comma
 from console.core.order_facts import receiver
 from console.core.pipeline import Seen, Verdict, blocked_text, card_question, clock_text
 from console.core.spec import validate_rows
@@ -55,29 +56,6 @@ class CheckedRow:
 
 
 @dataclass(slots=True)
-class Total:
-    """Count, sum and largest payout of one currency."""
-
-    currency: str
-    count: int = 0
-    total: Decimal = Decimal(0)
-    largest: Decimal = Decimal(0)
-    largest_row: int = 0
-
-    def add(self, amount: Decimal, row: int) -> None:
-        """Count ``row``'s payout; of equal largest payouts, the first in the file is named
-        (whatever order rows are added in)."""
-        self.count += 1
-        self.total += amount
-        if (
-            self.count == 1
-            or amount > self.largest
-            or (amount == self.largest and row < self.largest_row)
-        ):
-            self.largest, self.largest_row = amount, row
-
-
-@dataclass(slots=True)
 class Validation:
     """The whole file checked: rows with their state, the problem table and the totals
     (of the rows that would be sent).
@@ -92,6 +70,9 @@ class Validation:
     totals: dict[str, Total] = field(default_factory=dict)
     header_broken: bool = False  # a column cannot be used, or the file is not read whole
     counted: int = 0
+    # rows with an error met reading the file (a cell's format showing another value): such
+    # a row is never sent, whatever the contract's checks say of its values
+    file_error_rows: set[int] = field(default_factory=set)
 
     def rows_in(self, state: RowState) -> list[CheckedRow]:
         return [r for r in self.rows if r.state is state]
@@ -112,21 +93,6 @@ def totals_of(rows: Iterable[CheckedRow]) -> dict[str, Total]:
     for checked in rows:
         count_row(totals, checked.row)
     return totals
-
-
-def count_row(totals: dict[str, Total], row: Row) -> None:
-    """Add ``row``'s payout to its currency's total (a row without a readable amount adds
-    nothing)."""
-    values = row.values
-    try:
-        amount = Decimal(values.get("amount", "").strip())
-    except InvalidOperation:
-        return
-    currency = values.get("currency", "").strip().upper()
-    total = totals.get(currency)
-    if total is None:
-        total = totals[currency] = Total(currency)
-    total.add(amount, row.number)
 
 
 def receiver_text(row: Row) -> str:
@@ -237,6 +203,8 @@ def _file_problems(batch: BatchFile) -> Validation:
     out = Validation(batch)
     for p in batch.problems:
         out.header_broken |= p.row == 0 or p.field == "(file)"
+        if p.severity is Severity.ERROR and p.row:
+            out.file_error_rows.add(p.row)
         out.problems.append(RowProblem(p.row, p.field, p.message, p.severity))
     return out
 
@@ -253,6 +221,15 @@ def _fields_text(fields: tuple[str, ...]) -> str:
 _FIELDS_TEXT: dict[tuple[str, ...], str] = {}
 
 
+# One message for every row whose amount has a decimal comma, so that a file saved by a
+# spreadsheet in such a language gets one line naming its rows, not a "Write 47.11" a row.
+DECIMAL_COMMA = (
+    "The file writes amounts with a decimal comma (47,11), as a spreadsheet set to German, "
+    "French and many other languages saves them; the contract writes 47.11. Save the file "
+    "again with '.' as the decimal separator (LibreOffice: Tools > Options > Language "
+    "Settings > Languages, decimal separator; Excel: File > Options > Advanced, untick Use "
+    "system separators, decimal separator '.'), or replace the commas in the amount column."
+)
 _ERROR, _READY = Severity.ERROR, RowState.READY  # looked up once: a file has many rows
 # What _check_row finds of a row (a CheckedRow's fields after the row itself): its state,
 # the journal's verdict, the note and the card number question. A ready row of a file
@@ -269,12 +246,14 @@ def _check_row(
     verdict: Callable[[str], Verdict],
 ) -> _Found:
     """The state of ``row``, whose contract checks found ``problems`` (added to ``out``)."""
-    errors = False
+    errors = row.number in out.file_error_rows
     card = ""
     if problems:
         number, add = row.number, out.problems.append
+        comma = decimal_comma(row.values.get("amount", ""))
         for p in problems:
-            add(RowProblem(number, _fields_text(p.fields), p.message, p.severity))
+            message = DECIMAL_COMMA if comma and p.fields == ("amount",) else p.message
+            add(RowProblem(number, _fields_text(p.fields), message, p.severity))
             errors |= p.severity is _ERROR
         card = card_question(problems, row.values.items())
     others = [n for n in seen[order_id] if n != row.number] if order_id in seen else []

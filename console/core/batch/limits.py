@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from console.core import paths as app_paths
 from console.core.atomic import write_atomic
 from console.core.errors import InputError
+from console.core.money import MoneyFactError, read_amount
 
 DEFAULT_PRODUCTION_ROWS = 1000
 DEFAULT_ROWS = 10_000
@@ -76,8 +77,8 @@ def _parse(path: Path, name: str, entry: Any) -> BatchLimits:
     try:
         rows = int(entry["max_rows"])
         total = entry.get("max_total")
-        max_total = None if total in (None, "") else Decimal(str(total))
-    except (TypeError, KeyError, ValueError, InvalidOperation) as exc:
+        max_total = None if total in (None, "") else read_amount(str(total), "max_total")
+    except (TypeError, KeyError, ValueError, MoneyFactError) as exc:
         raise LimitsFileError(
             f"{path}: the limits of {name} are not readable ({exc!r}): max_rows must be a "
             "whole number and max_total an amount like 20000.00."

@@ -18,13 +18,12 @@ from dataclasses import dataclass, replace
 from console.core.batch.checking import (
     CheckedRow,
     RowState,
-    Total,
     Validation,
-    count_row,
     receiver_text,
     totals_of,
 )
 from console.core.batch.limits import BatchLimits
+from console.core.batch.totals import Total, count_row
 from console.core.errors import SendRefusedError
 from console.core.pipeline import Decision
 
@@ -163,11 +162,11 @@ class Plan:
             environment=self.environment,
             production=self.production,
             rows=len(rows),
-            totals=tuple((t.currency, t.count, f"{t.total:.2f}") for t in totals),
+            totals=tuple((t.currency, t.count, t.total_text) for t in totals),
             largest=tuple(
                 (
                     t.currency,
-                    f"{t.largest:.2f}",
+                    t.largest_text,
                     t.largest_row,
                     receiver_text(rows[t.largest_row].row),
                 )
@@ -182,8 +181,8 @@ class Plan:
         if v.header_broken:
             return BatchRefusedError(
                 Refused.INVALID,
-                "The file cannot be used as it is (its header, or a part that cannot be "
-                "read): fix the problems listed, then run it again.",
+                "The file cannot be used as it is (its header, a column, or a part that "
+                "cannot be read): fix the problems listed, then run it again; no row is sent.",
             )
         bad = v.error_rows
         if bad and not self.skip_invalid:
@@ -224,7 +223,7 @@ class Plan:
             if cap is not None and total.total > cap:
                 return BatchRefusedError(
                     Refused.OVER_LIMIT,
-                    f"The {total.currency} total {total.total:.2f} exceeds the batch limit of "
+                    f"The {total.currency} total {total.total_text} exceeds the batch limit of "
                     f"{where} ({cap} per currency): split the file, or raise the limit with "
                     "`gateway-console batch limits`.",
                 )

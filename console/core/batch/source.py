@@ -7,7 +7,7 @@ guessed: an unknown column, a row with more or fewer values than the header, a l
 not a JSON object, or bytes that are not UTF-8 are problems that name the row and the fix.
 Row numbers are the file's line numbers (the CSV header is line 1), so a person finds them
 in any editor. A card number written in groups is read as its digits, as the form reads it
-(``console.core.order_facts.card_number_digits``).
+(``console.core.money.card_number_digits``).
 """
 
 from __future__ import annotations
@@ -22,12 +22,8 @@ from typing import Any
 from console.core.errors import InputError
 from console.core.input_files import parse_json
 from console.core.masking import pan_fields
-from console.core.order_facts import (
-    ORDER_ID_FIELDS,
-    card_number_digits,
-    card_numbers_as_digits,
-    client_orderid,
-)
+from console.core.money import card_number_digits
+from console.core.order_facts import ORDER_ID_FIELDS, card_numbers_as_digits, client_orderid
 from console.core.spec import get_command
 from console.core.spec.model import Severity
 
@@ -216,7 +212,7 @@ def read_jsonl(path: Path, text: str) -> BatchFile:
     known = field_names()
     for number, line in _jsonl_lines(text):
         try:
-            data: Any = parse_json(line)
+            data: Any = parse_json(line, exact_numbers=True)  # 10.50 stays 10.50
         except ValueError as exc:
             batch.problems.append(
                 FileProblem(number, "(row)", f"The line is not JSON ({exc.args[0]}).")

@@ -20,6 +20,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from console.core.batch.number_formats import decimals_shown, shown_number
 from console.core.batch.source import (
     BatchFile,
     BatchFileError,
@@ -27,10 +28,11 @@ from console.core.batch.source import (
     Row,
     column_names,
 )
+from console.core.masking import pan_fields
+from console.core.money import NUMBER_CELL_FIX, TEXT_NUMBER_FIELDS
 from console.core.spec.model import Severity
 
 ZIP_MAGIC = b"PK\x03\x04"  # an .xlsx is a zip archive, whatever its name says
-_DECIMALS = re.compile(r"0\.(0+)")
 _ZERO_PADDED = re.compile(r"0+")
 
 
@@ -47,16 +49,34 @@ def cell_text(value: Any, number_format: str = "General") -> str:
         return value.strftime("%d.%m.%Y")
     if isinstance(value, int | float):
         fmt = number_format.split(";")[0]
-        places = _DECIMALS.search(fmt)
-        number = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
-        if places:
-            return f"{number:.{len(places.group(1))}f}"
+        number = _number(value)
+        places = decimals_shown(fmt)
+        # the stored value, with the zeros the format adds (10.5 under 0.00: 10.50), never
+        # rounded to what the format shows (that is a problem of its own: shown_otherwise)
+        exponent = number.as_tuple().exponent
+        if places and isinstance(exponent, int) and -exponent <= places:
+            return f"{number:.{places}f}"
         if _ZERO_PADDED.fullmatch(fmt) and number == number.to_integral_value():
             return str(int(number)).zfill(len(fmt))
         if number == number.to_integral_value():
             return str(int(number))
         return f"{number:f}"
     return str(value)
+
+
+def _number(value: int | float) -> Decimal:
+    """The number a cell stores: a float as the shortest text that reads back as it (what
+    the workbook's XML holds, 1234.56, not the binary fraction 1234.5599999...)."""
+    return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+
+
+def shown_otherwise(value: Any, number_format: str) -> str | None:
+    """What the cell's number format shows, where that is another value than the number it
+    holds (1234.56 under ``0.0``: 1234.6); None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    found = shown_number(_number(value), number_format)
+    return None if found is None else found[1]
 
 
 def _sheet(workbook: Any, path: Path, sheet: str | None) -> Any:
@@ -141,15 +161,32 @@ def _read(path: Path, worksheet: Any, formulas: dict[tuple[int, int], str]) -> B
     header_row, header_cells = first
     columns = column_names(batch, [cell_text(c.value) for c in header_cells])
     batch.header_row = header_row
+    kept_as_text = TEXT_NUMBER_FIELDS | pan_fields()
+    numbers_in: dict[str, list[int]] = {}  # a column of card numbers or ids -> rows of numbers
     for number, cells in rows:
         values: dict[str, str] = {}
         for column, cell in zip(columns, cells, strict=False):
-            text = cell_text(cell.value, getattr(cell, "number_format", "General"))
+            value, shown_as = cell.value, getattr(cell, "number_format", "General")
+            text = cell_text(value, shown_as)
             formula = formulas.get((number, getattr(cell, "column", 0)))
             if formula is not None and column:
                 _flag(batch, number, column, formula, text)
-            if column and text != "":
-                values[column] = text
+            if not column or text == "":
+                continue
+            values[column] = text
+            if column in kept_as_text:
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    numbers_in.setdefault(column, []).append(number)
+            elif (shown := shown_otherwise(value, shown_as)) is not None:
+                batch.problems.append(
+                    FileProblem(
+                        number,
+                        column,
+                        f"{column}: the cell holds {text}, but its number format ({shown_as}) "
+                        f"shows {shown}; {text} is what would be sent. Type the value meant, "
+                        "or format the column to show every decimal (0.00).",
+                    )
+                )
         extra = [c for c in cells[len(columns) :] if c.value not in (None, "")]
         if extra:
             batch.problems.append(
@@ -162,7 +199,28 @@ def _read(path: Path, worksheet: Any, formulas: dict[tuple[int, int], str]) -> B
             )
             continue
         batch.rows.append(Row(number, values))
+    for column, where in numbers_in.items():  # the column's problem, once: the file's own
+        batch.problems.append(
+            FileProblem(
+                0,
+                column,
+                f"{column} holds numbers, not text ({_rows_text(where)}): {NUMBER_CELL_FIX}.",
+            )
+        )
     return batch
+
+
+def _rows_text(rows: Sequence[int]) -> str:
+    """``row 5``, ``rows 2-2001`` or ``rows 2, 4, 7-9`` (the first ten spans)."""
+    spans: list[list[int]] = []
+    for n in rows:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    texts = [f"{a}" if a == b else f"{a}-{b}" for a, b in spans[:10]]
+    more = ", ..." if len(spans) > 10 else ""
+    return f"{'row' if len(rows) == 1 else 'rows'} {', '.join(texts)}{more}"
 
 
 def _flag(batch: BatchFile, number: int, column: str, formula: str, text: str) -> None:

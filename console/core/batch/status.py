@@ -41,16 +41,45 @@ _BY_OUTCOME = {
 }
 
 
+# The gateway's error code for a status asked of an order it does not hold (as the sandbox
+# answers it): a send whose outcome was unknown never reached it.
+ORDER_NOT_FOUND = "207"
+
+
 @dataclass(frozen=True, slots=True)
 class StatusAnswer:
     row: int
     client_orderid: str
     outcome: Outcome  # masked
+    unknown_before: bool = False  # the row's last send had an unknown outcome
 
     @property
     def status(self) -> str:
         response = self.outcome.response
         return (response.status or "") if response is not None else ""
+
+    @property
+    def never_arrived(self) -> bool:
+        """The gateway holds no order for a row whose send had an unknown outcome: it never
+        arrived, and the next step is to send it again with the same client_orderid."""
+        response = self.outcome.response
+        return (
+            self.unknown_before
+            and response is not None
+            and response.type == "error"
+            and response.error_code == ORDER_NOT_FOUND
+        )
+
+    @property
+    def next_step(self) -> str:
+        """What to do about the row now (empty: nothing beyond what its status says)."""
+        if not self.never_arrived:
+            return ""
+        return (
+            "the gateway holds no order for it: it never arrived. Send it again, with the "
+            "same client_orderid, by running the batch with --resend-unknown (in the window: "
+            "Resend rows with an unknown outcome)"
+        )
 
 
 def standing(line: ResultLine) -> str:
@@ -72,11 +101,32 @@ def tally(lines: Iterable[ResultLine]) -> dict[str, int]:
     return {k: n for k, n in counts.items() if n}
 
 
+_UNKNOWN = frozenset({"unknown", "gateway-failed"})  # outcomes that may have reached it
+
+
 def needs_check(line: ResultLine) -> bool:
     """A row worth asking about: outcome unknown, or accepted and not final yet."""
-    if line.outcome == "unknown" or line.outcome == "gateway-failed":
+    if line.outcome in _UNKNOWN:
         return True
     return line.outcome == "accepted" and line.final_status not in FINAL
+
+
+def never_arrived_text(answers: Iterable[StatusAnswer]) -> str:
+    """One sentence naming the rows a status check proved never arrived, and their next
+    step (empty: none)."""
+    rows = [str(a.row) for a in answers if a.never_arrived]
+    if not rows:
+        return ""
+    which = (
+        f"Row {rows[0]} never arrived"
+        if len(rows) == 1
+        else f"Rows {', '.join(rows)} never arrived"
+    )
+    return (
+        f"{which} (the gateway holds no order for {'it' if len(rows) == 1 else 'them'}): "
+        "send again with the same client_orderid: Resend rows with an unknown outcome "
+        "(--resend-unknown)."
+    )
 
 
 def check_rows(
@@ -93,7 +143,8 @@ def check_rows(
             values["orderid"] = line.gateway_order_id
         check = pipeline.prepare("status", values, **connection)
         sent = pipeline.send(check.prepared, Decision())
-        answer = StatusAnswer(line.row, line.client_orderid, sent.outcome)
+        unknown = line.outcome in _UNKNOWN
+        answer = StatusAnswer(line.row, line.client_orderid, sent.outcome, unknown)
         answers.append(answer)
         if on_answer is not None:
             on_answer(answer)

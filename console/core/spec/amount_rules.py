@@ -9,21 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date
-from functools import cache
 
-from .amount_writing import thousands_reading
-from .checks import ERROR, amount_places
+from console.core.money import amount_places, minor_units, thousands_reading
+
+from .checks import ERROR
 from .codes import Code
 from .model import Problem
 from .rules import Rule
-
-
-@cache
-def minor_units(currency: str) -> int | None:
-    """Decimals the currency has (ISO 4217), or None for a code it does not know."""
-    from .currency_table import MINOR_UNITS  # loads when an amount is first checked
-
-    return MINOR_UNITS.get(currency.upper())
 
 
 def amounts_fit_currency(

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 
-from .amount_writing import contract_amount
+from console.core.money import AMOUNT, amount_or_none, is_amount, meant_amount
+
 from .codes import Code
 from .model import Field, Problem, Severity
 
@@ -27,12 +28,11 @@ WARNING = Severity.WARNING
 
 # The formats these checks hold values to, as regular expressions Python and ECMAScript read
 # alike: validation matches with them and the OpenAPI export states them as JSON Schema
-# patterns, so the two cannot drift apart.
+# patterns, so the two cannot drift apart (an amount: the money reader's own pattern).
 DIGITS_PATTERN = "[0-9]+"
-AMOUNT_PATTERN = r"[0-9]+(?:\.[0-9]+)?"
+AMOUNT_PATTERN = AMOUNT.pattern
 AMOUNT_LIST_PATTERN = f"{AMOUNT_PATTERN}(?:,{AMOUNT_PATTERN})*"
 DATE_PATTERN = r"([0-9]{2})\.([0-9]{2})\.([0-9]{4})"
-_AMOUNT = re.compile(AMOUNT_PATTERN)
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DATE = re.compile(DATE_PATTERN)
 _YEAR_FIRST = re.compile(r"([0-9]{4})[-./]([0-9]{1,2})[-./]([0-9]{1,2})")
@@ -55,16 +55,9 @@ def is_digits(value: str) -> bool:
 
 
 def parse_amount(value: str) -> Decimal | None:
-    """The amount as a Decimal when it is written the contract's way, else None."""
-    return Decimal(value) if _AMOUNT.fullmatch(value) else None
-
-
-def amount_places(value: str) -> int | None:
-    """The decimals of an amount written the contract's way (``10.50``: 2), else None."""
-    if not _AMOUNT.fullmatch(value):
-        return None
-    point = value.find(".")
-    return 0 if point < 0 else len(value) - point - 1
+    """The amount as a Decimal when it is written the contract's way (exactly, no white
+    space around it: it is sent as given), else None."""
+    return amount_or_none(value) if is_amount(value) else None
 
 
 def parse_date(value: str) -> date | None:
@@ -144,15 +137,16 @@ def check_digits_lenient(f: Field, shown: str, value: str, out: list[Problem]) -
 
 def check_amount(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
     """Amounts: digits with ``.`` as the decimal delimiter, in the highest currency unit.
-    A common local writing (``1.234,50``, ``1 234,50``, ``1'234.50``) earns the contract's
-    writing of the same value as a suggestion; it is never applied."""
-    if _AMOUNT.fullmatch(value):
+    A common local writing (``1.234,50``, ``1 234,50``, ``1'234.50``) or an exponent
+    (``1E+3``) earns the contract's writing of the same value as a suggestion
+    (:func:`console.core.money.meant_amount`); it is never applied."""
+    if AMOUNT.fullmatch(value):
         return True
-    fixed = contract_amount(value)
+    fixed = meant_amount(value)
     if fixed is not None:
         msg = (
-            f"{shown} must use '.' as the decimal delimiter and no thousands separator: "
-            f"{value} reads as {fixed}. Write {fixed}."
+            f"{shown} must use '.' as the decimal delimiter, no thousands separator and no "
+            f"exponent: {value} reads as {fixed}. Write {fixed}."
         )
         out.append(problem(f, ERROR, Code.FORMAT, msg))
     else:
@@ -177,10 +171,10 @@ def check_amount_sequence(f: Field, shown: str, value: str, out: list[Problem]) 
     """
     parts = value.split(",")
     high = f.length.max
-    bad = [p for p in parts if not _AMOUNT.fullmatch(p)]
+    bad = [p for p in parts if not AMOUNT.fullmatch(p)]
     if bad:
         cleaned = ",".join(p.strip() for p in parts if p.strip())
-        hint = f" Write {cleaned}." if all(_AMOUNT.fullmatch(p) for p in cleaned.split(",")) else ""
+        hint = f" Write {cleaned}." if all(AMOUNT.fullmatch(p) for p in cleaned.split(",")) else ""
         out.append(
             problem(
                 f,

@@ -11,6 +11,8 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
+from console.core.money import currency_codes
+
 from . import iso
 from .checks import ERROR, WARNING, FieldCheck, problem
 from .codes import Code
@@ -54,7 +56,7 @@ def control_character(fields: tuple[str, ...], shown: str, raw: str) -> Problem 
 
 def check_currency(f: Field, shown: str, value: str, out: list[Problem]) -> bool:
     """ISO 4217 alphabetic currency code, in capitals."""
-    codes = iso.currency_codes()
+    codes = currency_codes()
     if value in codes:
         return True
     if value.upper() in codes:

@@ -1,10 +1,10 @@
 """ISO 4217 currency and ISO 3166 country codes, loaded once on first use.
 
 The code sets are built once into frozensets; validation then costs one set lookup per
-value. Currencies come from ``currency_table`` (generated from the iso4217 package, whose own
-import parses XML), countries from the iso3166 library (a table written as Python); each is
-loaded on first use: neither the window's start-up nor a request without a country field
-pays for it. The country table includes Kosovo's ``XK``/``XKX``, the
+value. Currencies come from ``console.core.money`` (a table generated from the iso4217
+package, whose own import parses XML), countries from the iso3166 library (a table written
+as Python); each is loaded on first use: neither the window's start-up nor a request
+without a country field pays for it. The country table includes Kosovo's ``XK``/``XKX``, the
 user-assigned codes banks and payment networks use for it.
 """
 
@@ -12,14 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 
-
-@cache
-def currency_codes() -> frozenset[str]:
-    """Every current ISO 4217 alphabetic code (``USD``, ``EUR`` ...), from the same table as
-    the currencies' minor units."""
-    from .currency_table import MINOR_UNITS
-
-    return frozenset(MINOR_UNITS)
+from console.core.money import currency_codes
 
 
 @cache

@@ -59,7 +59,7 @@ def hold_batch(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) ->
     approvals = Approvals(cast("TeamJournal", journal))  # the shared journal is the team's
     environment = pipeline.environment
     if not any(
-        approvals.needs_approval_of(environment, COMMAND, f"{t.total:.2f}", t.currency or None)
+        approvals.needs_approval_of(environment, COMMAND, t.total_text, t.currency or None)
         for t in plan.totals.values()
     ):
         return None

@@ -8,12 +8,14 @@ import math
 import re
 from datetime import UTC, datetime, timedelta
 
+from console.core.money import MoneyFactError, read_amount, read_currency
 from console.core.team.errors import TeamSetupError
 
 MAX_ID = 2**63 - 1  # PostgreSQL's bigint
 MAX_EXPIRY_HOURS = 24 * 366  # an approval older than a year is not an approval
 MAX_REASON = 2000
-_AMOUNT = re.compile(r"[0-9]{1,15}(\.[0-9]{1,8})?")  # as the database's needs_approval reads it
+# what the database's needs_approval compares (a numeric of its own): whole digits, decimals
+_MOST_DIGITS, _MOST_DECIMALS = 15, 8
 _AGO = re.compile(r"\s*(\d{1,9}(?:\.\d{1,6})?)\s*([mhd])\s*")
 
 
@@ -57,13 +59,20 @@ def expiry(hours: str | float) -> timedelta:
 
 
 def threshold(currency: str, amount: str) -> str:
-    """A currency's approval threshold, an amount the database reads as a number."""
-    if not re.fullmatch(r"[A-Z]{3}", currency) or not _AMOUNT.fullmatch(amount):
+    """A currency's approval threshold, an amount the database reads as a number (the core's
+    readings of a currency and an amount: :mod:`console.core.money`)."""
+    try:
+        read_currency(currency, "policy currency")
+        value = read_amount(amount, f"policy: the threshold of {currency}")
+    except MoneyFactError as exc:
+        raise TeamSetupError(f"{exc} (e.g. EUR=1000.00)") from None
+    whole, _, decimals = amount.strip().partition(".")
+    if len(whole) > _MOST_DIGITS or len(decimals) > _MOST_DECIMALS:
         raise TeamSetupError(
-            f"policy: {currency}={amount!r}: write a three-letter currency and an amount "
-            "(e.g. EUR=1000.00)"
+            f"policy: the threshold of {currency} {amount}: at most {_MOST_DIGITS} digits "
+            f"before the '.' and {_MOST_DECIMALS} after it (e.g. EUR=1000.00)"
         )
-    return amount
+    return f"{value}"
 
 
 def since(text: str | None, now: datetime | None = None) -> datetime | None:

@@ -102,6 +102,7 @@ class BatchController(QObject):
         self.plan: core.Plan | None = None
         self.runner: core.BatchRunner | None = None
         self.busy = False
+        self._after_load = ""  # said once a file read again after a status check is shown
         self.confirm: Callable[[QWidget, str], bool] = ask_batch
         self.confirm_submit: Callable[[QWidget, str], bool] = ask_batch_approval
         self.wait_step = 2.0  # seconds per wait for a checker's decision (team mode)
@@ -193,6 +194,9 @@ class BatchController(QObject):
         self.plan, lines = result
         self.checked.emit(self.plan)
         self.lines_ready.emit(lines)
+        if self._after_load:  # what a status check found, over the file's own message
+            self.said.emit(self._after_load)
+            self._after_load = ""
 
     def choose(
         self, *, skip_invalid: bool, resend_unknown: bool, confirm_card_numbers: bool = False
@@ -382,12 +386,18 @@ class BatchController(QObject):
             return
         path = plan.validation.batch.path
         out = core.results_path(path)
-        self._start(
-            lambda: core.check_results(pipeline, conn, plan.validation, out),
-            lambda _a: self.load(
+        answers: list[core.StatusAnswer] = []
+
+        def checked(_lines: object) -> None:
+            self._after_load = core.never_arrived_text(answers)  # said once the file is read
+            self.load(
                 path,
                 skip_invalid=plan.skip_invalid,
                 resend_unknown=plan.resend_unknown,
                 confirm_card_numbers=plan.confirm_card_numbers,
-            ),
+            )
+
+        self._start(
+            lambda: core.check_results(pipeline, conn, plan.validation, out, answers.append),
+            checked,
         )

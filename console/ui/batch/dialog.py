@@ -206,8 +206,8 @@ class BatchDialog(QDialog):
                 "unless you send them as typed)"
             )
         totals = [
-            f"{t.currency} {t.total:.2f} in {t.count} "
-            f"(largest {t.largest:.2f}, row {t.largest_row})"
+            f"{t.currency} {t.total_text} in {t.count} "
+            f"(largest {t.largest_text}, row {t.largest_row})"
             for t in sorted(plan.totals.values(), key=lambda t: t.currency)
         ]
         self.summary.setText(

@@ -34,9 +34,9 @@ class _Table(QAbstractTableModel):
 
 
 class ProblemsModel(_Table):
-    """Rows, severity, field, message: one validation problem per line. A warning that is
-    the same on many rows is one line naming its rows (a file without callbacks would
-    otherwise repeat it on every row)."""
+    """Rows, severity, field, message: one validation problem per line. A problem that is
+    the same on many rows is one line naming its rows (a file without callbacks, or one
+    writing decimal commas, would otherwise repeat it on every row)."""
 
     HEADERS = ("Row", "Severity", "Field", "Problem")
 
@@ -45,16 +45,16 @@ class ProblemsModel(_Table):
         self.lines: list[tuple[str, str, str, str]] = []
 
     def set_problems(self, problems: Sequence[RowProblem]) -> None:
-        errors = sorted((p for p in problems if p.severity == "error"), key=lambda p: p.row)
+        errors: dict[tuple[str, str], list[int]] = {}
         warnings: dict[tuple[str, str], list[int]] = {}
-        for p in problems:
-            if p.severity != "error":
-                warnings.setdefault((p.field, p.message), []).append(p.row)
+        for p in sorted(problems, key=lambda p: p.row):
+            shared = errors if p.severity == "error" else warnings
+            shared.setdefault((p.field, p.message), []).append(p.row)
         self.beginResetModel()
-        self.lines = [(_row(p.row), "error", p.field, mask_text(p.message)) for p in errors]
-        self.lines += [
-            (_rows(rows), "warning", field, mask_text(message))
-            for (field, message), rows in warnings.items()
+        self.lines = [
+            (_rows(rows), severity, field, mask_text(message))
+            for severity, shared in (("error", errors), ("warning", warnings))
+            for (field, message), rows in shared.items()
         ]
         self.endResetModel()
 

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
-from console.core.order_facts import card_number_digits
+from console.core.money import card_number_digits
 from console.core.spec.labels import label_for
 from console.core.spec.model import Field, FieldType, Necessity
 from console.ui.theme import state_colour

@@ -38,6 +38,16 @@ def contract_amount(text: str) -> str | None:
     return None
 
 
+def decimal_comma(text: str) -> bool:
+    """Whether ``text`` is an amount written with a decimal comma (``47,11``, ``1.234,50``,
+    ``1 234,50``), as spreadsheets set to German, French and many other languages save it."""
+    value = text.strip()
+    for form in _FORMS:
+        if (m := form.fullmatch(value)) and m.group("dec"):
+            return value[m.start("dec") - 1] == ","
+    return False
+
+
 def thousands_reading(text: str) -> str | None:
     """``1.234`` may be one thousand two hundred and thirty-four written with a dot between
     thousands: that reading, for a message about too many decimals (else None)."""
