@@ -64,3 +64,35 @@ def test_the_tree_as_it_is_keeps_every_contract(tmp_path: Path) -> None:
     result = _lint(_tree(tmp_path))
     assert result.returncode == 0, result.stdout
     assert CONTRACT in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("path", "imported"),
+    [
+        ("console/core/environments/model.py", "console.core.pipeline"),
+        ("console/core/siglab/diagnose.py", "console.core.batch"),
+        ("console/sandbox/state.py", "console.sandbox.server"),
+        ("console/cli/output.py", "console.cli.send_cmd"),
+    ],
+)
+def test_a_module_importing_a_layer_above_its_own_breaks_the_import_check(
+    tmp_path: Path, path: str, imported: str
+) -> None:
+    tree = _tree(tmp_path)
+    with (tree / path).open("a", encoding="utf-8") as fh:
+        fh.write(f"\nimport {imported}  # someone's shortcut\n")
+    result = _lint(tree)
+    assert result.returncode != 0, result.stdout
+    importer = path.removesuffix(".py").replace("/", ".")
+    assert f"{importer} -> {imported}" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "path", ["console/core/new_rule.py", "console/ui/window/new_part.py", "console/cli/new_cmd.py"]
+)
+def test_a_new_module_must_be_given_its_layer(tmp_path: Path, path: str) -> None:
+    tree = _tree(tmp_path)
+    (tree / path).write_text('"""A module someone adds."""\n', encoding="utf-8")
+    result = _lint(tree)
+    assert result.returncode != 0, result.stdout
+    assert path.removesuffix(".py").replace("/", ".") in result.stdout
