@@ -9,7 +9,8 @@ import pytest
 
 from console.core.status import Phase, PollPlan
 from console.ui.main_window import MainWindow
-from console.ui.status_follow import OrderRef, describe
+from console.core.order_facts import OrderRef
+from console.ui.status_follow import describe
 from tests.ui.journal_helpers import pane_of, send_payout, shown_rows
 
 FAST = PollPlan(fast_every=0.2, fast_for=5.0, slow_every=1.0, give_up_after=8.0)
