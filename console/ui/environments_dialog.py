@@ -38,6 +38,7 @@ from console.core.environments import (
 )
 from console.ui.confirm import ask
 from console.ui.environment_form import EnvironmentForm
+from console.ui.screen_room import fit_on_screen
 from console.ui.secrets_access import SecretsAccess
 from console.ui.tasks import TaskManager
 from console.ui.team.policy_line import policy_line
@@ -156,7 +157,7 @@ class EnvironmentsDialog(QDialog):
         close.clicked.connect(self.accept)
         self.list.currentItemChanged.connect(lambda *_: self._show_current())
         self._editing: str | None = None  # name of the stored environment in the form
-        self.resize(980, 720)
+        fit_on_screen(self, 940, 640)
         self.reload()
 
     # -- list ---------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from console.core.vault import (
 )
 from console.ui.confirm import ask
 from console.ui.inspector.widgets import CopyBlock
+from console.ui.screen_room import fit_on_screen
 from console.ui.secrets_access import SecretsAccess
 from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
@@ -186,7 +187,7 @@ class KeyDialog(QDialog):
         if environment in names:
             self.environment.setCurrentText(environment)
         self.environment.blockSignals(False)
-        self.resize(720, 460)
+        fit_on_screen(self, 720, 460)
         self.refresh()
 
     @property

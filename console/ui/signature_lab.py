@@ -46,6 +46,7 @@ from console.core.siglab.diagnose import Verdict, diagnose
 from console.core.siglab.keysource import load_public_key
 from console.core.siglab.received import from_capture as received_from
 from console.ui.code_copy import CopyAsCode, pasted_program
+from console.ui.screen_room import fit_on_screen
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
@@ -189,7 +190,7 @@ class SignatureLabDialog(QDialog):
         lay.addWidget(sides, 3)
         QShortcut(QKeySequence("Ctrl+Return"), self, self.verify)
         self.set_key(key, key_label)
-        self.resize(1000, 700)
+        fit_on_screen(self, 1000, 660)
 
     def set_key(self, key: RSAPublicKey | None, label: str = "") -> None:
         """Verify with ``key`` from now on (``label`` says where it came from)."""

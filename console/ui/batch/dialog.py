@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from console.core import batch as core
 from console.ui.batch.controller import BatchController, Sender
 from console.ui.batch.models import ProblemsModel, ResultsModel
+from console.ui.screen_room import fit_on_screen
 
 if TYPE_CHECKING:
     from console.ui.session import Session
@@ -150,7 +151,7 @@ class BatchDialog(QDialog):
         lay.addWidget(self.progress_label)
         lay.addWidget(self.message)
         lay.addLayout(buttons)
-        self.resize(980, 620)
+        fit_on_screen(self, 980, 620)
 
         c = self.controller
         c.checked.connect(self._checked)

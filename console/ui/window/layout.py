@@ -9,8 +9,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QResizeEvent
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+
+from console.ui.screen_room import TITLE_BAR, screen_room
 
 if TYPE_CHECKING:
     from console.ui.forms.validation_view import ProblemSummary
@@ -101,12 +103,10 @@ def apply_shares(window: QMainWindow, saved: str) -> None:
 def start_size(window: QMainWindow) -> tuple[int, int]:
     """:data:`DEFAULT_SIZE`, or smaller to fit the screen."""
     width, height = DEFAULT_SIZE
-    screen = window.screen()
-    # the offscreen platform's made-up 800x800 screen says nothing about a real one
-    if screen is not None and QGuiApplication.platformName() != "offscreen":
-        free = screen.availableGeometry()
-        width = min(width, free.width())
-        height = min(height, free.height() - 32)  # room for the title bar
+    room = screen_room(window)
+    if room is not None:
+        width = min(width, room.width())
+        height = min(height, room.height() - TITLE_BAR)
     return width, height
 
 
