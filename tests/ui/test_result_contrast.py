@@ -3,6 +3,7 @@ when the theme changes after it was written."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -37,3 +38,22 @@ def test_cancelled_nothing_sent_is_readable_in_either_theme(
         qtbot.wait(50)
         ratio, text, background = rendered_text_contrast(window.panel.result)
         assert ratio >= 4.5, (theme, text, background)
+
+
+@pytest.mark.parametrize(("first", "then"), [("light", "dark"), ("dark", "light")])
+def test_no_answer_yet_is_readable_after_a_theme_switch(
+    qtbot: Any, window: MainWindow, first: str, then: str
+) -> None:
+    window.actions_by_name[f"theme:{first}"].trigger()
+    window.inspector.show_tab(2)
+    env = window.session.environment
+    assert env is not None
+    # a switch clears the Response tab: "No answer yet." drawn in this theme's grey
+    window.session.use(dataclasses.replace(env, name="other"), window.session.private_key)
+    qtbot.wait(50)
+    headline = window.inspector.response.headline
+    assert "No answer yet." in headline.text()
+    window.actions_by_name[f"theme:{then}"].trigger()
+    qtbot.wait(50)
+    ratio, text, background = rendered_text_contrast(headline)
+    assert ratio >= 4.5, (then, text, background)

@@ -325,6 +325,7 @@ class SendPanel(QWidget):
     def _cancelled(self) -> None:
         self.guard.answered(None)
         self.show_result("", "Cancelled: nothing sent.")
+        self.inspector.show_cancelled()  # not "Waiting for the answer…" beside it
 
     # -- the result line ---------------------------------------------------------------------
     def show_result(self, state: str, text: str, command: str | None = None) -> None:
