@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from console.core.order_facts import OrderRef
 from console.core.status import Phase, PollPlan
 from console.ui.main_window import MainWindow
-from console.core.order_facts import OrderRef
 from console.ui.status_follow import describe
 from tests.ui.journal_helpers import pane_of, send_payout, shown_rows
 
