@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QRadioButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -102,6 +103,8 @@ class Switch(_Options):
         lay.addWidget(self.label)
         for key, text in options:
             button = QRadioButton(text, self)
+            # never narrower than its words ("DST – destination carc")
+            button.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
             button.setObjectName(f"switch:{name}:{key}")
             button.setAccessibleName(f"{label}: {text}")
             self.group.addButton(button)
