@@ -152,3 +152,22 @@ def test_a_history_check_speaks_under_the_payout_form_and_moves_nothing(
     qtbot.wait(300)
     assert [r.client_orderid for r in pane.selected_rows()] == ["status-3"]
     assert [r.command for r in pane.selected_rows()] == ["payout-check"]
+
+
+def test_a_history_check_of_another_order_leaves_the_payout_line_to_its_own_order(
+    qtbot: Any, slow_window: MainWindow
+) -> None:
+    window = slow_window
+    pane = pane_of(window)
+    _no_callback(qtbot, window, "other-4")
+    _no_callback(qtbot, window, "mine-4")  # the payout form's order now
+    rows = shown_rows(qtbot, pane, 2)
+    own_line = window.panel.result.text()
+    assert "mine-4" in own_line
+    pane.select_position([r.client_orderid for r in rows].index("other-4"))
+    pane.actions_by_name["status"].trigger()
+    qtbot.waitUntil(lambda: "other-4" in window.statusBar().currentMessage(), timeout=10_000)
+    # the result line and the "Already sent" line above it speak of one order
+    assert "other-4" not in window.panel.result.text()
+    assert "mine-4" in window.panel.result.text()
+    assert "other-4" not in window.panel.guard.note.text()

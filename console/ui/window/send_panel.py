@@ -193,13 +193,13 @@ class SendPanel(QWidget):
                 else "No environment with a key is active."
             )
         elif blocked:
-            why = (
-                "Send is off: this client_orderid was accepted before; "
-                "a new one (New client_orderid, Ctrl+G) sends another order."
-            )
+            why = ""  # the row above Send says it: "Already sent and accepted at …"
         else:
             why = refusal
         self.summary.set_send_off(why)
+        # one line, not two saying the same: the problem list's headline steps aside for
+        # the row that says why Send is off (unless there are problems to list)
+        self.summary.headline.setVisible(not (blocked and not self.summary.problems))
         # The shortcut stays live on a blocked form: trying it shows what is missing.
         self.can_send_changed.emit(can)
 

@@ -54,6 +54,7 @@ class StatusPart(QObject):
         self.controller.checked.connect(self._checked)
         self.controller.follow_started.connect(self._follow_started)
         self.last_order: OrderRef | None = None
+        self.asked_here: OrderRef | None = None  # the resend question's Check status
         self.check_button = QPushButton("Check status")
         self.check_button.setToolTip("Ask the gateway for this order's status (field notes)")
         self.check_button.clicked.connect(self.check_last)
@@ -93,7 +94,8 @@ class StatusPart(QObject):
         if env is None:
             return
         self.panel.show_result("busy", f"Checking the status of {client_orderid}…")
-        self.controller.check(OrderRef(env.name, client_orderid, gateway_order_id))
+        self.asked_here = OrderRef(env.name, client_orderid, gateway_order_id)
+        self.controller.check(self.asked_here)
 
     def _own_order(self) -> OrderRef | None:
         """The last payout's order, while it is one of the active environment's."""
@@ -170,11 +172,18 @@ class StatusPart(QObject):
     # -- the controller's news -----------------------------------------------------------------
     def _checked(self, order: OrderRef, state: str, words: str) -> None:
         # under the payout form, whose order it is, never under another form that happens
-        # to be shown (the History pane says it too); an answer about another environment's
-        # order (asked before a switch) is not shown under this one's banner
-        if not order.belongs_to(self._active()):
+        # to be shown (the History pane says it too)
+        # Only news of the payout form's own order goes on its line, beside the "Already
+        # sent" line about that same order: another order's answer (from the History pane,
+        # or another environment's, asked before a switch) goes to the status bar.
+        own = self._own_order()
+        mine = order == self.asked_here or (
+            own is not None and own.client_orderid == order.client_orderid
+        )
+        if not mine or not order.belongs_to(self._active()):
+            where = "" if order.belongs_to(self._active()) else f" ({order.environment})"
             self.window.statusBar().showMessage(
-                f"Order {order.client_orderid} ({order.environment}): {words}", 15_000
+                f"Order {order.client_orderid}{where}: {words}", 15_000
             )
             return
         self.panel.show_result(state, f"Order {order.client_orderid}: {words}", PAYOUT)
