@@ -171,3 +171,23 @@ def test_a_history_check_of_another_order_leaves_the_payout_line_to_its_own_orde
     assert "other-4" not in window.panel.result.text()
     assert "mine-4" in window.panel.result.text()
     assert "other-4" not in window.panel.guard.note.text()
+
+
+def test_a_history_check_keeps_the_selection_under_a_search_filter(
+    qtbot: Any, slow_window: MainWindow
+) -> None:
+    window = slow_window
+    pane = pane_of(window)
+    _no_callback(qtbot, window, "kept-5")
+    _no_callback(qtbot, window, "kept-6")
+    shown_rows(qtbot, pane, 2)
+    pane.filters.search.setText("kept")  # a part of both ids
+    pane.filters.apply_now()
+    rows = shown_rows(qtbot, pane, 2)
+    pane.select_position([r.client_orderid for r in rows].index("kept-5"))
+    qtbot.wait(1500)
+    pane.actions_by_name["status"].trigger()
+    qtbot.waitUntil(lambda: "approved" in pane.message.text(), timeout=10_000)
+    qtbot.wait(500)  # the answer's row change reloads the filtered rows
+    assert [r.client_orderid for r in pane.selected_rows()] == ["kept-5"]
+    assert pane.actions_by_name["status"].isEnabled()
