@@ -196,7 +196,7 @@ class EnvironmentsDialog(QDialog):
         self.form.load(env)
         self.builtin_note.setText(BUILTIN_RUNNING if env.base_url else BUILTIN_NOT_RUNNING)
         self._editing = None if builtin else env.name
-        self.form.setEnabled(not builtin)
+        self.form.set_read_only(builtin)  # to read: full contrast, not a disabled grey
         self.builtin_note.setVisible(builtin)
         self.remove_button.setEnabled(not builtin)
         self.save_button.setEnabled(not builtin)
@@ -218,7 +218,7 @@ class EnvironmentsDialog(QDialog):
         """An empty sandbox environment in the form, to fill and save."""
         self.list.clearSelection()
         self._editing = None
-        self.form.setEnabled(True)
+        self.form.set_read_only(False)
         self.builtin_note.setVisible(False)
         self.form.load(Environment(name="", kind=EnvKind.SANDBOX))
         for button in (self.save_button, self.remove_button, self.use_button):

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from console.ui.main_window import MainWindow
+from console.ui.schedule_view import TimelineStrip
 from console.ui.theme import apply_theme
 from tests.helpers.contrast import rendered_text_contrast
 from tests.helpers.dialogs import answer_next_question
@@ -57,3 +58,15 @@ def test_no_answer_yet_is_readable_after_a_theme_switch(
     qtbot.wait(50)
     ratio, text, background = rendered_text_contrast(headline)
     assert ratio >= 4.5, (then, text, background)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_no_charges_to_show_is_readable(qtbot: Any, window: MainWindow, theme: str) -> None:
+    window.actions_by_name[f"theme:{theme}"].trigger()
+    window.show_command("create-recurring-payment")
+    qtbot.wait(50)
+    strip = window.form.findChild(TimelineStrip)
+    assert strip is not None
+    assert not strip.charges  # "No charges to show"
+    ratio, text, background = rendered_text_contrast(strip)
+    assert ratio >= 4.5, (theme, text, background)
