@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QStackedWidget, QTabBar, QVBoxLayout, QWidget
 
+from console.core.environments import EnvKind
 from console.core.masking import is_sensitive
 from console.core.order_facts import ORDER_ID_FIELDS
 from console.core.pipeline import NEW_ORDER_COMMANDS
@@ -269,9 +270,12 @@ class FormsPart(QWidget):
 
     # -- environment -------------------------------------------------------------------------
     def environment_kind(self) -> str | None:
-        """The active environment's kind as text ("local-sandbox", ...), or None."""
+        """The active environment's kind as text ("local-sandbox", ...), or None; the
+        built-in sandbox's while it is about to start."""
         env = self.session.environment
-        return None if env is None else str(env.kind)
+        if env is None:
+            return str(EnvKind.LOCAL_SANDBOX) if self.session.sandbox_coming else None
+        return str(env.kind)
 
     def refresh_environment(self) -> None:
         """Give the built forms the active environment's placeholder and sandbox hints."""
