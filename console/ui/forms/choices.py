@@ -156,10 +156,14 @@ class CallbackChoice(Choice):
 
     def hidden_fields(self) -> list[str]:
         """The callback rows the current choice hides."""
-        key = self.key()
+        self.refresh_help()
+        return [f for f in CALLBACK_FIELDS if f != self.key()]
+
+    def refresh_help(self) -> None:
+        """The help line for the choice, with the listener's address as it is now (it
+        starts, stops and moves with the environment)."""
         url = self.listener_url() or "none is running for this environment: nothing is filled"
-        self.set_help(_CALLBACK_HELP.get(key, "").format(url=url))
-        return [f for f in CALLBACK_FIELDS if f != key]
+        self.set_help(_CALLBACK_HELP.get(self.key(), "").format(url=url))
 
     def values(self) -> dict[str, str]:
         """What the choice itself adds when sending: the listener's address, as it is now."""

@@ -19,7 +19,7 @@ from console.core.spec.callbacks import loopback_without_listener
 from console.core.spec.codes import Code
 from console.ui.drafts import DraftStore
 from console.ui.forms import make_form
-from console.ui.forms.choices import new_client_orderid
+from console.ui.forms.choices import CallbackChoice, new_client_orderid
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.payout_form import PayoutForm
 from console.ui.forms.sandbox_hints import hint_for, sandbox_example
@@ -235,6 +235,9 @@ class FormsPart(QWidget):
             if examples_call_back
             else {}
         )
+        for form in self.forms.built():  # the help lines name the listener's address
+            for choice in form.findChildren(CallbackChoice):
+                choice.refresh_help()
         self.validate()  # a callback address on this computer may have lost its listener
 
     def put_drafts(self) -> None:
