@@ -198,7 +198,9 @@ class BatchDialog(QDialog):
         if v.error_rows:
             parts.append(f"{len(v.error_rows)} with errors")
         if v.rows_in(core.RowState.ACCEPTED):
-            parts.append(f"{len(v.rows_in(core.RowState.ACCEPTED))} accepted before (skipped)")
+            # true before a run and right after it: those rows are never sent (again)
+            accepted = len(v.rows_in(core.RowState.ACCEPTED))
+            parts.append(f"{accepted} accepted already (not sent again)")
         if v.rows_in(core.RowState.UNKNOWN):
             parts.append(f"{len(v.rows_in(core.RowState.UNKNOWN))} with an unknown outcome")
         if plan.undecided:
