@@ -186,8 +186,14 @@ class SignatureLabDialog(QDialog):
         lay.addLayout(keys)
         lay.addLayout(buttons)
         lay.addWidget(self.code)
-        lay.addWidget(self.verdict_label)
-        lay.addWidget(sides, 3)
+        # the verdict and the comparison share one part of the height: a verdict of several
+        # lines takes its room from the comparison, never from the request box above
+        answer = QWidget()
+        answer_lay = QVBoxLayout(answer)
+        answer_lay.setContentsMargins(0, 0, 0, 0)
+        answer_lay.addWidget(self.verdict_label)
+        answer_lay.addWidget(sides, 1)
+        lay.addWidget(answer, 3)
         QShortcut(QKeySequence("Ctrl+Return"), self, self.verify)
         self.set_key(key, key_label)
         fit_on_screen(self, 1000, 660)
