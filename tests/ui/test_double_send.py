@@ -225,3 +225,17 @@ def test_one_line_says_why_send_is_off_never_ready_to_send(qtbot: Any, window: M
     assert "Already sent and accepted" in shown[0]
     assert "Ctrl+G" in shown[0]  # it says what to do, where it is
     assert panel.guard.new_id_button.isVisibleTo(panel)
+
+
+def test_an_accepted_id_with_a_warning_never_says_ready_to_send(
+    qtbot: Any, window: MainWindow
+) -> None:
+    window.fill_example()
+    window.form.load({"client_orderid": "why-off-2", "@callback": "none"})  # a warning stays
+    shown_before = window.last_outcome
+    window.send()
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
+    panel = window.panel
+    assert not panel.send_button.isEnabled()
+    assert panel.summary.problems  # the callback warning
+    assert "Ready to send" not in panel.summary.headline.text()

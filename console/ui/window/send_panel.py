@@ -193,7 +193,9 @@ class SendPanel(QWidget):
                 else "No environment with a key is active."
             )
         elif blocked:
-            why = ""  # the row above Send says it: "Already sent and accepted at …"
+            # the row above Send says the whole of it ("Already sent and accepted at …");
+            # this line shows only beside a list of warnings, never as "Ready to send"
+            why = "Send is off: this client_orderid was accepted before."
         else:
             why = refusal
         self.summary.set_send_off(why)
