@@ -18,6 +18,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
+from console.core.paths import resolve
+from console.ui.app import build_window, make_app
+
 # What opens a dialog, by the name its picture gets: a menu action, or a button.
 MENU_DIALOGS = {
     "environments": "environments",
@@ -82,10 +85,7 @@ def openers(window: QWidget) -> Iterator[tuple[str, Callable[[], object]]]:
 
 def main(theme: str = "light", folder: str = "") -> None:
     """Open every dialog; print where each lies; save its picture into ``folder``."""
-    os.environ["GATEWAY_CONSOLE_THEME"] = theme
-    from console.core.paths import resolve
-    from console.ui.app import build_window, make_app
-
+    os.environ["GATEWAY_CONSOLE_THEME"] = theme  # read by make_app
     app = make_app()
     window = build_window(resolve())
     window.persist_drafts = False
