@@ -77,7 +77,12 @@ class FollowStrip(QWidget):
         colour, words = describe(state)
         name = html.escape(self.follow.order.client_orderid)
         css = state_colour(colour, self.palette()).name()
-        self.label.setText(f"Order <b>{name}</b>: <span style='color:{css}'>{words}</span>")
+        # the environment named: a strip stays in the status bar after a switch, and an order
+        # of the sandbox must not read as one of the environment now shown
+        where = html.escape(self.follow.order.environment)
+        self.label.setText(
+            f"Order <b>{name}</b> ({where}): <span style='color:{css}'>{words}</span>"
+        )
         self.label.setToolTip(state.message)
         self.button.setText("Close" if state.done else "Cancel")
 

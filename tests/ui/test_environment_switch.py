@@ -87,6 +87,23 @@ def test_a_sandbox_order_is_not_offered_for_a_status_check_on_production(
     qtbot.wait(200)
     assert asked == []
     assert window.panel.result.text() == ""
-    # back on the sandbox, a fresh order is offered again
+    # back on the sandbox, nothing of the old order is offered again
     window.session.use(env, window.session.private_key)
     assert not status.check_button.isVisible()  # the old order went with the switch
+
+
+def test_a_followed_order_names_its_environment_after_a_switch(
+    qtbot: Any, window: MainWindow
+) -> None:
+    send_payout(qtbot, window, "sandbox-order-3", **{"@callback": "none"})
+    follow = window.status_part.follow_last()
+    assert follow is not None
+    env = window.session.environment
+    assert env is not None
+    window.session.use(
+        dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION), window.session.private_key
+    )
+    qtbot.wait(50)
+    follow.strip.show_state(follow.state)
+    assert f"({env.name})" in follow.strip.label.text()  # not read as a production order
+    follow.cancel()

@@ -79,6 +79,8 @@ class StatusPart(QObject):
         core's rule, ``OrderRef.belongs_to``): its buttons go with it."""
         if self.last_order is not None and not self.last_order.belongs_to(self._active()):
             self.last_order = None
+        if self.asked_here is not None and not self.asked_here.belongs_to(self._active()):
+            self.asked_here = None
         self.show_order_buttons()
 
     def check_row(self, row: HistoryRow) -> None:
