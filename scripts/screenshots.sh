@@ -51,3 +51,13 @@ for theme in $themes; do
     GATEWAY_CONSOLE_HOME="$home/scenes-$theme" "$python" scripts/screenshot_scenes.py "$theme" \
         docs/screenshots
 done
+
+# Every dialog at 1024x700 (tests/ui/test_dialogs_fit.py opens the same ones): on an
+# offscreen screen of that size, as a dialog's own picture.
+mkdir -p docs/screenshots/dialogs
+printf '%s' '{"windowFrameMargins": true, "screens": [{"name": "small", "x": 0, "y": 0, "width": 1024, "height": 700}]}' >"$home/small-screen.json"
+for theme in $themes; do
+    QT_QPA_PLATFORM="offscreen:configfile=$home/small-screen.json" \
+        GATEWAY_CONSOLE_HOME="$home/dialogs-$theme" \
+        "$python" -m tests.helpers.every_dialog "$theme" docs/screenshots/dialogs
+done

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from console.core.masking import mask_pan, pan_fields
 from console.core.money import card_number_digits
@@ -116,3 +117,22 @@ def answer_order_id(fields: Values) -> str | None:
     """The gateway's order id an answer gives: ``gateway-order-id`` (payout-check,
     create-recurring-payment), else ``orderid`` (status answers, callbacks)."""
     return first_value(fields, "gateway-order-id", "orderid")
+
+
+@dataclass(frozen=True, slots=True)
+class OrderRef:
+    """One order to ask about: the environment it was sent in, its client order id and the
+    gateway's order id when known."""
+
+    environment: str
+    client_orderid: str
+    orderid: str | None = None
+
+    def belongs_to(self, environment: str | None) -> bool:
+        """Whether the order is one of ``environment``'s (a name; None: no environment).
+
+        An order belongs to the environment it was sent in, and nowhere else: its status is
+        asked there, and a front showing another environment does not offer to ask about it
+        (two environments may name different gateways; a sandbox's order id means nothing
+        on production)."""
+        return environment is not None and environment == self.environment

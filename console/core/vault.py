@@ -64,7 +64,18 @@ _CONTROL = "merchant-control"
 
 
 class NoKeyError(VaultError):
-    """The environment has no private key stored."""
+    """The environment has no private key stored.
+
+    Its text names the command line's way to add one; :attr:`plain` says the same without
+    it, for a front with a way of its own (the window's Environment → Keys…).
+    """
+
+    def __init__(self, environment: str) -> None:
+        self.environment = environment
+        self.plain = f"Environment {environment!r} has no private key. Import one or generate one."
+        super().__init__(
+            f"{self.plain[:-1]} (gateway-console keys import FILE --env {environment!r})."
+        )
 
 
 class KeyExistsError(VaultError):
@@ -222,10 +233,7 @@ class Vault:
         """The stored key. Raises NoKeyError, VaultDamagedError or KeyringUnavailableError."""
         pem = self._get(env, _PRIVATE_KEY)
         if pem is None:
-            raise NoKeyError(
-                f"Environment {env!r} has no private key. Import one or generate one "
-                f"(gateway-console keys import FILE --env {env!r})."
-            )
+            raise NoKeyError(env)
         return keys.load_private_key(pem).private_key
 
     def key_info(self, env: str) -> KeyInfo | None:

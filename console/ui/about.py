@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from console import APP_NAME, __version__
 from console.core import diagnostics, paths
 from console.ui.icons import app_icon
+from console.ui.screen_room import fit_on_screen
 
 PROJECT_LICENCE = "MIT"
 QT_SOURCE_URL = "https://download.qt.io/official_releases/"
@@ -58,7 +59,7 @@ class AboutDialog(QDialog):
         self._paths = app_paths or paths.resolve()
         self.setWindowTitle(f"About {APP_NAME}")
         self.setWindowIcon(app_icon())
-        self.resize(700, 640)
+        fit_on_screen(self, 700, 640)
 
         tabs = QTabWidget()
         tabs.addTab(self._files_tab(), "Files")

@@ -99,6 +99,7 @@ def build_window(
         and isinstance(app, QApplication)
     ):
         apply_theme(app, drafts.theme, set_style=False)  # the theme chosen last time
+    session.sandbox_coming = needs_sandbox and session.environment is None
     window = MainWindow(session, drafts)
     if start.key_of is not None and start.connect is not None:
         # a configured environment: shown at once, its key read from the keyring on a worker

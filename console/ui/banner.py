@@ -6,7 +6,7 @@ import html
 import re
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QFont, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -69,6 +69,10 @@ class EnvironmentBanner(QFrame):
         super().__init__(parent)
         self.setObjectName("environment-banner")
         self.setFrameShape(QFrame.Shape.StyledPanel)
+        # a calm banner is drawn in the theme's own colour, which follows a theme switch
+        # (a style sheet's palette() is read once, when the sheet is set)
+        self.setBackgroundRole(QPalette.ColorRole.AlternateBase)
+        self.setAutoFillBackground(True)
         self.kind_label = QLabel(self)
         self.detail = QLabel(self)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -103,7 +107,7 @@ class EnvironmentBanner(QFrame):
         self.kind_label.setText("<b>LOCAL SANDBOX</b>")
         self.detail.setText("Starting the built-in sandbox with a fresh demo key…")
         self._set_state(STARTING, bold=False)
-        self.setStyleSheet("#environment-banner { background: palette(alternate-base); }")
+        self.setStyleSheet("")
 
     def show_environment(self, conn: Environment | None, problem: str = "") -> None:
         """Show the active environment (or that there is none)."""
@@ -136,10 +140,12 @@ class EnvironmentBanner(QFrame):
                 f"#environment-banner QLabel {{ color: {PRODUCTION_FG}; font-size: 11pt; }}"
             )
         else:
-            self.setStyleSheet("#environment-banner { background: palette(alternate-base); }")
+            self.setStyleSheet("")
 
     def _set_state(self, text: str, *, bold: bool) -> None:
-        font = self.state_line.font()
+        # from the banner's own font: the line's may carry production's size, which must
+        # not stay once the sheet that set it is gone
+        font = QFont(self.font())
         font.setBold(bold)
         self.state_line.setFont(font)
         self.state_line.set_whole(text)

@@ -124,6 +124,11 @@ class CopyAsCode(QWidget):
         )
         return text
 
+    def forget(self) -> None:
+        """No request any more: the line about the last copy goes."""
+        self.note.setText("")
+        self.note.setVisible(False)
+
     def _say(self, text: str) -> None:
         self.note.setText(text)
         self.note.setVisible(True)

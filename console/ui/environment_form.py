@@ -86,8 +86,8 @@ class EnvironmentForm(QWidget):
         self.read_timeout = _seconds(600, 60)
         self.ca_bundle = QLineEdit()
         self.ca_bundle.setPlaceholderText("empty: the system's certificate authorities")
-        browse = QPushButton("Browse…")
-        browse.clicked.connect(self._browse)
+        self.browse = QPushButton("Browse…")
+        self.browse.clicked.connect(self._browse)
         self.redirect_placeholder = QLineEdit()
         self.redirect_placeholder.setPlaceholderText("empty: {base URL}/redirect-placeholder")
         self.listen = QCheckBox("Listen for callbacks while this environment is in use")
@@ -107,7 +107,7 @@ class EnvironmentForm(QWidget):
 
         ca = QHBoxLayout()
         ca.addWidget(self.ca_bundle, 1)
-        ca.addWidget(browse)
+        ca.addWidget(self.browse)
         listen = QHBoxLayout()
         listen.addWidget(self.listen_host, 1)
         listen.addWidget(QLabel("port"))
@@ -167,6 +167,24 @@ class EnvironmentForm(QWidget):
         path, _ = QFileDialog.getOpenFileName(self, "CA bundle", "", "PEM (*.pem *.crt);;All (*)")
         if path:
             self.ca_bundle.setText(path)
+
+    def set_read_only(self, read_only: bool) -> None:
+        """Settings to read, not to change (the built-in sandbox's): the fields keep the
+        full text colour (a disabled field's grey is about 2.5:1); what has no read-only
+        state (the choices, Browse…) is off."""
+        for edit in (
+            self.name, self.base_url, self.login, self.endpoint_id, self.endpoint_group_id,
+            self.ca_bundle, self.redirect_placeholder, self.listen_host, self.control_secret,
+        ):  # fmt: skip
+            edit.setReadOnly(read_only)
+        for box in (self.connect_timeout, self.read_timeout, self.listen_port):
+            box.setReadOnly(read_only)
+        triggers = QAbstractItemView.EditTrigger
+        self.templates.setEditTriggers(
+            triggers.NoEditTriggers if read_only else triggers.AllEditTriggers
+        )
+        for control in (self.kind, self.browse, self.listen):
+            control.setEnabled(not read_only)
 
     def load(self, env: Environment) -> None:
         """Show ``env`` (path templates filled with the contract's where it has none)."""

@@ -38,6 +38,7 @@ from console.core.environments import (
 )
 from console.ui.confirm import ask
 from console.ui.environment_form import EnvironmentForm
+from console.ui.screen_room import fit_on_screen
 from console.ui.secrets_access import SecretsAccess
 from console.ui.tasks import TaskManager
 from console.ui.team.policy_line import policy_line
@@ -156,7 +157,7 @@ class EnvironmentsDialog(QDialog):
         close.clicked.connect(self.accept)
         self.list.currentItemChanged.connect(lambda *_: self._show_current())
         self._editing: str | None = None  # name of the stored environment in the form
-        self.resize(980, 720)
+        fit_on_screen(self, 940, 640)
         self.reload()
 
     # -- list ---------------------------------------------------------------------------------
@@ -195,7 +196,7 @@ class EnvironmentsDialog(QDialog):
         self.form.load(env)
         self.builtin_note.setText(BUILTIN_RUNNING if env.base_url else BUILTIN_NOT_RUNNING)
         self._editing = None if builtin else env.name
-        self.form.setEnabled(not builtin)
+        self.form.set_read_only(builtin)  # to read: full contrast, not a disabled grey
         self.builtin_note.setVisible(builtin)
         self.remove_button.setEnabled(not builtin)
         self.save_button.setEnabled(not builtin)
@@ -217,7 +218,7 @@ class EnvironmentsDialog(QDialog):
         """An empty sandbox environment in the form, to fill and save."""
         self.list.clearSelection()
         self._editing = None
-        self.form.setEnabled(True)
+        self.form.set_read_only(False)
         self.builtin_note.setVisible(False)
         self.form.load(Environment(name="", kind=EnvKind.SANDBOX))
         for button in (self.save_button, self.remove_button, self.use_button):

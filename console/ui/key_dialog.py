@@ -43,6 +43,7 @@ from console.core.vault import (
 )
 from console.ui.confirm import ask
 from console.ui.inspector.widgets import CopyBlock
+from console.ui.screen_room import fit_on_screen
 from console.ui.secrets_access import SecretsAccess
 from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
@@ -107,6 +108,19 @@ def ask_yes(parent: QWidget, text: str) -> bool:
     return ask(parent, text, title="Keys", action="Yes")
 
 
+MEMORY_MEANS = (
+    "Without an OS keyring the console can still sign: keys you import or generate now are "
+    "kept in this console's memory only, never written to disk, and forgotten when it "
+    "closes (import or generate them again next time)."
+)
+
+
+def fingerprint_line(value: str) -> str:
+    """The fingerprint on a line of its own, never broken in the middle (people compare it
+    with the gateway's)."""
+    return f"fingerprint (SHA-256) <span style='white-space:nowrap'>{value}</span>"
+
+
 class KeyDialog(QDialog):
     """The key of one environment at a time. ``key_changed(name)`` after import, generate
     or delete, so the window can sign with the new key."""
@@ -136,10 +150,16 @@ class KeyDialog(QDialog):
         self.keyring_note.setWordWrap(True)
         self.keyring_note.setAccessibleName("Keyring")
         self.memory_button = QPushButton("Keep keys in memory for this session only")
+        self.memory_button.setToolTip(MEMORY_MEANS)
         self.memory_button.clicked.connect(self.keep_in_memory)
+        self.memory_note = QLabel(MEMORY_MEANS)  # what the choice means, beside it
+        self.memory_note.setWordWrap(True)
         self.info = QLabel()
         self.info.setWordWrap(True)
         self.info.setAccessibleName("Key")
+        # two lines always (size and fingerprint, or why there is no key): a key generated
+        # or deleted changes the words, never the height of what follows
+        self.info.setMinimumHeight(2 * self.info.fontMetrics().lineSpacing())
         self.public = CopyBlock("Public key (hand this to the gateway)", lines=6)
         self.message = QLabel()
         self.message.setWordWrap(True)
@@ -167,6 +187,7 @@ class KeyDialog(QDialog):
         lay.addLayout(top)
         lay.addWidget(self.keyring_note)
         lay.addWidget(self.memory_button)
+        lay.addWidget(self.memory_note)
         lay.addWidget(self.info)
         lay.addWidget(self.public, 1)
         lay.addWidget(self.message)
@@ -186,7 +207,7 @@ class KeyDialog(QDialog):
         if environment in names:
             self.environment.setCurrentText(environment)
         self.environment.blockSignals(False)
-        self.resize(720, 460)
+        fit_on_screen(self, 720, 460)
         self.refresh()
 
     @property
@@ -219,8 +240,8 @@ class KeyDialog(QDialog):
         local = self._local_key()
         if local is not None:
             self.info.setText(
-                f"<b>{local.key_size}-bit RSA</b> · fingerprint (SHA-256) {fingerprint(local)}"
-                " · the built-in sandbox's demo key, in memory only (a new one each start)"
+                f"<b>{local.key_size}-bit RSA</b> · the built-in sandbox's demo key, in memory "
+                f"only (a new one each start)<br>{fingerprint_line(fingerprint(local))}"
             )
             self.public.set_text(public_key_pem(local))
             self._update_buttons()
@@ -251,12 +272,14 @@ class KeyDialog(QDialog):
     def _show(self, state: KeyState) -> None:
         if state.ready:
             self.memory_button.setVisible(False)
+            self.memory_note.setVisible(False)
             self.keyring_note.setText(SESSION_ONLY if self.secrets.session_only else "")
             self.keyring_note.setVisible(self.secrets.session_only)
         else:
             self.keyring_note.setText(state.unavailable)
             self.keyring_note.setVisible(True)
             self.memory_button.setVisible(True)
+            self.memory_note.setVisible(True)
         info = state.info
         if not self.name:
             self.info.setText(
@@ -269,8 +292,8 @@ class KeyDialog(QDialog):
             self.info.setText(f"The stored key cannot be read: {state.problem}")
         elif info is not None:
             self.info.setText(
-                f"<b>{info.bits}-bit RSA</b> · fingerprint (SHA-256) {info.fingerprint}"
-                f" · kept in {info.stored_in}"
+                f"<b>{info.bits}-bit RSA</b> · kept in {info.stored_in}"
+                f"<br>{fingerprint_line(info.fingerprint)}"
             )
         else:
             self.info.setText(f"{self.name} has no private key yet: import one or generate one.")

@@ -92,7 +92,8 @@ class MainWindow(QMainWindow):
         self.environment.problem.connect(lambda text: self.show_result("warning", text))
 
         central = QWidget()
-        central.setMinimumWidth(layout.FORM_MIN_WIDTH)  # a dock dragged wide stops there
+        # a dock dragged wide stops there: the form's fields, and every command's tab uncut
+        central.setMinimumWidth(layout.form_min_width(self.forms_part.tabs))
         self._top = QVBoxLayout(central)
         self._top.setContentsMargins(6, 6, 6, 6)
         self._top.addWidget(self.banner)

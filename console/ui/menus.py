@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QDialog, QMainWindow, QMenu, QVBoxLayout, QWidget
 from console.core.errors import ConsoleError
 from console.core.spec import COMMANDS
 from console.ui.icons import icon
+from console.ui.screen_room import fit_on_screen
 from console.ui.theme import THEMES
 
 if TYPE_CHECKING:
@@ -186,5 +187,5 @@ def shortcuts_dialog(window: QWidget) -> QDialog:
     fill_table(table, shortcut_rows(window))
     lay = QVBoxLayout(dialog)
     lay.addWidget(table)
-    dialog.resize(460, 520)
+    fit_on_screen(dialog, 460, 520)
     return dialog

@@ -60,7 +60,8 @@ class TimelineStrip(QWidget):
         accent = pal.color(QPalette.ColorRole.Highlight)
         p.fillRect(self.rect(), pal.color(QPalette.ColorRole.Base))
         if not self.charges:
-            p.setPen(faint)
+            # words to read, not a decoration: the theme's placeholder colour (4.5:1 on Base)
+            p.setPen(pal.color(QPalette.ColorRole.PlaceholderText))
             p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No charges to show")
             p.end()
             return

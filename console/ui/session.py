@@ -122,6 +122,9 @@ class Session(QObject):
         self.environment: Environment | None = None
         self.private_key: RSAPrivateKey | None = None
         self.problem = ""  # why the active environment cannot send, in plain words
+        # the built-in sandbox is about to start (first paint): the forms show its hints
+        # from the start instead of moving down when it runs
+        self.sandbox_coming = False
         self.sandbox: Any = None
         self._state_lock: Any = None
 
@@ -146,6 +149,7 @@ class Session(QObject):
         """Make ``environment`` (and its key, kept in memory) the active one."""
         self.environment = environment
         self.private_key = private_key
+        self.sandbox_coming = False
         self.problem = problem if private_key is None else ""
         self.changed.emit()
 

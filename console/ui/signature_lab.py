@@ -46,6 +46,7 @@ from console.core.siglab.diagnose import Verdict, diagnose
 from console.core.siglab.keysource import load_public_key
 from console.core.siglab.received import from_capture as received_from
 from console.ui.code_copy import CopyAsCode, pasted_program
+from console.ui.screen_room import fit_on_screen
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
@@ -185,11 +186,17 @@ class SignatureLabDialog(QDialog):
         lay.addLayout(keys)
         lay.addLayout(buttons)
         lay.addWidget(self.code)
-        lay.addWidget(self.verdict_label)
-        lay.addWidget(sides, 3)
+        # the verdict and the comparison share one part of the height: a verdict of several
+        # lines takes its room from the comparison, never from the request box above
+        answer = QWidget()
+        answer_lay = QVBoxLayout(answer)
+        answer_lay.setContentsMargins(0, 0, 0, 0)
+        answer_lay.addWidget(self.verdict_label)
+        answer_lay.addWidget(sides, 1)
+        lay.addWidget(answer, 3)
         QShortcut(QKeySequence("Ctrl+Return"), self, self.verify)
         self.set_key(key, key_label)
-        self.resize(1000, 700)
+        fit_on_screen(self, 1000, 660)
 
     def set_key(self, key: RSAPublicKey | None, label: str = "") -> None:
         """Verify with ``key`` from now on (``label`` says where it came from)."""

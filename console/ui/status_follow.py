@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from console.core.order_facts import OrderRef
 from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
 
@@ -28,15 +28,6 @@ if TYPE_CHECKING:
     from console.core.history import HistoryRow
     from console.core.journals import JournalStore
     from console.core.status import FollowState, OrderFollower, PollPlan, StatusChecker
-
-
-@dataclass(frozen=True, slots=True)
-class OrderRef:
-    """Which order to ask about: environment, client order id, gateway order id."""
-
-    environment: str
-    client_orderid: str
-    orderid: str | None = None
 
 
 def order_of(row: HistoryRow) -> OrderRef:
@@ -86,7 +77,12 @@ class FollowStrip(QWidget):
         colour, words = describe(state)
         name = html.escape(self.follow.order.client_orderid)
         css = state_colour(colour, self.palette()).name()
-        self.label.setText(f"Order <b>{name}</b>: <span style='color:{css}'>{words}</span>")
+        # the environment named: a strip stays in the status bar after a switch, and an order
+        # of the sandbox must not read as one of the environment now shown
+        where = html.escape(self.follow.order.environment)
+        self.label.setText(
+            f"Order <b>{name}</b> ({where}): <span style='color:{css}'>{words}</span>"
+        )
         self.label.setToolTip(state.message)
         self.button.setText("Close" if state.done else "Cancel")
 

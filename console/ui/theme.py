@@ -96,6 +96,7 @@ _CONTROLS = (
 # Fusion draws a radio button's ring from the window colour, 1.5 times darker (2:1 on a light
 # window); the brush's colour can differ from its texture, which is what gets painted.
 _RING = "#6f7378"
+FOCUS_RING_DARKER = 130  # percent: a button's focus ring at 4.5:1 or more on the window
 
 
 _EXTRA = ("disabled", "edge")  # not palette roles: disabled text, the edges of fields
@@ -150,6 +151,13 @@ def apply_theme(app: QApplication, name: str, *, set_style: bool = True) -> str:
     controls = palette if dark else _textured(palette)
     for kind in _CONTROLS:  # later themes replace what an earlier one set for the class
         app.setPalette(controls, kind)  # type: ignore[arg-type]  # the stub says bytes
+    # Fusion draws a button's focus ring from the highlight: on the light window it comes
+    # out faint (3:1), so buttons get a deeper one; the dark theme's is clear already
+    buttons = QPalette(controls)
+    if not dark:
+        highlight = QColor(colours["Highlight"]).darker(FOCUS_RING_DARKER)
+        buttons.setColor(QPalette.ColorRole.Highlight, highlight)
+    app.setPalette(buttons, "QPushButton")  # type: ignore[arg-type]  # takes str, not bytes
     ring = QColor(_RING).lighter(150)
     radios = palette if dark else _textured(palette, ring)
     app.setPalette(radios, "QRadioButton")  # type: ignore[arg-type]  # takes str, not bytes

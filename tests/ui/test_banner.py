@@ -8,13 +8,15 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from console.core.environments import EnvKind
 from console.core.secret_store import no_backend_message
+from console.core.vault import NoKeyError
 from console.ui.main_window import MainWindow
 from console.ui.theme import apply_theme
-from tests.helpers.contrast import rendered_text_contrast
+from tests.helpers.contrast import luminance, pixels, rendered_text_contrast
 
 
 @pytest.fixture(autouse=True)
@@ -105,3 +107,45 @@ def test_a_key_arriving_or_going_keeps_the_banner_and_the_form_in_place(
     assert places() == without
     window.session.use(live, None, "No key: live has no private key yet.")
     assert places() == without
+
+
+def test_the_state_line_leaves_production_s_size_behind(window: MainWindow) -> None:
+    env, key = window.session.environment, window.session.private_key
+    assert env is not None
+    calm = window.banner.state_line.fontInfo().pointSizeF()
+    window.session.use(dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION), key)
+    assert window.banner.state_line.fontInfo().pointSizeF() > calm  # loud on production
+    window.session.use(env, key)
+    assert window.banner.state_line.fontInfo().pointSizeF() == calm
+
+
+@pytest.mark.parametrize(("first", "then"), [("dark", "light"), ("light", "dark")])
+def test_the_calm_banner_follows_a_theme_switch(
+    qtbot: Any, window: MainWindow, first: str, then: str
+) -> None:
+    window.actions_by_name[f"theme:{first}"].trigger()
+    env, key = window.session.environment, window.session.private_key
+    assert env is not None
+    window.session.use(dataclasses.replace(env, name="other"), key)  # the banner drawn again
+    window.actions_by_name[f"theme:{then}"].trigger()
+    qtbot.wait(50)
+    background = QColor(pixels(window.banner.grab().toImage()).most_common(1)[0][0])
+    window_colour = window.palette().color(window.backgroundRole())
+    # a light banner in the light theme, a dark one in the dark theme
+    assert (luminance(background) > 0.4) == (luminance(window_colour) > 0.4), background.name()
+    ratio, text, behind = rendered_text_contrast(window.banner.detail)
+    assert ratio >= 4.5, (text, behind)
+
+
+def test_details_point_a_window_user_to_the_keys_dialog(qtbot: Any, window: MainWindow) -> None:
+    env = window.session.environment
+    assert env is not None
+    nokey = dataclasses.replace(env, name="nokey", kind=EnvKind.SANDBOX)
+
+    def connect() -> Any:
+        raise NoKeyError("nokey")
+
+    window.environment.switch_to(nokey, connect)
+    qtbot.waitUntil(lambda: "private key" in window.banner.problem, timeout=5_000)
+    assert "Environment → Keys…" in window.banner.problem
+    assert "gateway-console" not in window.banner.problem

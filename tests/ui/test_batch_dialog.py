@@ -12,8 +12,11 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
+from console.core.batch import RowProblem
 from console.core.environments import EnvKind
+from console.core.spec.model import Severity
 from console.ui.batch import BatchDialog
+from console.ui.batch.models import ProblemsModel
 from console.ui.main_window import MainWindow
 from tests.helpers.batch_files import PAN, card_file, card_row, write_csv
 
@@ -72,7 +75,9 @@ def test_problems_dry_run_send_once_and_nothing_twice(
 
     dialog.open_file(path)  # the same file again: everything sent is skipped
     qtbot.waitUntil(lambda: not dialog.controller.busy)
-    assert "2 accepted before (skipped)" in dialog.summary.text()
+    # true right after they were sent too: they are not sent again
+    assert "2 accepted already (not sent again)" in dialog.summary.text()
+    assert "before (skipped)" not in dialog.summary.text()
     assert not dialog.send_button.isEnabled()
 
 
@@ -236,3 +241,15 @@ def test_check_status_names_rows_that_never_arrived_and_their_next_step(
     assert "Row 2 never arrived" in dialog.message.text()
     assert "Resend rows with an unknown outcome" in dialog.message.text()
     assert payouts(window) == Counter()
+
+
+def test_a_warning_on_rows_apart_names_them_not_a_range() -> None:
+    model = ProblemsModel()
+    warn = Severity.WARNING
+    model.set_problems(
+        [RowProblem(2, "amount", "odd", warn), RowProblem(4, "amount", "odd", warn)]
+        + [RowProblem(n, "currency", "rare", warn) for n in (5, 6, 7)]
+        + [RowProblem(n, "cvv2", "old", warn) for n in (2, 4, 8, 9, 12)]
+    )
+    rows = {model.lines[i][0] for i in range(3)}
+    assert rows == {"2, 4", "5–7 (3 rows)", "2, 4, 8, … (5 rows)"}  # never "2–4 (2 rows)"

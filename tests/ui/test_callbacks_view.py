@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import urllib.request
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
 from console.core.callbacks import control_code
+from console.core.environments import CallbackListenerSettings, EnvKind
 from console.ui.main_window import MainWindow
 from tests.ui.journal_helpers import pane_of, send_payout, shown_rows
 
@@ -124,3 +126,27 @@ def test_this_consoles_listener_is_a_callback_choice_resolved_when_sending(
     assert "server_callback_url" not in form.draft()  # a restart does not keep an old port
     window.forms_part.listener_url = "http://127.0.0.1:9/callback"  # the listener moved
     assert form.values()["server_callback_url"] == "http://127.0.0.1:9/callback"
+
+
+def test_the_callback_help_follows_the_listener_back_to_the_built_in_sandbox(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    window = make_window()
+    url = window.listeners.url("local-sandbox")
+    assert url is not None
+    window.fill_example()
+    form = window.form
+    help_line = form.callback.help  # type: ignore[attr-defined]
+    assert url in help_line.text()
+    env, key = window.session.environment, window.session.private_key
+    assert env is not None
+    quiet = CallbackListenerSettings(enabled=False)
+    elsewhere = dataclasses.replace(env, name="elsewhere", kind=EnvKind.SANDBOX, callback=quiet)
+    window.session.use(elsewhere, key)
+    qtbot.waitUntil(lambda: "none is running" in help_line.text(), timeout=5_000)
+    window.session.use(env, key)  # back: callbacks arrive here again
+    qtbot.waitUntil(lambda: window.listeners.url("local-sandbox") is not None, timeout=5_000)
+    back = window.listeners.url("local-sandbox")
+    assert back is not None
+    qtbot.waitUntil(lambda: back in help_line.text(), timeout=5_000)
+    assert "none is running" not in help_line.text()

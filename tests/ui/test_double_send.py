@@ -218,8 +218,24 @@ def test_one_line_says_why_send_is_off_never_ready_to_send(qtbot: Any, window: M
     window.send()
     qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
     assert not window.panel.send_button.isEnabled()  # accepted: the same id is not sent again
-    headline = window.panel.summary.headline.text()
-    assert "Ready to send" not in headline
-    assert "accepted before" in headline
-    assert "said above" not in headline  # it says what to do, where it is
-    assert "New client_orderid, Ctrl+G" in headline
+    panel = window.panel
+    shown = [w.text() for w in (panel.summary.headline, panel.guard.note) if w.isVisibleTo(panel)]
+    assert len(shown) == 1  # one line, not "Send is off…" and "Already sent…" saying it twice
+    assert "Ready to send" not in shown[0]
+    assert "Already sent and accepted" in shown[0]
+    assert "Ctrl+G" in shown[0]  # it says what to do, where it is
+    assert panel.guard.new_id_button.isVisibleTo(panel)
+
+
+def test_an_accepted_id_with_a_warning_never_says_ready_to_send(
+    qtbot: Any, window: MainWindow
+) -> None:
+    window.fill_example()
+    window.form.load({"client_orderid": "why-off-2", "@callback": "none"})  # a warning stays
+    shown_before = window.last_outcome
+    window.send()
+    qtbot.waitUntil(lambda: window.last_outcome is not shown_before, timeout=20_000)
+    panel = window.panel
+    assert not panel.send_button.isEnabled()
+    assert panel.summary.problems  # the callback warning
+    assert "Ready to send" not in panel.summary.headline.text()

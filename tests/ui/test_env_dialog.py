@@ -5,12 +5,17 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
+from PySide6.QtWidgets import QApplication
+
 from console.core.environments import EnvironmentStore, EnvKind
 from console.core.paths import resolve
 from console.core.vault import Vault
 from console.ui.environments_dialog import EnvironmentsDialog
 from console.ui.main_window import MainWindow
 from console.ui.secrets_access import SecretsAccess
+from console.ui.theme import apply_theme
+from tests.helpers.contrast import text_contrast_inside
 
 
 def _fill(dialog: EnvironmentsDialog, name: str, url: str, kind: EnvKind = EnvKind.SANDBOX) -> None:
@@ -54,7 +59,7 @@ def test_add_with_the_https_rule_shown_while_typing(qtbot: Any, window: MainWind
     dialog = window.environment_menu.open_environments()
     qtbot.addWidget(dialog)
     assert dialog.list.item(0).text().startswith("local-sandbox")
-    assert not dialog.form.isEnabled()  # built in
+    assert dialog.form.base_url.isReadOnly()  # built in: to read, not to change
     _fill(dialog, "acme-sb", "http://sandbox.gateway.example/paynet")
     assert "must use https" in dialog.form.url_rule.text()
     assert not dialog.save()
@@ -232,3 +237,32 @@ def test_a_removal_the_keyring_refuses_is_said(qtbot: Any, monkeypatch: Any) -> 
     assert "acme-sb" in EnvironmentStore(resolve()).names()  # nothing half done
     assert dialog.current_name() == "acme-sb"
     assert dialog.remove_button.isEnabled()
+
+
+@pytest.fixture
+def _system_theme_afterwards() -> Any:
+    yield
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    apply_theme(app, "system", set_style=False)
+
+
+@pytest.mark.usefixtures("_system_theme_afterwards")
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_built_in_sandbox_s_settings_are_readable(
+    qtbot: Any, window: MainWindow, theme: str
+) -> None:
+    window.actions_by_name[f"theme:{theme}"].trigger()
+    dialog = window.environment_menu.open_environments()
+    qtbot.addWidget(dialog)
+    qtbot.wait(50)
+    form = dialog.form
+    for edit in (form.name, form.base_url, form.login, form.endpoint_id):
+        assert edit.isReadOnly()
+        assert edit.text()
+        ratio, text, background = text_contrast_inside(edit)
+        assert ratio >= 4.5, (theme, edit.text(), text, background)
+    edited = form.base_url.text()
+    form.base_url.setFocus()
+    qtbot.keyClicks(form.base_url, "x")
+    assert form.base_url.text() == edited  # nothing changes

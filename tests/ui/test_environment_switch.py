@@ -7,6 +7,7 @@ from typing import Any
 
 from console.core.environments import EnvKind
 from console.ui.main_window import MainWindow
+from tests.ui.journal_helpers import send_payout
 
 
 def test_switching_clears_results_ids_and_old_order_ids(qtbot: Any, window: MainWindow) -> None:
@@ -59,3 +60,50 @@ def test_switching_leaves_the_old_request_and_answer_behind(qtbot: Any, window: 
     assert inspector.signature.oauth.rowCount() == 0
     assert inspector.response.fields.rowCount() == 0
     assert "No answer yet" in inspector.response.headline.text()
+
+
+def test_a_sandbox_order_is_not_offered_for_a_status_check_on_production(
+    qtbot: Any, window: MainWindow, monkeypatch: Any
+) -> None:
+    send_payout(qtbot, window, "sandbox-order-2", **{"@callback": "none"})
+    status = window.status_part
+    assert status.check_button.isVisible()
+    assert status.follow_button.isVisible()
+    asked: list[str] = []
+    real = status.controller.connection_for
+    monkeypatch.setattr(
+        status.controller, "connection_for", lambda name: asked.append(name) or real(name)
+    )
+    env = window.session.environment
+    assert env is not None
+    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
+    window.session.use(live, window.session.private_key)
+    # under "PRODUCTION – REAL MONEY" no button speaks of the sandbox's order...
+    assert not status.check_button.isVisible()
+    assert not status.follow_button.isVisible()
+    # ...and nothing asks any gateway about it (a shortcut or a late click included)
+    status.check_last()
+    assert status.follow_last() is None
+    qtbot.wait(200)
+    assert asked == []
+    assert window.panel.result.text() == ""
+    # back on the sandbox, nothing of the old order is offered again
+    window.session.use(env, window.session.private_key)
+    assert not status.check_button.isVisible()  # the old order went with the switch
+
+
+def test_a_followed_order_names_its_environment_after_a_switch(
+    qtbot: Any, window: MainWindow
+) -> None:
+    send_payout(qtbot, window, "sandbox-order-3", **{"@callback": "none"})
+    follow = window.status_part.follow_last()
+    assert follow is not None
+    env = window.session.environment
+    assert env is not None
+    window.session.use(
+        dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION), window.session.private_key
+    )
+    qtbot.wait(50)
+    follow.strip.show_state(follow.state)
+    assert f"({env.name})" in follow.strip.label.text()  # not read as a production order
+    follow.cancel()

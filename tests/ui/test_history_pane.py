@@ -84,6 +84,10 @@ def test_search_by_id_and_last_four_and_filters(
     assert [r.client_orderid for r in shown_rows(qtbot, pane, 1)] == ["find-2"]
     _search(pane, "4444")  # last four of the Mastercard
     assert [r.client_orderid for r in shown_rows(qtbot, pane, 1)] == ["find-1"]
+    _search(pane, "002")  # the last digits of a gateway order id
+    assert [r.client_orderid for r in shown_rows(qtbot, pane, 1)] == ["find-2"]
+    _search(pane, "nd-")  # a part of a client_orderid
+    assert len(shown_rows(qtbot, pane, 3)) == 3
     _search(pane, "")
     shown_rows(qtbot, pane, 4)
 

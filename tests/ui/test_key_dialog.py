@@ -248,3 +248,31 @@ def test_choosing_another_environment_drops_the_last_actions_words(
     _settle(qtbot, dialog)
     assert "no private key yet" in dialog.info.text()
     assert dialog.message.text() == ""  # not "Generated … for acme-sb" under acme-live
+
+
+def test_generating_a_key_moves_nothing_and_keeps_the_fingerprint_whole(
+    qtbot: Any, secrets: SecretsAccess
+) -> None:
+    dialog = _dialog(qtbot, secrets)
+    dialog.show()
+    qtbot.wait(50)
+    before = (dialog.info.height(), dialog.public.y())
+    dialog.generate(2048)
+    qtbot.waitUntil(lambda: "Generated" in dialog.message.text(), timeout=60_000)
+    _settle(qtbot, dialog)
+    qtbot.wait(50)
+    assert (dialog.info.height(), dialog.public.y()) == before
+    # the fingerprint on one line of its own: the label is two lines, no more
+    assert dialog.info.height() <= 2 * dialog.info.fontMetrics().lineSpacing() + 4
+
+
+def test_keeping_keys_in_memory_says_what_it_means(
+    qtbot: Any, secrets: SecretsAccess, memory_keyring: Any
+) -> None:
+    keyring.set_keyring(fail.Keyring())
+    dialog = _dialog(qtbot, secrets)
+    assert dialog.memory_note.isVisibleTo(dialog)
+    said = dialog.memory_note.text()
+    assert "memory only" in said
+    assert "never written to disk" in said
+    assert "forgotten when it closes" in said

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
+
+from PySide6.QtCore import QPoint
 
 from console.core.environments import EnvKind
 from console.ui.main_window import MainWindow
+from tests.ui.journal_helpers import settle
 
 
 def _switch(window: MainWindow, kind: EnvKind) -> None:
@@ -64,3 +68,19 @@ def test_no_hints_on_production(window: MainWindow) -> None:
         window.show_command(name)
         assert not window.form.hint.isVisibleTo(window)
         assert window.form.hint.text() == ""
+
+
+def test_the_hint_is_there_from_the_first_paint_and_nothing_moves(
+    qtbot: Any, make_window: Callable[..., MainWindow]
+) -> None:
+    window = make_window(ready=False)  # the built-in sandbox starts after the first paint
+    window.show_command("payout-check")
+    form = window.form
+    assert window.session.environment is None  # not running yet
+    assert form.hint.isVisibleTo(form)
+    amount = form.rows["amount"].editor
+    before = amount.mapTo(window, QPoint(0, 0)).y()
+    assert "(not set)" not in form.redirect.help.text()
+    assert window.wait_ready(30_000)
+    settle(qtbot)
+    assert amount.mapTo(window, QPoint(0, 0)).y() == before

@@ -201,3 +201,18 @@ def test_the_consoles_own_curl_copy_is_read_and_named_an_unsigned_template(
     assert "wrong key" not in verdict.lower()
     assert dialog.verdict is not None
     assert dialog.verdict.codes[0] == "unsigned-template"
+
+
+def test_the_request_box_keeps_its_size_after_verify(
+    qtbot: Any, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    dialog = _dialog(qtbot, rsa_key)
+    dialog.resize(1000, 660)
+    qtbot.wait(50)
+    before = dialog.request_edit.height()
+    wire = sign(URL, PARAMS, rsa_key, mistake="plus-for-space", timestamp=int(time.time()))
+    dialog.request_edit.setPlainText(wire.http())
+    dialog.verify_button.click()
+    assert "Invalid" in dialog.verdict_label.text()  # a verdict of several lines
+    qtbot.wait(50)
+    assert dialog.request_edit.height() == before

@@ -137,3 +137,43 @@ def test_an_answer_does_not_widen_the_inspector(qtbot: Any, window: MainWindow) 
         send_form(qtbot, window)
         settle(qtbot)
         assert (window.inspector.width(), window.centralWidget().width()) == before, command
+
+
+@pytest.fixture
+def desktop_font() -> Any:
+    """The font of a desktop (an 11 point sans), wider than the offscreen platform's."""
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    before = QApplication.font()
+    bigger = QFont(before)
+    bigger.setPointSizeF(11)
+    QApplication.setFont(bigger)
+    yield
+    QApplication.setFont(before)
+
+
+def test_no_text_is_cut_at_a_layout_restored_from_another_screen(
+    qtbot: Any, make_window: Any, monkeypatch: pytest.MonkeyPatch, desktop_font: Any
+) -> None:
+    from PySide6.QtCore import Qt
+
+    from console.ui.window import layout
+    from tests.helpers.cut_texts import cut_texts
+
+    monkeypatch.setattr(layout, "DEFAULT_SIZE", (1024, 668))
+    small = make_window()
+    small.journal.history_dock.show()
+    small.resizeDocks([small.inspector], [700], Qt.Orientation.Horizontal)  # dragged wide
+    settle(qtbot)
+    small.close()  # the layout is kept with the drafts
+    for size in ((1600, 968), (1024, 668)):
+        monkeypatch.setattr(layout, "DEFAULT_SIZE", size)
+        window = make_window()
+        settle(qtbot)
+        assert window.journal.history_dock.isVisible()
+        for command in window.forms:
+            window.show_command(command)
+            settle(qtbot)
+            assert cut_texts(window) == [], (size, command)
+        window.close()

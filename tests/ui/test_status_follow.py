@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
+from console.core.order_facts import OrderRef
 from console.core.status import Phase, PollPlan
 from console.ui.main_window import MainWindow
-from console.ui.status_follow import OrderRef, describe
+from console.ui.status_follow import describe
 from tests.ui.journal_helpers import pane_of, send_payout, shown_rows
 
 FAST = PollPlan(fast_every=0.2, fast_for=5.0, slow_every=1.0, give_up_after=8.0)
@@ -151,3 +152,42 @@ def test_a_history_check_speaks_under_the_payout_form_and_moves_nothing(
     qtbot.wait(300)
     assert [r.client_orderid for r in pane.selected_rows()] == ["status-3"]
     assert [r.command for r in pane.selected_rows()] == ["payout-check"]
+
+
+def test_a_history_check_of_another_order_leaves_the_payout_line_to_its_own_order(
+    qtbot: Any, slow_window: MainWindow
+) -> None:
+    window = slow_window
+    pane = pane_of(window)
+    _no_callback(qtbot, window, "other-4")
+    _no_callback(qtbot, window, "mine-4")  # the payout form's order now
+    rows = shown_rows(qtbot, pane, 2)
+    own_line = window.panel.result.text()
+    assert "mine-4" in own_line
+    pane.select_position([r.client_orderid for r in rows].index("other-4"))
+    pane.actions_by_name["status"].trigger()
+    qtbot.waitUntil(lambda: "other-4" in window.statusBar().currentMessage(), timeout=10_000)
+    # the result line and the "Already sent" line above it speak of one order
+    assert "other-4" not in window.panel.result.text()
+    assert "mine-4" in window.panel.result.text()
+    assert "other-4" not in window.panel.guard.note.text()
+
+
+def test_a_history_check_keeps_the_selection_under_a_search_filter(
+    qtbot: Any, slow_window: MainWindow
+) -> None:
+    window = slow_window
+    pane = pane_of(window)
+    _no_callback(qtbot, window, "kept-5")
+    _no_callback(qtbot, window, "kept-6")
+    shown_rows(qtbot, pane, 2)
+    pane.filters.search.setText("kept")  # a part of both ids
+    pane.filters.apply_now()
+    rows = shown_rows(qtbot, pane, 2)
+    pane.select_position([r.client_orderid for r in rows].index("kept-5"))
+    qtbot.wait(1500)
+    pane.actions_by_name["status"].trigger()
+    qtbot.waitUntil(lambda: "approved" in pane.message.text(), timeout=10_000)
+    qtbot.wait(500)  # the answer's row change reloads the filtered rows
+    assert [r.client_orderid for r in pane.selected_rows()] == ["kept-5"]
+    assert pane.actions_by_name["status"].isEnabled()

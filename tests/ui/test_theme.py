@@ -7,8 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QPushButton, QWidget
 
 from console.ui.main_window import MainWindow
 from console.ui.theme import apply_theme, state_colour
@@ -89,3 +91,35 @@ def test_field_edges_and_the_current_tab_are_visible_in_the_dark(
     }
     highlight = window.palette().color(QPalette.ColorRole.Highlight).name()
     assert highlight in marks  # the current tab is underlined in the highlight colour
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_focused_button_shows_a_clear_ring(qtbot: Any, theme: str) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    apply_theme(app, theme, set_style=False)
+    window = QWidget()
+    qtbot.addWidget(window)
+    first, second = QPushButton("First"), QPushButton("Second button")
+    lay = QHBoxLayout(window)
+    lay.addWidget(first)
+    lay.addWidget(second)
+    window.show()
+    window.activateWindow()
+    qtbot.waitExposed(window)
+    first.setFocus()
+    qtbot.wait(20)
+    before = second.grab().toImage()
+    QTest.keyClick(first, Qt.Key.Key_Tab)  # Tab: the keyboard's focus, which shows a ring
+    qtbot.wait(20)
+    assert second.hasFocus()
+    after = second.grab().toImage()
+    behind = window.palette().color(window.backgroundRole())
+    ring = [
+        after.pixelColor(x, y)
+        for y in range(after.height())
+        for x in range(after.width())
+        if before.pixel(x, y) != after.pixel(x, y)
+    ]
+    assert ring, "no focus ring drawn"
+    assert max(_contrast(c, behind) for c in ring) >= 4.5

@@ -189,3 +189,42 @@ def test_every_link_between_pages_and_every_picture_is_there(page: Path) -> None
         if missing or (anchor and anchor not in anchors(linked.read_text(encoding="utf-8"))):
             broken.append(target)
     assert not broken, f"{page.name}: {broken}"
+
+
+BUILT_IN = {"local-sandbox"}  # the environment every console has
+
+
+def unknown_environments(page_examples: list[Example]) -> list[str]:
+    """The examples that name an environment (``--env NAME`` in lower case, not a
+    placeholder) that no example before it on the page adds (``env add NAME``): copied in
+    order into a fresh console, each must run."""
+    added = set(BUILT_IN)
+    unknown: list[str] = []
+    for example in page_examples:
+        tokens = words(example.text)[1:]
+        if tokens[:2] == ["env", "add"] and len(tokens) > 2:
+            added.add(tokens[2])
+        for n, token in enumerate(tokens[:-1]):
+            name = tokens[n + 1]
+            if token == "--env" and name.islower() and name not in added:
+                unknown.append(f"{example.where}: --env {name}")
+    return unknown
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_every_environment_an_example_uses_is_added_before_it(page: Path) -> None:
+    found = examples(page.read_text(encoding="utf-8"), page.name)
+    assert unknown_environments(found) == []
+
+
+def test_an_environment_used_before_it_is_added_is_found() -> None:
+    page = """
+```sh
+gateway-console send payout-check --env my-sandbox -f amount=1
+gateway-console env add my-sandbox --kind sandbox --base-url https://sandbox.example/paynet
+gateway-console send payout-check --env my-sandbox -f amount=1
+gateway-console send payout-check --env local-sandbox -f amount=1
+gateway-console send payout-check --env NAME -f amount=1
+```
+"""
+    assert unknown_environments(examples(page, "page.md")) == ["page.md:3: --env my-sandbox"]

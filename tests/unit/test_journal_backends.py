@@ -488,8 +488,11 @@ _SEARCHES = [
     ("po-1", ["po-1"]),  # an id
     ("po-1*", ["po-10", "po-1"]),  # the start of one
     ("po-10", ["po-10"]),
-    ("po-", []),
-    ("PO-1", []),  # ids are exact
+    ("po-", ["po-10", "po-3", "po-2", "po-1"]),  # no whole id: the ids containing it
+    ("o-1", ["po-10", "po-1"]),  # a part of a client_orderid
+    ("001", ["first-9", "po-1"]),  # the last digits of a gateway order id
+    ("-9", []),  # too short a part: every row would match
+    ("PO-1", []),  # ids keep their case
     ("sn-2", ["po-2"]),  # serial number
     ("1001", ["first-9", "po-1"]),  # gateway order id (and the order a card ref names)
     ("cr-5", ["first-9"]),  # card reference id

@@ -7,6 +7,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.history.rows import answer_columns, request_columns
 from console.core.order_facts import (
+    OrderRef,
     amount,
     answer_order_id,
     client_orderid,
@@ -67,3 +68,10 @@ def test_a_status_answer_names_the_gateway_order_in_the_journal(
     body = "type=status-response&status=approved&orderid=904&serial-number=s"
     columns, _ = answer_columns(answered(req, body))
     assert columns["gateway_order_id"] == "904"
+
+
+def test_an_order_belongs_to_the_environment_it_was_sent_in_only() -> None:
+    order = OrderRef("local-sandbox", "po-1", "9001")
+    assert order.belongs_to("local-sandbox")
+    assert not order.belongs_to("live")
+    assert not order.belongs_to(None)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -133,11 +134,16 @@ class HistoryFilter:
             or the last four card digits (four digits, or a masked card number such as
             ``444444******4448``). Exact ids are what typing in a search box should send:
             they stay instant on any journal size; a broad ``*`` search may take a second.
+            When no whole id matches, :func:`with_parts` widens the search to ids that
+            contain the text (the last digits of an order id, a part of a client_orderid).
+        part: the search matches a part of an id (set by :func:`with_parts`); this reads
+            every row, so it is only asked for when no whole id matched.
         commands, environments, outcomes: allowed values.
         since, until: time window, ``since`` included, ``until`` excluded.
     """
 
     search: str = ""
+    part: bool = False
     commands: frozenset[str] = frozenset()
     environments: frozenset[str] = frozenset()
     outcomes: frozenset[str] = frozenset()
@@ -173,7 +179,14 @@ class HistoryFilter:
             terms.append("created < ?")
             args.append(self.until.timestamp())
         search = self.search.strip().rstrip("*")
-        if search:
+        if search and self.part:
+            # no index helps with a part of an id: the rows are read along the time index,
+            # newest first. replace() is exact and case-sensitive on SQLite and PostgreSQL
+            # alike (LIKE is not: SQLite's ignores case), so both journals find the same rows.
+            parts = [f"replace({column}, ?, '') <> {column}" for column in _ID_COLUMNS]
+            args.extend([search] * len(_ID_COLUMNS))
+            terms.append("(" + " OR ".join(parts) + ")")
+        elif search:
             either: list[str] = []
             plus = "+" if dense else ""
             for column in _ID_COLUMNS:  # each an index look-up or range: SQLite unions them
@@ -189,6 +202,20 @@ class HistoryFilter:
                 args.append(last4)
             terms.append("(" + " OR ".join(either) + ")")
         return (" WHERE " + " AND ".join(terms) if terms else ""), args
+
+
+PART_AT_LEAST = 3  # characters of an id a part search needs (fewer find nearly every row)
+
+
+def with_parts(f: HistoryFilter, count: Callable[[HistoryFilter], int]) -> HistoryFilter:
+    """``f``, or, when its search finds no whole id (``count`` of it is 0), the same filter
+    finding the ids that contain the search text: a support agent types the last digits of
+    an order id, or a part of a client_orderid. Both journals ask this one rule; a ``*``
+    search, or one shorter than :data:`PART_AT_LEAST`, is never widened."""
+    text = f.search.strip()
+    if f.part or f.prefix_search or len(text) < PART_AT_LEAST or count(f) > 0:
+        return f
+    return replace(f, part=True)
 
 
 def last_four(text: str) -> str | None:

@@ -19,6 +19,7 @@ from console.core.history.query import (
     HistoryRow,
     distinct_values,
     query_details,
+    with_parts,
 )
 
 _DENSE_AT = 5000  # matches above which a search pages along the time index
@@ -92,9 +93,13 @@ class HistoryQueries:
         raise NotImplementedError
 
     def count(self, filter: HistoryFilter | None = None) -> int:
-        """How many rows match (the pane's row count). Remembered until the journal changes,
-        here or in another process (``PRAGMA data_version``)."""
-        f = filter or HistoryFilter()
+        """How many rows match (the pane's row count; parts of ids when no whole id
+        matches, see ``with_parts``)."""
+        return self._count(with_parts(filter or HistoryFilter(), self._count))
+
+    def _count(self, f: HistoryFilter) -> int:
+        """How many rows match ``f`` as it is. Remembered until the journal changes, here or
+        in another process (``PRAGMA data_version``)."""
         with self.reading() as db:
             version = db.execute("PRAGMA data_version").fetchone()[0]
             if version != self._data_version:
@@ -108,7 +113,8 @@ class HistoryQueries:
 
     def _where(self, f: HistoryFilter) -> tuple[str, list[Any]]:
         # A search matching many rows pages faster along the time index (see where()).
-        return f.where(dense=f.prefix_search and self.count(f) > _DENSE_AT)
+        f = with_parts(f, self._count)
+        return f.where(dense=f.prefix_search and self._count(f) > _DENSE_AT)
 
     def fetch(
         self, filter: HistoryFilter | None = None, offset: int = 0, limit: int = 100

@@ -26,7 +26,7 @@ from console.core.history import PENDING, HistoryDetail, HistoryFilter, HistoryR
 
 # The row's columns, its SQL and its masking are the SQLite journal's: one definition.
 from console.core.history.interrupted import IN_FLIGHT_MARGIN, INTERRUPTED_SUMMARY
-from console.core.history.query import ORDER_SQL, ROW_SQL
+from console.core.history.query import ORDER_SQL, ROW_SQL, with_parts
 from console.core.history.rows import answer_columns, masked_request, request_columns
 from console.core.team.dsn import connect
 from console.core.team.errors import ApprovalRefusedError, TeamUnavailableError
@@ -324,8 +324,12 @@ class TeamJournal:
             return [HistoryRow.from_sql(tuple(r)) for r in db.execute(sql, list(args))]
 
     def count(self, filter: HistoryFilter | None = None) -> int:
-        """How many rows match; every row: the number the database keeps (no scan)."""
-        where, args = (filter or HistoryFilter()).where()
+        """How many rows match (parts of ids when no whole id matches, see
+        ``with_parts``); every row: the number the database keeps (no scan)."""
+        return self._count(with_parts(filter or HistoryFilter(), self._count))
+
+    def _count(self, f: HistoryFilter) -> int:
+        where, args = f.where()
         with self.reading() as db:
             if not where:
                 return int(db.execute("SELECT n FROM request_count").fetchone()[0])
@@ -336,7 +340,7 @@ class TeamJournal:
         self, filter: HistoryFilter | None = None, offset: int = 0, limit: int = 100
     ) -> list[HistoryRow]:
         """One page of matching rows, newest first."""
-        where, args = (filter or HistoryFilter()).where()
+        where, args = with_parts(filter or HistoryFilter(), self._count).where()
         return self._query(
             f"{ROW_SQL}{_pg(where)}{ORDER_SQL} LIMIT %s OFFSET %s", [*args, limit, offset]
         )
@@ -345,7 +349,7 @@ class TeamJournal:
         self, filter: HistoryFilter | None, after: HistoryRow | None, limit: int = 100
     ) -> list[HistoryRow]:
         """The next page after row ``after`` (keyset paging)."""
-        where, args = (filter or HistoryFilter()).where()
+        where, args = with_parts(filter or HistoryFilter(), self._count).where()
         where = _pg(where)
         if after is not None:
             where += (" AND " if where else " WHERE ") + "(created, id) < (%s, %s)"

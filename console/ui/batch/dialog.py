@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from console.core import batch as core
 from console.ui.batch.controller import BatchController, Sender
 from console.ui.batch.models import ProblemsModel, ResultsModel
+from console.ui.screen_room import fit_on_screen
 
 if TYPE_CHECKING:
     from console.ui.session import Session
@@ -150,7 +151,7 @@ class BatchDialog(QDialog):
         lay.addWidget(self.progress_label)
         lay.addWidget(self.message)
         lay.addLayout(buttons)
-        self.resize(980, 620)
+        fit_on_screen(self, 980, 620)
 
         c = self.controller
         c.checked.connect(self._checked)
@@ -197,7 +198,9 @@ class BatchDialog(QDialog):
         if v.error_rows:
             parts.append(f"{len(v.error_rows)} with errors")
         if v.rows_in(core.RowState.ACCEPTED):
-            parts.append(f"{len(v.rows_in(core.RowState.ACCEPTED))} accepted before (skipped)")
+            # true before a run and right after it: those rows are never sent (again)
+            accepted = len(v.rows_in(core.RowState.ACCEPTED))
+            parts.append(f"{accepted} accepted already (not sent again)")
         if v.rows_in(core.RowState.UNKNOWN):
             parts.append(f"{len(v.rows_in(core.RowState.UNKNOWN))} with an unknown outcome")
         if plan.undecided:

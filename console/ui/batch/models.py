@@ -75,9 +75,15 @@ def _row(number: int) -> str:
 
 
 def _rows(numbers: list[int]) -> str:
+    """The rows a problem is on: one, a range when they follow each other ("2–4 (3 rows)"),
+    else a list ("2, 4"; a long one "2, 4, 7, … (12 rows)"): never a range with gaps."""
     if len(numbers) == 1:
         return _row(numbers[0])
-    return f"{numbers[0]}–{numbers[-1]} ({len(numbers)} rows)"
+    if numbers[-1] - numbers[0] + 1 == len(numbers) and numbers[0]:
+        return f"{numbers[0]}–{numbers[-1]} ({len(numbers)} rows)"
+    if len(numbers) <= 4:
+        return ", ".join(_row(n) for n in numbers)
+    return ", ".join(_row(n) for n in numbers[:3]) + f", … ({len(numbers)} rows)"
 
 
 class ResultsModel(_Table):

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QRadioButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -102,6 +103,8 @@ class Switch(_Options):
         lay.addWidget(self.label)
         for key, text in options:
             button = QRadioButton(text, self)
+            # never narrower than its words ("DST – destination carc")
+            button.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
             button.setObjectName(f"switch:{name}:{key}")
             button.setAccessibleName(f"{label}: {text}")
             self.group.addButton(button)
@@ -153,10 +156,14 @@ class CallbackChoice(Choice):
 
     def hidden_fields(self) -> list[str]:
         """The callback rows the current choice hides."""
-        key = self.key()
+        self.refresh_help()
+        return [f for f in CALLBACK_FIELDS if f != self.key()]
+
+    def refresh_help(self) -> None:
+        """The help line for the choice, with the listener's address as it is now (it
+        starts, stops and moves with the environment)."""
         url = self.listener_url() or "none is running for this environment: nothing is filled"
-        self.set_help(_CALLBACK_HELP.get(key, "").format(url=url))
-        return [f for f in CALLBACK_FIELDS if f != key]
+        self.set_help(_CALLBACK_HELP.get(self.key(), "").format(url=url))
 
     def values(self) -> dict[str, str]:
         """What the choice itself adds when sending: the listener's address, as it is now."""

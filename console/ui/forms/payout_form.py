@@ -28,6 +28,7 @@ _REDIRECT_SHOWN = {
     "one": ("redirect_url",),
     "pair": ("redirect_success_url", "redirect_fail_url"),
 }
+PLACEHOLDER_LATER = "(the environment's placeholder, once it is ready)"
 PLACEHOLDER_HELP = (
     "No redirect wanted: the contract (4.2 rule 6) asks for a designated placeholder "
     "address in the redirect parameters, so <code>redirect_url={url}</code> is sent. "
@@ -111,7 +112,7 @@ class PayoutForm(CommandForm):
         self.set_hidden(shown, False)
         redirect = self.redirect.key()
         self.redirect.set_help(
-            PLACEHOLDER_HELP.format(url=self.placeholder or "(not set)")
+            PLACEHOLDER_HELP.format(url=self.placeholder or PLACEHOLDER_LATER)
             if redirect == "none"
             else "Redirects happen whatever the final status is (contract 4.2 rule 5)."
         )

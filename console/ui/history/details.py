@@ -63,6 +63,8 @@ class HistoryDetailsView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.tabs = QTabWidget()
+        # every tab's title whole: the pane gives the details their width, never arrows
+        self.tabs.tabBar().setUsesScrollButtons(False)
         self.headline = QLabel("Choose a request to see its details.")
         self.headline.setWordWrap(True)
         self.summary = pairs_table(("Item", "Value"))

@@ -44,11 +44,14 @@ class HistoryFilters(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search: any id, or the last four card digits")
+        self.search.setPlaceholderText(
+            "Search: any id or a part of one, or the last four card digits"
+        )
         self.search.setAccessibleName("Search history")
         self.search.setToolTip(
             "Client order id, gateway order id, serial number, card reference or recurring "
-            "payment id (exact or its beginning), or the last four digits of a card number."
+            "payment id: whole, its beginning followed by *, or a part of it (the last digits "
+            "of an order id) when no whole id matches; or the last four digits of a card number."
         )
         self.search.setClearButtonEnabled(True)
         self.command = _combo("Command filter", "All commands")

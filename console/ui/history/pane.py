@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Signal
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -173,6 +173,11 @@ class HistoryPane(QWidget):
         self.filters.changed.connect(self.apply_filters)
         self.model.counted.connect(self._counted)
         self.model.failed.connect(lambda text: self.show_message("error", text))
+        # a reload (a status check's answer under a search filter counts again) keeps the
+        # rows the person chose, by id, where they still match
+        self._kept: list[int] = []
+        self.model.modelAboutToBeReset.connect(self._remember_selection)
+        self.model.modelReset.connect(self._restore_selection)
         self.model.modelReset.connect(self._selection_changed)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._selection_changed())
         self._detail_for: int | None = None
@@ -221,6 +226,23 @@ class HistoryPane(QWidget):
         )
         self.table.selectionModel().setCurrentIndex(index, flags)
         self.table.scrollTo(index)
+
+    def _remember_selection(self) -> None:
+        self._kept = [row.id for row in self.selected_rows()]
+
+    def _restore_selection(self) -> None:
+        kept, self._kept = self._kept, []
+        positions = [p for i in kept if (p := self.model.position_of(i)) is not None]
+        if not positions:
+            return
+        chosen = QItemSelection()
+        last = len(COLUMNS) - 1
+        for position in positions:
+            chosen.select(self.model.index(position, 0), self.model.index(position, last))
+        model = self.table.selectionModel()
+        flags = QItemSelectionModel.SelectionFlag
+        model.setCurrentIndex(self.model.index(positions[0], 0), flags.NoUpdate)
+        model.select(chosen, flags.ClearAndSelect | flags.Rows)
 
     def _selection_changed(self) -> None:
         row = self.current_row()

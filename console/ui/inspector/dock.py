@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from console.ui.inspector.signature_tab import SignatureTab
 
 
+WAITING = "Waiting for the answer…"
+NOT_SENT = "Cancelled: nothing was sent, so no answer will come."
+
+
 def _fill(page: QWidget, content: QWidget) -> None:
     """Put a tab's real widget into the empty page that held its place."""
     lay = QVBoxLayout(page)
@@ -116,7 +120,7 @@ class InspectorDock(QDockWidget):
         self.request.reveal.blockSignals(True)
         self.request.reveal.setChecked(False)
         self.request.reveal.blockSignals(False)
-        self._clear_response("Waiting for the answer…")
+        self._clear_response(WAITING)
         self._render()
         self.tabs.setCurrentWidget(self._request_page)
 
@@ -171,6 +175,10 @@ class InspectorDock(QDockWidget):
 
         self.response.show_outcome(outcome, get_command(outcome.prepared.command))
         self.tabs.setCurrentWidget(self._response_page)
+
+    def show_cancelled(self) -> None:
+        """The person said no to the request on screen: no answer is coming."""
+        self._clear_response(NOT_SENT)
 
     def show_failure(self, text: str) -> None:
         """Something went wrong before an answer existed (no key, bad URL ...)."""

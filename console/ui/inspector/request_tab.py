@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 NOTHING_YET = "Nothing prepared yet. Fill a form and press Send (Ctrl+Enter)."
 
 
+REVEAL_WORDS = "Reveal card data"
+HIDE_WORDS = "Hide card data"
+
+
 class RequestTab(QWidget):
     """Method, URL, headers, body parameters (masked unless revealed), copy as curl and as
     code."""
@@ -31,7 +35,7 @@ class RequestTab(QWidget):
         self.line.setWordWrap(True)
         self.masking = QLabel()
         self.masking.setWordWrap(True)
-        self.reveal = QPushButton(icon("reveal"), "Reveal card data")
+        self.reveal = QPushButton(icon("reveal"), REVEAL_WORDS)
         self.reveal.setCheckable(True)
         self.reveal.setAccessibleName("Reveal card data for this request")
         self.reveal.setToolTip(
@@ -67,7 +71,10 @@ class RequestTab(QWidget):
         fill_table(self.headers, [])
         fill_table(self.params, [])
         self.curl.set_text("")
+        self.code.setEnabled(False)
+        self.code.forget()  # "Copied a … program" spoke of a request no longer here
         self.reveal.setEnabled(False)
+        self.reveal.setText(REVEAL_WORDS)
         self.masking.setText("")
 
     def show_request(self, signed: SignedRequest | None, url: str, *, revealed: bool) -> None:
@@ -79,6 +86,7 @@ class RequestTab(QWidget):
             self.curl.set_text("")
             self.code.setEnabled(False)
             self.reveal.setEnabled(False)
+            self.reveal.setText(REVEAL_WORDS)
             self.masking.setText("")
             return
         self.line.setText(f"<b>{signed.method}</b> {signed.url}")
@@ -87,6 +95,8 @@ class RequestTab(QWidget):
         self.curl.set_text(curl_command(signed))
         self.code.setEnabled(True)
         self.reveal.setEnabled(True)
+        # the button says what it does next: once revealed, it hides the card data again
+        self.reveal.setText(HIDE_WORDS if revealed else REVEAL_WORDS)
         masking = (
             "Card data revealed for this request only (never stored)."
             if revealed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from console.core.spec.model import Command
@@ -44,6 +45,7 @@ class ResponseTab(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.headline = QLabel("No answer yet.")
+        self._headline = ("", "No answer yet.")  # (state, words): drawn again in a new theme
         self.headline.setWordWrap(True)
         self.headline.setAccessibleName("Outcome")
         self.summary = QLabel()
@@ -73,7 +75,14 @@ class ResponseTab(QWidget):
         fill_table(self.headers, [])
         self.raw.set_text("")
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            # the colour is in the text: a new theme reaches this widget after the switch
+            self._set_headline(*self._headline)
+
     def _set_headline(self, state: str, text: str) -> None:
+        self._headline = (state, text)
         colour = state_colour(state or "required", self.palette()).name()
         self.headline.setText(f"<b style='color:{colour}'>{text}</b>")
 

@@ -53,6 +53,7 @@ class CopyBlock(QWidget):
         self.copy_button.setAccessibleName(f"Copy {title}")
         self.copy_button.setToolTip(f"Copy {title} to the clipboard")
         self.copy_button.clicked.connect(self.copy)
+        self.copy_button.setEnabled(False)  # nothing to copy until a value is shown
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self.title)

@@ -25,6 +25,18 @@ if TYPE_CHECKING:
     from console.ui.window.send_panel import SendPanel
 
 
+KEYS_IN_THE_WINDOW = "In this window: Environment → Keys… (Ctrl+Shift+K)."
+
+
+def window_words(exc: BaseException) -> str:
+    """Why an environment has no key, in the window's words: its own way to add one, not
+    the command line's."""
+    # NoKeyError's words without the command line's way (console.core.vault is not
+    # imported here: it loads the OS keyring's library, ~130 ms, not wanted at start)
+    plain = getattr(exc, "plain", None)
+    return f"{plain} {KEYS_IN_THE_WINDOW}" if isinstance(plain, str) else str(exc)
+
+
 class EnvironmentPart(QObject):
     """Follows the session; starts the built-in sandbox; switches environments.
 
@@ -139,7 +151,7 @@ class EnvironmentPart(QObject):
             said("")
 
         def failed(exc: BaseException, _tb: str) -> None:
-            problem = f"No key: {exc}"
+            problem = f"No key: {window_words(exc)}"
             if self.session.environment is not None and self.session.environment.name == env.name:
                 self.session.use(env, None, problem)
             said(problem)

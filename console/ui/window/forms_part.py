@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QStackedWidget, QTabBar, QVBoxLayout, QWidget
 
+from console.core.environments import EnvKind
 from console.core.masking import is_sensitive
 from console.core.order_facts import ORDER_ID_FIELDS
 from console.core.pipeline import NEW_ORDER_COMMANDS
@@ -18,7 +19,7 @@ from console.core.spec.callbacks import loopback_without_listener
 from console.core.spec.codes import Code
 from console.ui.drafts import DraftStore
 from console.ui.forms import make_form
-from console.ui.forms.choices import new_client_orderid
+from console.ui.forms.choices import CallbackChoice, new_client_orderid
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.payout_form import PayoutForm
 from console.ui.forms.sandbox_hints import hint_for, sandbox_example
@@ -234,6 +235,9 @@ class FormsPart(QWidget):
             if examples_call_back
             else {}
         )
+        for form in self.forms.built():  # the help lines name the listener's address
+            for choice in form.findChildren(CallbackChoice):
+                choice.refresh_help()
         self.validate()  # a callback address on this computer may have lost its listener
 
     def put_drafts(self) -> None:
@@ -269,9 +273,12 @@ class FormsPart(QWidget):
 
     # -- environment -------------------------------------------------------------------------
     def environment_kind(self) -> str | None:
-        """The active environment's kind as text ("local-sandbox", ...), or None."""
+        """The active environment's kind as text ("local-sandbox", ...), or None; the
+        built-in sandbox's while it is about to start."""
         env = self.session.environment
-        return None if env is None else str(env.kind)
+        if env is None:
+            return str(EnvKind.LOCAL_SANDBOX) if self.session.sandbox_coming else None
+        return str(env.kind)
 
     def refresh_environment(self) -> None:
         """Give the built forms the active environment's placeholder and sandbox hints."""

@@ -15,9 +15,9 @@ from console.ui.history.pane import HistoryPane
 
 if TYPE_CHECKING:
     from console.core.history import HistoryDetail, HistoryRow
+    from console.core.order_facts import OrderRef
     from console.ui.callback_listeners import CallbackListeners
     from console.ui.history.bridge import JournalBridge
-    from console.ui.status_follow import OrderRef
     from console.ui.tasks import TaskManager
     from console.ui.window.forms_part import FormsPart
     from console.ui.window.journal_part import Journals

@@ -9,8 +9,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QResizeEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar, QWidget
+
+from console.ui.screen_room import TITLE_BAR, screen_room
 
 if TYPE_CHECKING:
     from console.ui.forms.validation_view import ProblemSummary
@@ -35,6 +37,15 @@ def inspector_width(window_width: int) -> int:
 FORM_MIN_WIDTH = 560  # the form's fields, choices and messages uncut
 FORM_MIN_HEIGHT = 360  # the banner, a few rows of the form and Send
 CHROME = 24  # the window's margins and a dock's separator
+MARGINS = 12  # the central widget's margins, left and right
+
+
+def form_min_width(tabs: QTabBar) -> int:
+    """The least width of the form's side: its fields (:data:`FORM_MIN_WIDTH`), or every
+    command's tab with its whole title when the font makes them wider ("Order s…" with
+    scroll arrows is a tab a person cannot read)."""
+    titles = sum(tabs.tabSizeHint(i).width() for i in range(tabs.count()))
+    return max(FORM_MIN_WIDTH, titles + MARGINS)
 
 
 def _across(window: QMainWindow, dock: QDockWidget) -> Qt.Orientation:
@@ -59,7 +70,9 @@ def _docked(window: QMainWindow) -> list[QDockWidget]:
 def dock_room(window: QMainWindow, across: Qt.Orientation, wanted: int) -> int:
     """``wanted`` pixels for a dock, or fewer so the form keeps its minimum."""
     if across == Qt.Orientation.Horizontal:
-        free = window.width() - FORM_MIN_WIDTH - CHROME
+        central = window.centralWidget()
+        least = max(FORM_MIN_WIDTH, central.minimumWidth() if central is not None else 0)
+        free = window.width() - least - CHROME
     else:
         free = window.height() - FORM_MIN_HEIGHT - CHROME
     return max(0, min(wanted, free))  # the dock's own minimum is Qt's to keep
@@ -101,12 +114,10 @@ def apply_shares(window: QMainWindow, saved: str) -> None:
 def start_size(window: QMainWindow) -> tuple[int, int]:
     """:data:`DEFAULT_SIZE`, or smaller to fit the screen."""
     width, height = DEFAULT_SIZE
-    screen = window.screen()
-    # the offscreen platform's made-up 800x800 screen says nothing about a real one
-    if screen is not None and QGuiApplication.platformName() != "offscreen":
-        free = screen.availableGeometry()
-        width = min(width, free.width())
-        height = min(height, free.height() - 32)  # room for the title bar
+    room = screen_room(window)
+    if room is not None:
+        width = min(width, room.width())
+        height = min(height, room.height() - TITLE_BAR)
     return width, height
 
 

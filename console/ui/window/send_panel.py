@@ -193,13 +193,15 @@ class SendPanel(QWidget):
                 else "No environment with a key is active."
             )
         elif blocked:
-            why = (
-                "Send is off: this client_orderid was accepted before; "
-                "a new one (New client_orderid, Ctrl+G) sends another order."
-            )
+            # the row above Send says the whole of it ("Already sent and accepted at …");
+            # this line shows only beside a list of warnings, never as "Ready to send"
+            why = "Send is off: this client_orderid was accepted before."
         else:
             why = refusal
         self.summary.set_send_off(why)
+        # one line, not two saying the same: the problem list's headline steps aside for
+        # the row that says why Send is off (unless there are problems to list)
+        self.summary.headline.setVisible(not (blocked and not self.summary.problems))
         # The shortcut stays live on a blocked form: trying it shows what is missing.
         self.can_send_changed.emit(can)
 
@@ -325,6 +327,7 @@ class SendPanel(QWidget):
     def _cancelled(self) -> None:
         self.guard.answered(None)
         self.show_result("", "Cancelled: nothing sent.")
+        self.inspector.show_cancelled()  # not "Waiting for the answer…" beside it
 
     # -- the result line ---------------------------------------------------------------------
     def show_result(self, state: str, text: str, command: str | None = None) -> None:

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMainWindow, QPushButton
 
-from console.core.order_facts import answer_order_id, client_orderid
-from console.ui.status_follow import Follow, OrderRef, StatusController, order_of
+from console.core.order_facts import OrderRef, answer_order_id, client_orderid
+from console.ui.status_follow import Follow, StatusController, order_of
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
@@ -54,6 +54,7 @@ class StatusPart(QObject):
         self.controller.checked.connect(self._checked)
         self.controller.follow_started.connect(self._follow_started)
         self.last_order: OrderRef | None = None
+        self.asked_here: OrderRef | None = None  # the resend question's Check status
         self.check_button = QPushButton("Check status")
         self.check_button.setToolTip("Ask the gateway for this order's status (field notes)")
         self.check_button.clicked.connect(self.check_last)
@@ -67,6 +68,20 @@ class StatusPart(QObject):
             button.setVisible(False)
             panel.add_button(button)
         forms.shown.connect(lambda _name: self.show_order_buttons())
+        session.changed.connect(self.environment_changed)
+
+    def _active(self) -> str | None:
+        env = self.session.environment
+        return env.name if env is not None else None
+
+    def environment_changed(self) -> None:
+        """An order of the environment left behind is not offered under another one (the
+        core's rule, ``OrderRef.belongs_to``): its buttons go with it."""
+        if self.last_order is not None and not self.last_order.belongs_to(self._active()):
+            self.last_order = None
+        if self.asked_here is not None and not self.asked_here.belongs_to(self._active()):
+            self.asked_here = None
+        self.show_order_buttons()
 
     def check_row(self, row: HistoryRow) -> None:
         """Ask once about a history row's order, in the background."""
@@ -81,14 +96,22 @@ class StatusPart(QObject):
         if env is None:
             return
         self.panel.show_result("busy", f"Checking the status of {client_orderid}…")
-        self.controller.check(OrderRef(env.name, client_orderid, gateway_order_id))
+        self.asked_here = OrderRef(env.name, client_orderid, gateway_order_id)
+        self.controller.check(self.asked_here)
+
+    def _own_order(self) -> OrderRef | None:
+        """The last payout's order, while it is one of the active environment's."""
+        order = self.last_order
+        return order if order is not None and order.belongs_to(self._active()) else None
 
     def check_last(self) -> None:
-        if self.last_order is not None:
-            self.controller.check(self.last_order)
+        order = self._own_order()
+        if order is not None:
+            self.controller.check(order)
 
     def follow_last(self) -> Follow | None:
-        return self.controller.follow(self.last_order) if self.last_order else None
+        order = self._own_order()
+        return self.controller.follow(order) if order is not None else None
 
     # -- the sender's news ---------------------------------------------------------------------
     def sent(self, outcome: Outcome) -> None:
@@ -117,7 +140,7 @@ class StatusPart(QObject):
     def show_order_buttons(self) -> None:
         """The buttons stand beside the payout's own result: payout form, no payout going."""
         shown = (
-            self.last_order is not None
+            self._own_order() is not None
             and self.forms.command == PAYOUT
             and self.panel.sending_command != PAYOUT
         )
@@ -127,7 +150,7 @@ class StatusPart(QObject):
     def final_status_arrived(self, row_id: int) -> None:
         """The payout form's result line follows its order to the final status, whichever
         way it comes (a callback or a status answer), as the history does."""
-        order = self.last_order
+        order = self._own_order()
         if order is None:
             return
         try:
@@ -152,6 +175,19 @@ class StatusPart(QObject):
     def _checked(self, order: OrderRef, state: str, words: str) -> None:
         # under the payout form, whose order it is, never under another form that happens
         # to be shown (the History pane says it too)
+        # Only news of the payout form's own order goes on its line, beside the "Already
+        # sent" line about that same order: another order's answer (from the History pane,
+        # or another environment's, asked before a switch) goes to the status bar.
+        own = self._own_order()
+        mine = order == self.asked_here or (
+            own is not None and own.client_orderid == order.client_orderid
+        )
+        if not mine or not order.belongs_to(self._active()):
+            where = "" if order.belongs_to(self._active()) else f" ({order.environment})"
+            self.window.statusBar().showMessage(
+                f"Order {order.client_orderid}{where}: {words}", 15_000
+            )
+            return
         self.panel.show_result(state, f"Order {order.client_orderid}: {words}", PAYOUT)
 
     def _follow_started(self, follow: Follow) -> None:
