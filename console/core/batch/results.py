@@ -23,7 +23,7 @@ from console.core.batch.source import COMMAND
 from console.core.csv_cells import csv_row
 from console.core.errors import InputError
 from console.core.masking import mask_text
-from console.core.pipeline import Pipeline, Refusal
+from console.core.pipeline import Pipeline, Refusal, Seen
 from console.core.spec.model import Severity
 from console.core.spec.status import FINAL_STATUSES as FINAL
 
@@ -82,7 +82,7 @@ def _from_journal(
     answer is the reason of an order that ended declined, filtered or in error."""
     if not rows:
         return line
-    row = next((r for r in rows if r.outcome == "accepted"), rows[0])
+    row = deciding_row(rows)
     outcome = _JOURNAL_OUTCOME.get(row.outcome, row.outcome)
     status = row.final_status or ""
     if status:  # a status answer or a callback: the gateway holds the order
@@ -100,6 +100,21 @@ def _from_journal(
         final_status=status,
         error=error,
     )
+
+
+def deciding_row(rows: Sequence[Any]) -> Any:
+    """The send that tells what became of an id (rows newest first): the accepted one, else
+    one the gateway gave a status, else one whose outcome is still unknown, else the newest.
+    A resend the gateway refused as a duplicate never hides the first send's order."""
+    for wanted in (
+        lambda r: r.outcome == "accepted",
+        lambda r: bool(r.final_status),
+        lambda r: r.outcome in _JOURNAL_OUTCOME,
+    ):
+        found = next((r for r in rows if wanted(r)), None)
+        if found is not None:
+            return found
+    return rows[0]
 
 
 def journal_rows(pipeline: Pipeline, command: str = COMMAND) -> Callable[[str], Sequence[Any]]:
@@ -153,9 +168,22 @@ def apply_result(lines: dict[int, ResultLine], result: RowResult) -> None:
     if line is None or result.result == SIGNED:
         return
     if result.result == SKIPPED:  # not sent; "accepted-before" only when that is why
-        before = result.refusal == Refusal.ACCEPTED_BEFORE
-        outcome = "accepted-before" if before else SKIPPED
+        before = result.refusal in (Refusal.ACCEPTED_BEFORE, Refusal.DECLINED_BEFORE)
+        outcome = result.refusal if before else SKIPPED
         lines[result.number] = replace(line, outcome=outcome, error=mask_text(result.message))
+        return
+    if result.result == "rejected" and result.checked.verdict.seen is Seen.UNKNOWN:
+        # a resend after an unknown outcome, refused (the gateway's duplicate check, say):
+        # the refusal is the resend's; the first send's order is as unknown as before
+        lines[result.number] = replace(
+            line,
+            outcome="unknown",
+            error=mask_text(
+                "Resent after an unknown outcome; the gateway refused the resend: "
+                f"{result.message} The first send's outcome is still unknown: check its "
+                "status (batch status --check) before paying it any other way."
+            ),
+        )
         return
     status = ""
     response = result.outcome.response if result.outcome is not None else None

@@ -198,6 +198,8 @@ class BatchDialog(QDialog):
             parts.append(f"{len(v.error_rows)} with errors")
         if v.rows_in(core.RowState.ACCEPTED):
             parts.append(f"{len(v.rows_in(core.RowState.ACCEPTED))} accepted before (skipped)")
+        if v.rows_in(core.RowState.DECLINED):
+            parts.append(f"{len(v.rows_in(core.RowState.DECLINED))} declined before (skipped)")
         if v.rows_in(core.RowState.UNKNOWN):
             parts.append(f"{len(v.rows_in(core.RowState.UNKNOWN))} with an unknown outcome")
         if plan.undecided:
