@@ -84,3 +84,30 @@ def test_a_payout_declined_after_an_unknown_outcome_is_never_sent_again(
     assert out["dec-1"]["gateway_order_id"]
     assert "expired" in out["dec-1"]["error"].lower()
 
+
+
+def test_a_resend_the_gateway_refuses_as_a_duplicate_keeps_the_first_orders_facts(
+    sandbox: SandboxHandle, conn: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--resend-unknown`` without a status check: the sandbox's duplicate check (202)
+    refuses the resend; the results file never says "rejected" (not paid) for the row, and
+    after a check it holds the first order's id and decline reason."""
+    path = write_csv(tmp_path / "p.csv", [card_row("dup-1", cvv2="101")])
+    sandbox.set_faults("payout-check:drop")
+    main(["batch", "run", str(path), *conn])
+    sandbox.set_faults(None)
+    main(["batch", "run", str(path), *conn, "--resend-unknown"])
+    assert _orders(sandbox) == Counter({"dup-1": 1})
+    results = tmp_path / "p.results.csv"
+    with results.open(encoding="utf-8") as fh:
+        row = next(csv.DictReader(fh))
+    assert row["outcome"] == "unknown"
+    assert "already used" in row["error"]  # the gateway's words, with what to do
+    assert "batch status --check" in row["error"]
+
+    main(["batch", "status", str(path), *conn, "--check"])
+    with results.open(encoding="utf-8") as fh:
+        row = next(csv.DictReader(fh))
+    assert (row["outcome"], row["final_status"]) == ("accepted", "declined")
+    assert row["gateway_order_id"]
+    assert "expired card" in row["error"].lower()
