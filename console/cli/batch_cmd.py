@@ -448,7 +448,7 @@ def _send(
 
     try:
         if approved is not None:  # the approval is the batch's confirmation
-            report = approved.run(concurrency=args.concurrency, on_row=on_row)
+            report = approved.run(concurrency=args.concurrency, on_row=on_row, leaving=results)
         else:
             report = core.BatchRunner(
                 pipeline,
@@ -457,6 +457,7 @@ def _send(
                 _confirm(args, plan),
                 concurrency=args.concurrency,
                 on_row=on_row,
+                leaving=results,
             ).run()
     finally:
         results.flush()

@@ -14,7 +14,8 @@ Public API:
         (check_stream: a large file checked for showing, ready rows counted).
     Plan, BatchSummary, BatchDecision, BatchRefusedError, Refused: what a run may send.
     BatchLimits, limits_for, set_limits, LimitsFileError: per-environment limits.
-    BatchRunner, sign_rows, RowResult, Progress, BatchReport, TransportPool, MAX_CONCURRENCY:
+    BatchRunner, sign_rows, RowResult, Progress, BatchReport, TransportPool, MAX_CONCURRENCY,
+        LeavingRows (told of rows before they may leave: the results file):
         running (and the sign-only dry run).
     ResultsFile, journal_rows, result_lines, results_path, results_environment, write_results,
         COLUMNS: the results CSV.
@@ -69,6 +70,7 @@ if TYPE_CHECKING:  # loaded on first use: running and status checks need the HTT
         SKIPPED,
         BatchReport,
         BatchRunner,
+        LeavingRows,
         Progress,
         RowResult,
         TransportPool,
@@ -100,6 +102,7 @@ _HOMES = {
     "SKIPPED": "runner",
     "BatchReport": "runner",
     "BatchRunner": "runner",
+    "LeavingRows": "runner",
     "Progress": "runner",
     "RowResult": "runner",
     "TransportPool": "runner",
@@ -132,6 +135,7 @@ __all__ = [
     "BatchRefusedError",
     "BatchReport",
     "BatchRunner",
+    "LeavingRows",
     "BatchSummary",
     "CheckedRow",
     "FileProblem",

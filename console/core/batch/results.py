@@ -9,6 +9,7 @@ number; CVV2 is never written (the journal's summaries are masked already).
 from __future__ import annotations
 
 import csv
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -42,6 +43,13 @@ COLUMNS = (
 # The journal's outcomes, as the results file words them.
 _JOURNAL_OUTCOME = {"pending": "unknown", "unknown": "unknown"}
 _NOT_SENT_YET = "not sent yet"
+# A row a run is about to send: on disk before its request may leave, so a process killed
+# meanwhile leaves a file that never says "not sent yet" of an order the gateway may hold.
+_MAY_HAVE_LEFT = (
+    "Sent, outcome unknown: the batch was sending it when this file was written, so the "
+    "gateway may hold the order. Until batch status FILE --check says otherwise, do not pay "
+    "it any other way."
+)
 FAILED_FINAL = FINAL - {"approved"}  # final statuses whose reason the results file carries
 
 
@@ -231,8 +239,10 @@ def _write_rows(path: Path, rows: list[list[str]]) -> None:
 
 class ResultsFile:
     """The results CSV kept current during a run: rewritten at most every ``every``
-    seconds, and by :meth:`flush` at the end. Each line's cells are made once and again
-    only when its row changes (a large batch rewrites the file many times)."""
+    seconds, by :meth:`flush` at the end, and before rows leave (:meth:`leaving`: a row
+    whose request may be at the gateway is never "not sent yet" on disk). Each line's cells
+    are made once and again only when its row changes (a large batch rewrites the file
+    many times)."""
 
     def __init__(self, path: Path, lines: dict[int, ResultLine], every: float = 1.0) -> None:
         self.path = path
@@ -240,14 +250,44 @@ class ResultsFile:
         self.every = every
         self._written = 0.0
         self._cells: dict[int, list[str]] = {}
+        self._lock = threading.RLock()  # rows finish and leave in several threads at once
 
     def update(self, result: RowResult) -> None:
-        apply_result(self.lines, result)
-        self._cells.pop(result.number, None)
-        if time.monotonic() - self._written >= self.every:
+        with self._lock:
+            apply_result(self.lines, result)
+            self._cells.pop(result.number, None)
+            if time.monotonic() - self._written >= self.every:
+                self.flush()
+
+    def leaving(self, numbers: Sequence[int]) -> None:
+        """Rows about to be sent: "sent, outcome unknown" on disk before any of them leaves
+        (each is rewritten with its answer as it comes)."""
+        with self._lock:
+            self._mark(numbers)
             self.flush()
 
+    def _mark(self, numbers: Sequence[int]) -> None:
+        for number in numbers:
+            line = self.lines.get(number)
+            if line is not None and line.outcome == _NOT_SENT_YET:
+                self.lines[number] = replace(line, outcome="unknown", error=_MAY_HAVE_LEFT)
+                self._cells.pop(number, None)
+
+    def stayed(self, numbers: Sequence[int]) -> None:
+        """Rows told as :meth:`leaving` that the run never sent: not sent yet again (on disk
+        with the next flush)."""
+        with self._lock:
+            for number in numbers:
+                line = self.lines.get(number)
+                if line is not None and line.error == _MAY_HAVE_LEFT:
+                    self.lines[number] = replace(line, outcome=_NOT_SENT_YET, error="")
+                    self._cells.pop(number, None)
+
     def flush(self) -> None:
+        with self._lock:
+            self._flush()
+
+    def _flush(self) -> None:
         cells = self._cells
         rows = []
         for number in sorted(self.lines):
