@@ -103,6 +103,11 @@ def _result(command: str, base: str, ids: dict[str, str], capture: Capture) -> C
     body, body_notes, body_refusals = _body(capture)
     notes += body_notes
     refusals += body_refusals
+    if capture.left_out:
+        notes.append(
+            f"Not carried over: {'; '.join(capture.left_out)}. The console signs the request "
+            "with OAuth itself and sends no cookies, credentials or other headers."
+        )
     if query:
         names = ", ".join(dict.fromkeys(n for n, _ in query))
         notes.append(
