@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from console.cli import arg_types
 from console.core.errors import InputError
 from console.core.gateway_identity import gateway_for
-from console.core.input_files import parse_json, read_capped
+from console.core.input_files import MAX_KEY_FILE, InputFileError, parse_json, read_capped
 from console.core.keys import KeyProblem, load_private_key
 from console.core.masking import mask_text
 
@@ -50,7 +51,9 @@ def add_connection_options(p: argparse.ArgumentParser) -> None:
     """--env, or --base-url, --login, --endpoint-id / --group-id and the key file."""
     g = p.add_argument_group("connection (--env, or the options below; explicit options win)")
     g.add_argument("--env", metavar="NAME", help="a saved environment (see `env list`)")
-    g.add_argument("--base-url", help="scheme, host and prefix before /api/v4")
+    g.add_argument(
+        "--base-url", type=arg_types.base_url, help="scheme, host and prefix before /api/v4"
+    )
     g.add_argument("--login", help="your login (sent as oauth_consumer_key)")
     ids = g.add_mutually_exclusive_group()
     ids.add_argument("--endpoint-id", help="endpoint id (path /<endpoint_id>)")
@@ -208,9 +211,11 @@ def load_key(args: argparse.Namespace) -> Any:
         if passphrase is None:
             raise UsageError(f"environment variable {args.key_passphrase_env} is not set")
     try:
-        pem = args.key_file.read_bytes()
+        pem = read_capped(args.key_file, MAX_KEY_FILE)
     except OSError as exc:
         raise UsageError(f"--key-file {args.key_file}: {exc.strerror}") from exc
+    except InputFileError as exc:  # /dev/zero, or not a key at all
+        raise UsageError(f"--key-file {args.key_file}: {exc}: a key PEM is a few KiB") from exc
     try:
         loaded = load_private_key(pem, passphrase)
     except KeyProblem as exc:
