@@ -51,7 +51,6 @@ from console.cli.request_args import (
 )
 from console.cli.send_cmd import EXIT_BY_RESULT
 from console.core import batch as core
-from console.core.gateway_identity import gateway_for
 from console.core.journals import open_journal
 from console.core.pipeline import Pipeline
 
@@ -307,12 +306,11 @@ def _pipeline(
     journal: Any = None,
     conn: Connection | None = None,
 ) -> Pipeline:
-    settings = conn.settings if conn is not None else None
     return Pipeline(
         name,
         gateway=(
-            (lambda command: gateway_for(command, **settings))
-            if settings
+            conn.gateway
+            if conn is not None and conn.settings
             # the environment's file read once a command, not once a chunk of ids
             else cache(lambda command: gateway_of(args, command))
         ),

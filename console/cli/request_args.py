@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,8 @@ class Connection:
             10 and 60.
         ca_bundle: the CA bundle file: the option, else the environment's (None: the
             system's).
+        templates_of: an environment's path templates of each command (None: the
+            contract's paths; ``settings`` holds those of this invocation's command only).
     """
 
     settings: dict[str, Any]
@@ -45,6 +48,15 @@ class Connection:
     connect_timeout: float = 10.0
     read_timeout: float = 60.0
     ca_bundle: str | None = None
+    templates_of: Callable[[str], dict[str, str]] | None = None
+
+    def gateway(self, command: str) -> str:
+        """The identity of the gateway ``command`` goes to with these settings and that
+        command's own path templates (a status look-up asks of the profile's command too)."""
+        settings = dict(self.settings)
+        if self.templates_of is not None:
+            settings["path_templates"] = self.templates_of(command)
+        return gateway_for(command, **settings)
 
 
 def add_connection_options(p: argparse.ArgumentParser) -> None:
@@ -163,6 +175,7 @@ def _env_connection(args: argparse.Namespace) -> Connection:
         connect_timeout=getattr(args, "connect_timeout", None) or env.connect_timeout,
         read_timeout=getattr(args, "timeout", None) or env.read_timeout,
         ca_bundle=getattr(args, "ca_bundle", None) or env.ca_bundle or None,
+        templates_of=env.templates_for,
     )
 
 
