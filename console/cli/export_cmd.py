@@ -33,11 +33,11 @@ from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import UsageError, address_settings
 from console.core.addresses import is_loopback_host
 from console.core.atomic import write_text_atomic
-from console.core.input_files import MAX_KEY_FILE, InputFileError, read_capped
 from console.core.exports import openapi_document
 from console.core.exports.bruno import write_bruno
 from console.core.exports.collection_plan import CollectionTarget
 from console.core.exports.postman_files import COLLECTION_FILE, environment_path, write_postman
+from console.core.input_files import MAX_KEY_FILE, InputFileError, read_capped
 from console.core.keys import KeyProblem, load_private_key
 
 ENVIRONMENT_FILE = environment_path(Path(COLLECTION_FILE)).name

@@ -47,9 +47,15 @@ def _orders(sandbox: SandboxHandle) -> Counter[str]:
 
 def _payout(conn: list[str], order_id: str, *extra: str) -> list[str]:
     fields = {
-        "client_orderid": order_id, "amount": "10.00", "currency": "EUR",
-        "credit_card_number": PAN, "card_printed_name": "JOHN SMITH", "expire_month": "12",
-        "expire_year": "2030", "cvv2": "101", "ipaddress": "203.0.113.10",
+        "client_orderid": order_id,
+        "amount": "10.00",
+        "currency": "EUR",
+        "credit_card_number": PAN,
+        "card_printed_name": "JOHN SMITH",
+        "expire_month": "12",
+        "expire_year": "2030",
+        "cvv2": "101",
+        "ipaddress": "203.0.113.10",
     }  # fmt: skip  (CVV2 101: the sandbox declines it, expired card)
     args = ["send", "payout-check", *conn, *extra]
     for name, value in fields.items():
@@ -83,7 +89,6 @@ def test_a_payout_declined_after_an_unknown_outcome_is_never_sent_again(
     assert out["dec-1"]["final_status"] == "declined"
     assert out["dec-1"]["gateway_order_id"]
     assert "expired" in out["dec-1"]["error"].lower()
-
 
 
 def test_a_resend_the_gateway_refuses_as_a_duplicate_keeps_the_first_orders_facts(

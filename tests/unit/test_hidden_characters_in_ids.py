@@ -64,9 +64,8 @@ def test_every_id_field_refuses_them(command: str, name: str) -> None:
     assert name in ID_FIELDS
     values = {**example_values(command), name: "7\u200b1"}
     assert any(
-        m.startswith(f"{name} holds U+200B ZERO WIDTH SPACE at position 2") for m in _errors(
-            command, values
-        )
+        m.startswith(f"{name} holds U+200B ZERO WIDTH SPACE at position 2")
+        for m in _errors(command, values)
     )
 
 

@@ -98,7 +98,8 @@ class Verdict:
 
 
 NEW = Verdict(Seen.NEW, "")
-_BLOCKING = frozenset({Seen.ACCEPTED, Seen.SETTLED, Seen.SENDING})  # a set: a batch asks this of each row
+# a set: a batch asks this of each row
+_BLOCKING = frozenset({Seen.ACCEPTED, Seen.SETTLED, Seen.SENDING})
 
 
 class SentBefore(Protocol):
