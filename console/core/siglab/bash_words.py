@@ -119,7 +119,7 @@ class _Reader:
             else:
                 out += char.encode()
                 self.at += 1
-        return _text(out)
+        return _text(bytes(out))
 
     def single_quoted(self) -> bytes:
         end = self.text.find("'", self.at + 1)
