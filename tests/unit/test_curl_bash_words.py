@@ -121,3 +121,13 @@ def test_a_line_bash_cannot_run_as_one_curl_command_prints_no_send_line(
     captured = capsys.readouterr()
     assert "Send it" not in captured.out
     assert "cannot be read as bash reads it" in captured.err
+
+
+def test_an_id_with_a_character_nobody_sees_gets_no_send_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    line = f"curl '{URL}' --data-raw $'client_orderid=po-1\\u202e&amount=10.00&currency=EUR'"
+    assert main(["import-curl", "--curl", line]) == 0
+    out = capsys.readouterr().out
+    assert "client_orderid holds U+202E RIGHT-TO-LEFT OVERRIDE at position 5" in out
+    assert "Send it signed by the console:" not in out
