@@ -96,6 +96,8 @@ def _from_journal(
     if status:  # a status answer or a callback: the gateway holds the order
         outcome = "accepted"
     error = "" if outcome == "accepted" else (row.summary or "")
+    if outcome == "unknown" and not error:  # a pending row: its request may be at the gateway
+        error = _MAY_HAVE_LEFT
     if status in FAILED_FINAL:
         error = next(
             (c.summary for c in checks() if c.final_status == status and c.summary),
