@@ -21,14 +21,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from console.cli import arg_types
 from console.cli.failures import EXIT_OK
+from console.cli.output_files import writing
 from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import UsageError, address_settings
 from console.core.addresses import is_loopback_host
@@ -145,23 +145,10 @@ def _target(args: argparse.Namespace, default_name: str) -> CollectionTarget:
     )
 
 
-@contextmanager
-def _writing(option: str, path: Path) -> Iterator[None]:
-    """A file or folder that cannot be written (a full disk, /dev/full, no permission, a
-    file where a folder should be) is the option's problem, said so (exit status 2)."""
-    try:
-        yield
-    except OSError as exc:
-        raise UsageError(
-            f"{option} {path}: cannot write there ({exc.strerror or exc}). Name a folder you "
-            "can write to, with room left."
-        ) from exc
-
-
 def run_postman(args: argparse.Namespace) -> int:
     key = _key_text(args.with_key) if args.with_key else None
     target = _target(args, "gateway v4")
-    with _writing("--output-dir", args.output_dir):
+    with writing("--output-dir", args.output_dir):
         paths = write_postman(args.output_dir / COLLECTION_FILE, target, private_key_pem=key)
     for path in paths:
         print(path)
@@ -175,7 +162,7 @@ def run_postman(args: argparse.Namespace) -> int:
 
 def run_bruno(args: argparse.Namespace) -> int:
     target = _target(args, "gateway-v4")
-    with _writing("--output-dir", args.output_dir):
+    with writing("--output-dir", args.output_dir):
         environment = write_bruno(args.output_dir, target)
     print(args.output_dir)
     print(
@@ -203,7 +190,7 @@ def run_openapi(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        with _writing("--output", args.output):
+        with writing("--output", args.output):
             write_text_atomic(args.output, text)
         print(args.output)
     return EXIT_OK

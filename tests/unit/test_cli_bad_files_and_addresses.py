@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from console.cli import main
-from console.cli.failures import EXIT_USAGE
+from console.cli.failures import EXIT_INVALID, EXIT_USAGE
+from tests.helpers.batch_files import card_row, write_csv
 from tests.helpers.http_server import Reply, serve
 
 FORM = {"Content-Type": "text/html;charset=utf-8"}
@@ -127,3 +128,20 @@ def test_keys_import_of_a_file_that_never_ends_is_refused_at_its_limit(
     capsys.readouterr()
     assert main(["keys", "import", "/dev/zero", "--env", "sb"]) != 0
     assert "/dev/zero: it is larger than 64 KiB, the most read here" in capsys.readouterr().err
+
+
+def test_code_and_batch_results_into_a_pipe_are_usage_errors_and_replace_nothing(
+    tmp_path: Path, key_file: Path
+) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    conn = ["--base-url", "http://127.0.0.1:9/paynet", "--login", "m", "--endpoint-id", "1"]
+    done = _cli("code", "python", "status", *conn, "-f", "client_orderid=a", "--output", str(pipe))
+    assert done.returncode == EXIT_USAGE
+    assert f"--output {pipe}: cannot write there" in done.stderr
+    batch = write_csv(tmp_path / "b.csv", [card_row("b-1")])
+    done = _cli("batch", "run", str(batch), *conn, "--key-file", str(key_file), "--results",
+                str(pipe))  # fmt: skip
+    assert done.returncode == EXIT_INVALID  # as --results naming the input file
+    assert "is not a regular file" in done.stderr
+    assert pipe.is_fifo()

@@ -79,6 +79,10 @@ def check_results_path(source: Path, out: Path) -> Path:
     """``out``, unless it is the input itself (which is the person's and never written)."""
     if out.resolve() == source.resolve():
         raise InputError(f"--results {out} is the input file: name another file.")
+    if out.exists() and not out.is_file():  # /dev/full, a pipe, a folder: never replaced
+        raise InputError(
+            f"--results {out} is not a regular file (a device, a pipe or a folder): name a file."
+        )
     return out
 
 
