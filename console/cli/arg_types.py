@@ -1,8 +1,10 @@
-"""Typed converters for the command line's numbers, used as argparse ``type=`` by every command.
+"""Typed converters for the command line's numbers and addresses, used as argparse ``type=``
+by every command.
 
 A number that is not finite, out of range or too large for what it feeds (a socket timeout,
 a port, an SQLite integer) is refused here, as a usage error (exit status 2) that names the
-option and the range, before a command opens a journal or sends anything.
+option and the range, before a command opens a journal or sends anything; so is a base
+address an environment could not hold (the core's rule, ``env add``'s too).
 """
 
 from __future__ import annotations
@@ -12,12 +14,25 @@ import math
 from collections.abc import Callable
 from decimal import Decimal
 
+from console.core.addresses import base_url_problem
 from console.core.money import MoneyFactError, read_amount
 from console.core.timeouts import CONNECT_TIMEOUT_MAX, READ_TIMEOUT_MAX
 
 LONG_MAX = 2**63 - 1  # the largest integer SQLite and PostgreSQL store
 HISTORY_ROWS_MAX = 1_000_000  # rows one listing prints; `history export` writes any number
 DELAY_MAX = 86_400.0  # seconds: a day
+
+
+def base_url(text: str) -> str:
+    """A gateway's base address, held to the rule of an environment's (as given: not
+    trimmed, since it is signed as it is)."""
+    problem = base_url_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+base_url.__name__ = "address"
 
 
 def whole(low: int, high: int) -> Callable[[str], int]:

@@ -53,7 +53,6 @@ from console.cli.send_cmd import EXIT_BY_RESULT
 from console.core import batch as core
 from console.core.environments import EnvironmentStore, EnvKind
 from console.core.errors import EnvironmentStoreError
-from console.core.gateway_identity import gateway_for
 from console.core.journals import open_journal
 from console.core.pipeline import Pipeline
 
@@ -305,12 +304,11 @@ def _pipeline(
     journal: Any = None,
     conn: Connection | None = None,
 ) -> Pipeline:
-    settings = conn.settings if conn is not None else None
     return Pipeline(
         name,
         gateway=(
-            (lambda command: gateway_for(command, **settings))
-            if settings
+            conn.gateway
+            if conn is not None and conn.settings
             # the environment's file read once a command, not once a chunk of ids
             else cache(lambda command: gateway_of(args, command))
         ),
@@ -456,7 +454,7 @@ def _send(
 
     try:
         if approved is not None:  # the approval is the batch's confirmation
-            report = approved.run(concurrency=args.concurrency, on_row=on_row)
+            report = approved.run(concurrency=args.concurrency, on_row=on_row, leaving=results)
         else:
             report = core.BatchRunner(
                 pipeline,
@@ -465,6 +463,7 @@ def _send(
                 _confirm(args, plan),
                 concurrency=args.concurrency,
                 on_row=on_row,
+                leaving=results,
             ).run()
     finally:
         results.flush()

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TextIO
 
-from console.core.batch import Plan, RowState
+from console.core.batch import Plan, RowState, Validation
 from console.core.masking import mask_text
 from console.core.spec.model import Severity
 
@@ -38,7 +38,7 @@ def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -
             print(f"{row:>6}  {severity:8}  {field:28}  {mask_text(message)}{also}", file=out)
         if len(shown) > _MOST_PROBLEMS:
             print(f"        ... and {len(shown) - _MOST_PROBLEMS} more", file=out)
-    for state in (RowState.ACCEPTED, RowState.UNKNOWN):
+    for state in (RowState.ACCEPTED, RowState.DECLINED, RowState.UNKNOWN):
         for checked in v.rows_in(state):
             print(
                 f"{checked.row.number:>6}  {'journal':8}  {'client_orderid':28}  {checked.note}",
@@ -57,6 +57,7 @@ def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -
     print(
         f"\n{_rows(count)}: {plan.send_count - unknown} ready, {len(v.error_rows)} with errors, "
         f"{len(v.rows_in(RowState.ACCEPTED))} accepted before (skipped), "
+        f"{_declined(v)}"
         f"{len(v.rows_in(RowState.UNKNOWN))} with an unknown outcome, "
         f"{len(plan.undecided)} needing a decision (not sent)",
         file=out,
@@ -67,6 +68,12 @@ def print_validation(plan: Plan, *, warnings: bool, out: TextIO | None = None) -
             f"{total.largest_text} (row {total.largest_row})",
             file=out,
         )
+
+
+def _declined(v: Validation) -> str:
+    """The rows the gateway declined before, when there are any (skipped)."""
+    declined = len(v.rows_in(RowState.DECLINED))
+    return f"{declined} declined before (skipped), " if declined else ""
 
 
 def _rows(count: int) -> str:
@@ -111,6 +118,8 @@ def print_plan(plan: Plan, *, out: TextIO | None = None) -> None:
     parts = [f"{len(plan.to_send)} to send"]
     if v.rows_in(RowState.ACCEPTED):
         parts.append(f"{len(v.rows_in(RowState.ACCEPTED))} accepted before (skipped)")
+    if v.rows_in(RowState.DECLINED):
+        parts.append(f"{len(v.rows_in(RowState.DECLINED))} declined before (skipped)")
     if v.error_rows:
         parts.append(f"{len(v.error_rows)} with errors (left out)")
     if plan.undecided:

@@ -21,6 +21,7 @@ from typing import Any
 
 from console.cli.failures import EXIT_INVALID, EXIT_OK
 from console.cli.output import print_problems
+from console.cli.output_files import writing
 from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import (
     UsageError,
@@ -103,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(source)
     else:
-        write_text_atomic(args.output, source)
+        with writing("--output", args.output):
+            write_text_atomic(args.output, source)
         print(f"wrote {args.output} (run it as {file_name(args.language)})", file=sys.stderr)
     if program.variables:
         print(

@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from console.cli import arg_types
 from console.cli.failures import EXIT_OK
+from console.cli.output_files import writing
 from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import UsageError, address_settings
 from console.core.addresses import is_loopback_host
@@ -35,6 +37,7 @@ from console.core.exports import openapi_document
 from console.core.exports.bruno import write_bruno
 from console.core.exports.collection_plan import CollectionTarget
 from console.core.exports.postman_files import COLLECTION_FILE, environment_path, write_postman
+from console.core.input_files import MAX_KEY_FILE, InputFileError, read_capped
 from console.core.keys import KeyProblem, load_private_key
 
 ENVIRONMENT_FILE = environment_path(Path(COLLECTION_FILE)).name
@@ -79,14 +82,18 @@ def register(sub: Any) -> None:
     br.set_defaults(func=run_bruno)
     oa = targets.add_parser("openapi", help="an OpenAPI 3.1 description (JSON)")
     oa.add_argument("--env", metavar="NAME", help="take the server address from an environment")
-    oa.add_argument("--base-url", help="the server address (scheme, host and prefix)")
+    oa.add_argument(
+        "--base-url", type=arg_types.base_url, help="the server address (scheme, host and prefix)"
+    )
     oa.add_argument("--output", "-o", type=Path, metavar="FILE", help="default: standard output")
     oa.set_defaults(func=run_openapi, login=None, endpoint_id=None, group_id=None)
 
 
 def _address_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--env", metavar="NAME", help="a saved environment (see `env list`)")
-    p.add_argument("--base-url", help="scheme, host and prefix before /api/v4")
+    p.add_argument(
+        "--base-url", type=arg_types.base_url, help="scheme, host and prefix before /api/v4"
+    )
     p.add_argument("--login", help="your login (oauth_consumer_key)")
     p.add_argument("--endpoint-id", help="endpoint id (path /<endpoint_id>)")
 
@@ -109,9 +116,11 @@ def _is_sandbox(args: argparse.Namespace, base_url: str | None) -> bool:
 def _key_text(path: Path) -> str:
     """The PEM text of --with-key, checked to be an unencrypted RSA private key."""
     try:
-        pem = path.read_bytes()
+        pem = read_capped(path, MAX_KEY_FILE)
     except OSError as exc:
         raise UsageError(f"--with-key {path}: {exc.strerror or exc}") from exc
+    except InputFileError as exc:
+        raise UsageError(f"--with-key {path}: {exc}: a key PEM is a few KiB") from exc
     try:
         load_private_key(pem, None)
     except KeyProblem as exc:
@@ -139,7 +148,9 @@ def _target(args: argparse.Namespace, default_name: str) -> CollectionTarget:
 def run_postman(args: argparse.Namespace) -> int:
     key = _key_text(args.with_key) if args.with_key else None
     target = _target(args, "gateway v4")
-    for path in write_postman(args.output_dir / COLLECTION_FILE, target, private_key_pem=key):
+    with writing("--output-dir", args.output_dir):
+        paths = write_postman(args.output_dir / COLLECTION_FILE, target, private_key_pem=key)
+    for path in paths:
         print(path)
     if key is None:
         print(
@@ -150,7 +161,9 @@ def run_postman(args: argparse.Namespace) -> int:
 
 
 def run_bruno(args: argparse.Namespace) -> int:
-    environment = write_bruno(args.output_dir, _target(args, "gateway-v4"))
+    target = _target(args, "gateway-v4")
+    with writing("--output-dir", args.output_dir):
+        environment = write_bruno(args.output_dir, target)
     print(args.output_dir)
     print(
         f"note: run it from that folder with: bru run --env {environment.stem} "
@@ -177,6 +190,7 @@ def run_openapi(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        write_text_atomic(args.output, text)
+        with writing("--output", args.output):
+            write_text_atomic(args.output, text)
         print(args.output)
     return EXIT_OK

@@ -27,7 +27,7 @@ EXIT_ACCESS_DENIED = 4  # HTTP 403
 EXIT_GATEWAY_FAILED = 5  # HTTP 500 or an answer that could not be read
 EXIT_NOT_SENT = 6  # never arrived: safe to send again
 EXIT_UNKNOWN = 7  # may have arrived: check the status before resending
-EXIT_ALREADY_ACCEPTED = 8  # double-payout guard: this client_orderid was accepted before
+EXIT_ALREADY_ACCEPTED = 8  # double-payout guard: the gateway accepted or declined this id
 EXIT_ASK_UNKNOWN = 9  # the last send's outcome is unknown: check the status first
 EXIT_JOURNAL = 10  # the history journal is unavailable: nothing was sent
 EXIT_NOT_CONFIRMED = 11  # a production send was not confirmed: nothing was sent
@@ -57,7 +57,8 @@ EXIT_TABLE = f"""exit status:
   {EXIT_GATEWAY_FAILED}  gateway failure (HTTP 500, or an answer that could not be read)
   {EXIT_NOT_SENT}  not sent: safe to send again
   {EXIT_UNKNOWN}  outcome unknown: check the status before resending
-  {EXIT_ALREADY_ACCEPTED}  refused: this client_orderid was accepted before (use a new one)
+  {EXIT_ALREADY_ACCEPTED}  refused: this client_orderid was accepted (or declined) before: use
+     a new one
   {EXIT_ASK_UNKNOWN}  refused: the last send's outcome is unknown (check the status, or
      pass --resend-unknown)
   {EXIT_JOURNAL} history journal unavailable: nothing was sent
@@ -137,6 +138,7 @@ def exit_code(exc: ConsoleError) -> int:
         return {
             Refusal.INVALID: EXIT_INVALID,
             Refusal.ACCEPTED_BEFORE: EXIT_ALREADY_ACCEPTED,
+            Refusal.DECLINED_BEFORE: EXIT_ALREADY_ACCEPTED,
             Refusal.IN_FLIGHT: EXIT_IN_FLIGHT,
             Refusal.UNKNOWN_OUTCOME: EXIT_ASK_UNKNOWN,
             Refusal.NOT_CONFIRMED: EXIT_NOT_CONFIRMED,

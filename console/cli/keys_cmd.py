@@ -20,6 +20,7 @@ from typing import Any
 
 from console.cli.failures import EXIT_FAILED, EXIT_NO_KEYRING
 from console.core.environments import EnvironmentStore, EnvironmentStoreError
+from console.core.input_files import MAX_KEY_FILE, InputFileError, read_capped, read_stream_capped
 from console.core.keys import KeyProblem
 from console.core.vault import (
     KEY_SIZES,
@@ -131,7 +132,13 @@ def _print_info(info: KeyInfo) -> None:
 
 
 def run_import(args: argparse.Namespace, vault: Vault) -> int:
-    pem = sys.stdin.buffer.read() if str(args.file) == "-" else args.file.read_bytes()
+    try:  # /dev/zero, or a file that is no key: refused at the cap, not read on and on
+        if str(args.file) == "-":
+            pem = read_stream_capped(sys.stdin.buffer, MAX_KEY_FILE)
+        else:
+            pem = read_capped(args.file, MAX_KEY_FILE)
+    except InputFileError as exc:
+        raise _FailedError(f"{args.file}: {exc}: a key PEM is a few KiB") from exc
     try:
         info = vault.import_key(args.env, pem, replace=args.replace)
     except KeyProblem as exc:

@@ -7,13 +7,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from console.cli import arg_types
 from console.core.errors import InputError
 from console.core.gateway_identity import gateway_for
-from console.core.input_files import parse_json, read_capped
+from console.core.input_files import MAX_KEY_FILE, InputFileError, parse_json, read_capped
 from console.core.keys import KeyProblem, load_private_key
 from console.core.masking import mask_text
 
@@ -37,6 +39,8 @@ class Connection:
             10 and 60.
         ca_bundle: the CA bundle file: the option, else the environment's (None: the
             system's).
+        templates_of: an environment's path templates of each command (None: the
+            contract's paths; ``settings`` holds those of this invocation's command only).
     """
 
     settings: dict[str, Any]
@@ -44,13 +48,24 @@ class Connection:
     connect_timeout: float = 10.0
     read_timeout: float = 60.0
     ca_bundle: str | None = None
+    templates_of: Callable[[str], dict[str, str]] | None = None
+
+    def gateway(self, command: str) -> str:
+        """The identity of the gateway ``command`` goes to with these settings and that
+        command's own path templates (a status look-up asks of the profile's command too)."""
+        settings = dict(self.settings)
+        if self.templates_of is not None:
+            settings["path_templates"] = self.templates_of(command)
+        return gateway_for(command, **settings)
 
 
 def add_connection_options(p: argparse.ArgumentParser) -> None:
     """--env, or --base-url, --login, --endpoint-id / --group-id and the key file."""
     g = p.add_argument_group("connection (--env, or the options below; explicit options win)")
     g.add_argument("--env", metavar="NAME", help="a saved environment (see `env list`)")
-    g.add_argument("--base-url", help="scheme, host and prefix before /api/v4")
+    g.add_argument(
+        "--base-url", type=arg_types.base_url, help="scheme, host and prefix before /api/v4"
+    )
     g.add_argument("--login", help="your login (sent as oauth_consumer_key)")
     ids = g.add_mutually_exclusive_group()
     ids.add_argument("--endpoint-id", help="endpoint id (path /<endpoint_id>)")
@@ -170,6 +185,7 @@ def _env_connection(args: argparse.Namespace, command: str, name: str) -> Connec
         connect_timeout=getattr(args, "connect_timeout", None) or env.connect_timeout,
         read_timeout=getattr(args, "timeout", None) or env.read_timeout,
         ca_bundle=getattr(args, "ca_bundle", None) or env.ca_bundle or None,
+        templates_of=env.templates_for,
     )
 
 
@@ -218,9 +234,11 @@ def load_key(args: argparse.Namespace) -> Any:
         if passphrase is None:
             raise UsageError(f"environment variable {args.key_passphrase_env} is not set")
     try:
-        pem = args.key_file.read_bytes()
+        pem = read_capped(args.key_file, MAX_KEY_FILE)
     except OSError as exc:
         raise UsageError(f"--key-file {args.key_file}: {exc.strerror}") from exc
+    except InputFileError as exc:  # /dev/zero, or not a key at all
+        raise UsageError(f"--key-file {args.key_file}: {exc}: a key PEM is a few KiB") from exc
     try:
         loaded = load_private_key(pem, passphrase)
     except KeyProblem as exc:

@@ -25,6 +25,7 @@ from console.cli.sandbox_demo import print_banner, reusable_key, write_private
 from console.core import paths
 from console.core.addresses import is_loopback_host
 from console.core.http_service import raise_file_limit
+from console.core.input_files import MAX_KEY_FILE, InputFileError, read_capped
 from console.core.logs import RedactingFilter
 from console.sandbox import SandboxHandle, start_sandbox
 from console.sandbox.faults import parse_faults
@@ -129,7 +130,9 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--merchant needs --public-key and --endpoint (and they need --merchant)")
     try:
         parse_faults(args.faults)
-        public_pem = args.public_key.read_bytes() if args.public_key else None
+        public_pem = read_capped(args.public_key, MAX_KEY_FILE) if args.public_key else None
+    except InputFileError as exc:
+        return _fail(f"--public-key {args.public_key}: {exc}: a key PEM is a few KiB")
     except ValueError as exc:
         return _fail(f"--faults: {exc}")
     except OSError as exc:

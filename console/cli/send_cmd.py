@@ -42,7 +42,6 @@ from console.cli.request_args import (
 )
 from console.cli.schedule_output import no_charge_yet, print_schedule, schedule_for
 from console.core.client import Outcome, Result
-from console.core.gateway_identity import gateway_for
 from console.core.journals import Journal, open_journal
 from console.core.masking import mask_params
 from console.core.pipeline import Pipeline, Refused, Sent
@@ -169,7 +168,7 @@ def send_pipeline(args: argparse.Namespace, conn: Connection, journal: Journal) 
         holds = hold
     return Pipeline(
         environment,
-        gateway=lambda command: gateway_for(command, **settings),
+        gateway=conn.gateway,
         production=conn.production,
         journal=journal,
         transport=lambda: Transport(timeouts=timeouts, verify=conn.ca_bundle or True),

@@ -25,6 +25,13 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
 from console.cli.failures import EXIT_SIGNATURE_INVALID, EXIT_UNREADABLE, EXIT_VALID
 from console.cli.parser import RawDescriptionHelpFormatter
+from console.core.input_files import (
+    MAX_KEY_FILE,
+    MAX_REQUEST_TEXT,
+    InputFileError,
+    read_capped,
+    read_stream_capped,
+)
 from console.core.keys import KeyProblem
 from console.core.siglab.capture import CaptureError, from_parts
 from console.core.siglab.curl import parse_request_text
@@ -104,13 +111,28 @@ def input_text(args: argparse.Namespace) -> str:
     """The text of ``--curl``, else of FILE, else of standard input (FILE ``-`` or none)."""
     if args.curl is not None:
         return str(args.curl)
-    if args.file and args.file != "-":
-        try:
-            return Path(args.file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = getattr(exc, "strerror", None) or exc
-            raise UnreadableInputError(f"{args.file}: {reason}") from None
-    return sys.stdin.read()
+    where = args.file if args.file and args.file != "-" else "standard input"
+    try:
+        if where == args.file:
+            data = read_capped(Path(args.file), MAX_REQUEST_TEXT)
+        else:
+            data = _stdin_capped()
+        # line ends as a text file reads them (universal newlines), as before the cap
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except (OSError, UnicodeDecodeError, InputFileError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise UnreadableInputError(f"{where}: {reason}") from None
+
+
+def _stdin_capped() -> bytes:
+    """Standard input up to its cap (a text stream without bytes beneath, too)."""
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is not None:
+        return read_stream_capped(binary, MAX_REQUEST_TEXT)
+    text = sys.stdin.read(MAX_REQUEST_TEXT + 1)
+    if len(text) > MAX_REQUEST_TEXT:
+        raise InputFileError(f"it is larger than {MAX_REQUEST_TEXT // 1048576} MiB")
+    return text.encode("utf-8")
 
 
 def _key(args: argparse.Namespace) -> RSAPublicKey:
@@ -131,9 +153,11 @@ def _key(args: argparse.Namespace) -> RSAPublicKey:
 
 def _key_file(path: Path, passphrase: str | None) -> RSAPublicKey:
     try:
-        return load_public_key(path.read_bytes(), passphrase)
+        return load_public_key(read_capped(path, MAX_KEY_FILE), passphrase)
     except OSError as exc:
         raise UnreadableInputError(f"{path}: {exc.strerror}") from None
+    except InputFileError as exc:
+        raise UnreadableInputError(f"{path}: {exc}: a key PEM is a few KiB") from None
     except KeyProblem as exc:
         raise UnreadableInputError(f"{path}: {exc}") from None
 

@@ -1,8 +1,10 @@
 """Replacing a file atomically: written to a temporary file beside it, flushed to disk, then
-renamed over it, so a reader (or a crash) never sees half a file."""
+renamed over it, so a reader (or a crash) never sees half a file. Only a regular file is
+replaced: a device, a pipe or a folder of that name is refused."""
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Callable
@@ -45,6 +47,10 @@ def write_atomic_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
 
 
 def _replace(path: Path, write: Callable[[int], None], mode: int | None) -> None:
+    if path.exists() and not path.is_file():
+        # a device (/dev/full), a pipe or a folder would be replaced by a file (as root, a
+        # device node too): refused, whatever the permissions allow
+        raise OSError(errno.EINVAL, "not a regular file: a device, a pipe or a folder")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
     try:

@@ -1,4 +1,5 @@
-"""Reading files a person names (fields files, batch files): a size cap and JSON of any depth.
+"""Reading files a person names (keys, requests, fields files, batch files, or standard input
+in their place): a size cap and JSON of any depth.
 
 ``Path.read_bytes`` on ``/dev/zero`` or a runaway file never returns, and ``json.loads``
 raises ``RecursionError`` on deeply nested input; both are the input's fault and are said so
@@ -10,7 +11,13 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
+
+# A private or public key PEM: a 4096-bit key is about 3.3 KiB; certificates beside it fit too.
+MAX_KEY_FILE = 64 * 1024
+# A request pasted or saved as text (raw HTTP or a curl line): merchant_data (64k) and the
+# rest of a request fit many times over.
+MAX_REQUEST_TEXT = 4 * 1024 * 1024
 
 
 class InputFileError(ValueError):
@@ -25,9 +32,18 @@ def read_capped(path: Path, limit: int) -> bytes:
         InputFileError: it holds more than ``limit`` bytes (or never ends, like /dev/zero).
     """
     with path.open("rb") as fh:
-        data = fh.read(limit + 1)
+        return read_stream_capped(fh, limit)
+
+
+def read_stream_capped(stream: BinaryIO, limit: int) -> bytes:
+    """At most ``limit`` bytes of ``stream`` (standard input, say), read to its end.
+
+    Raises:
+        InputFileError: it holds more than ``limit`` bytes (or never ends).
+    """
+    data = stream.read(limit + 1)
     if len(data) > limit:
-        raise InputFileError(f"it is larger than {_size(limit)}")
+        raise InputFileError(f"it is larger than {_size(limit)}, the most read here")
     return data
 
 

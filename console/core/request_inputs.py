@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from console.core.addresses import base_url_problem
 from console.core.errors import InputError
 from console.core.spec import command_url, get_command
 
@@ -49,6 +50,9 @@ def request_url(
             template: the message names what is missing).
     """
     check_request_inputs(command, values, login)
+    shape = base_url_problem(base_url)
+    if shape:
+        raise InputError(f"The base URL: {shape}")
     try:
         return command_url(
             base_url,

@@ -120,3 +120,43 @@ def test_status_of_an_order_the_journal_does_not_know_as_a_profile_is_the_gatewa
 ) -> None:
     assert main(["send", "status", *conn, "-f", "client_orderid=nobody"]) == 3
     assert "REJECTED" in capsys.readouterr().out
+
+
+def test_status_before_the_first_charge_answers_alike_with_an_environment(
+    sandbox: SandboxHandle,
+    tmp_path: Path,
+    rsa_key: rsa.RSAPrivateKey,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The path the docs lead to: a saved environment (its key given as a file), not the
+    connection options: exit 18 and the date, never REJECTED 207."""
+    key = tmp_path / "demo.pem"
+    key.write_bytes(pem_of(rsa_key))
+    demo = sandbox.demo
+    assert (
+        main(
+            [
+                "env",
+                "add",
+                "sb",
+                "--kind",
+                "sandbox",
+                "--base-url",
+                sandbox.base_url,
+                "--login",
+                demo.login,
+                "--endpoint-id",
+                str(demo.endpoint_id),
+            ]
+        )
+        == EXIT_OK
+    )
+    conn = ["--env", "sb", "--key-file", str(key)]  # fmt: skip
+    start = sandbox.sandbox.clock.today() + timedelta(days=10)
+    fields = ["--fields-file", str(profile_file(tmp_path, start))]
+    assert main(["send", "create-recurring-payment", *conn, *fields]) == EXIT_OK
+    capsys.readouterr()
+    assert main(["send", "status", *conn, "-f", "client_orderid=rp-1"]) == EXIT_NOT_FINAL
+    said = capsys.readouterr().out
+    assert f"makes its first charge on {start:%d.%m.%Y}" in said
+    assert "REJECTED" not in said

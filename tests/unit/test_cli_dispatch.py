@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
@@ -54,6 +55,7 @@ def _loaded(script: str, key_file: Path) -> list[str]:
     return list(loaded)
 
 
+@pytest.mark.footprint
 def test_signing_loads_none_of_the_other_commands(key_file: Path) -> None:
     loaded = _loaded(_SIGN, key_file)
     others = ("console.sandbox", "console.core.siglab", "console.core.batch", "console.ui")
@@ -77,6 +79,7 @@ print(json.dumps([code, sorted(sys.modules)]))
 """
 
 
+@pytest.mark.footprint
 def test_signing_a_payout_loads_nothing_of_the_sending_half(key_file: Path) -> None:
     # sign and validate start like a bare signer: no HTTP library, journal, pipeline or
     # keyring, no reference table a payout without a country field does not need, and no
@@ -116,6 +119,7 @@ print(json.dumps([code, sorted(sys.modules)]))
 """
 
 
+@pytest.mark.footprint
 def test_verifying_loads_no_contract_table(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> None:
     # the lab masks card data from the spec's one list of card fields, not its command tables
     public = tmp_path / "merchant.pub"
@@ -138,6 +142,7 @@ def test_verifying_loads_no_contract_table(tmp_path: Path, rsa_key: rsa.RSAPriva
     ]
 
 
+@pytest.mark.footprint
 def test_a_request_that_verifies_loads_no_hashlib(
     tmp_path: Path, rsa_key: rsa.RSAPrivateKey
 ) -> None:

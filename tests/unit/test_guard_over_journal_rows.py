@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.core.client import Outcome
 from console.core.errors import NotSentError
 from console.core.history import History
-from console.core.pipeline import Seen, judge, resend_note
+from console.core.pipeline import Seen, blocked_text, judge, resend_note
 from tests.helpers.history_data import answered, lost, prepared
 
 
@@ -83,10 +83,51 @@ def test_judge_follows_the_status_learnt_later(history: History, rsa_key: Any) -
     history.set_final_status("sb", "po-9", "declined", source="status")
     assert (
         judge("po-9", history.sent_before(prepared(rsa_key).gateway, "payout-check", "po-9")).seen
-        is Seen.REJECTED
+        is Seen.SETTLED
     )
     history.set_final_status("sb", "po-9", "approved", source="callback")
     assert (
         judge("po-9", history.sent_before(prepared(rsa_key).gateway, "payout-check", "po-9")).seen
         is Seen.ACCEPTED
     )
+
+
+def test_an_order_the_gateway_declined_is_settled_whoever_said_so(
+    history: History, rsa_key: Any, tmp_path: Path
+) -> None:
+    """A status answer or callback after an unknown outcome, or the send's own answer with a
+    declined, filtered or error status: the id is spent and a resend is refused."""
+    gateway = prepared(rsa_key).gateway
+    _rows(history, rsa_key, lost)
+    history.set_final_status("sb", "po-9", "declined", source="status", orderid="77")
+    settled = judge("po-9", history.sent_before(gateway, "payout-check", "po-9"))
+    assert (settled.seen, settled.status, settled.gateway_order_id) == (
+        Seen.SETTLED, "declined", "77"
+    )  # fmt: skip
+    assert settled.blocks
+    assert not settled.asks
+    assert blocked_text(settled, "payout-check").startswith(
+        "Already sent and declined (status declined) at "
+    )
+    for status in ("declined", "filtered", "error"):
+        with History(tmp_path / f"{status}.sqlite3") as other:
+
+            def answered_with(req: Any, status: str = status) -> Outcome:
+                body = f"type=async-response&status={status}&gateway-order-id=78&error-code=9"
+                return answered(req, body)
+
+            verdict = judge("po-9", _rows(other, rsa_key, answered_with))
+            assert (verdict.seen, verdict.status) == (Seen.SETTLED, status)
+    # a request the gateway refused (validation-error, type error) made no order: it may go
+    with History(tmp_path / "refused.sqlite3") as other:
+        assert judge("po-9", _rows(other, rsa_key, _rejected)).seen is Seen.REJECTED
+
+
+def test_a_callback_that_declines_an_accepted_order_keeps_it_refused(
+    history: History, rsa_key: Any
+) -> None:
+    _rows(history, rsa_key, _accepted)
+    history.set_final_status("sb", "po-9", "filtered", source="callback")
+    verdict = judge("po-9", history.sent_before(prepared(rsa_key).gateway, "payout-check", "po-9"))
+    assert (verdict.seen, verdict.status) == (Seen.SETTLED, "filtered")
+    assert "declined (status filtered)" in blocked_text(verdict, "payout-check")

@@ -343,7 +343,7 @@ def test_the_guard_reads_accepted_rejected_and_unknown_sends_alike(seeded: Any) 
     assert seen("acme-sb", "po-10") is Seen.ACCEPTED
     # a status check or a callback settles an unknown outcome either way
     seeded.set_final_status("acme-live", "po-3", "declined", source="status")
-    assert seen("acme-live", "po-3") is Seen.REJECTED
+    assert seen("acme-live", "po-3") is Seen.SETTLED  # declined: the id is spent
     seeded.set_final_status("acme-sb", "po-2", "processing", source="callback")
     assert seen("acme-sb", "po-2") is Seen.ACCEPTED
 

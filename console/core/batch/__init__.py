@@ -15,7 +15,8 @@ Public API:
     Total: count, exact sum and largest payout of a currency (totals).
     Plan, BatchSummary, BatchDecision, BatchRefusedError, Refused: what a run may send.
     BatchLimits, limits_for, set_limits, LimitsFileError: per-environment limits.
-    BatchRunner, sign_rows, RowResult, Progress, BatchReport, TransportPool, MAX_CONCURRENCY:
+    BatchRunner, sign_rows, RowResult, Progress, BatchReport, TransportPool, MAX_CONCURRENCY,
+        LeavingRows (told of rows before they may leave: the results file):
         running (and the sign-only dry run).
     ResultsFile, journal_rows, result_lines, results_path, results_environment, write_results,
         COLUMNS: the results CSV.
@@ -71,6 +72,7 @@ if TYPE_CHECKING:  # loaded on first use: running and status checks need the HTT
         SKIPPED,
         BatchReport,
         BatchRunner,
+        LeavingRows,
         Progress,
         RowResult,
         TransportPool,
@@ -103,6 +105,7 @@ _HOMES = {
     "SKIPPED": "runner",
     "BatchReport": "runner",
     "BatchRunner": "runner",
+    "LeavingRows": "runner",
     "Progress": "runner",
     "RowResult": "runner",
     "TransportPool": "runner",
@@ -139,6 +142,7 @@ __all__ = [
     "BatchSummary",
     "CheckedRow",
     "FileProblem",
+    "LeavingRows",
     "LimitsFileError",
     "Plan",
     "Progress",

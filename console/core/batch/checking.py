@@ -26,6 +26,7 @@ class RowState(StrEnum):
     READY = "ready"  # valid and never accepted: sent
     INVALID = "invalid"  # an error in the row or a repeated id: never sent
     ACCEPTED = "accepted-before"  # the journal holds it as accepted: skipped
+    DECLINED = "declined-before"  # the gateway declined it (send, status, callback): skipped
     UNKNOWN = "unknown"  # its last send has an unknown outcome: the person decides
     CARD_NUMBER = "card-number"  # a card number fails its check digit: the person decides
 
@@ -270,7 +271,8 @@ def _check_row(
         errors = True
     found = verdict(order_id) if order_id else Verdict(Seen.NEW, "")
     if found.blocks:
-        return RowState.ACCEPTED, found, blocked_text(found, COMMAND), ""
+        state = RowState.DECLINED if found.seen is Seen.SETTLED else RowState.ACCEPTED
+        return state, found, blocked_text(found, COMMAND), ""
     if errors or out.header_broken:
         return RowState.INVALID, found, "has errors: not sent", ""
     if found.asks:

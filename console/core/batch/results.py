@@ -9,6 +9,7 @@ number; CVV2 is never written (the journal's summaries are masked already).
 from __future__ import annotations
 
 import csv
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -23,7 +24,7 @@ from console.core.batch.source import COMMAND
 from console.core.csv_cells import csv_row
 from console.core.errors import InputError
 from console.core.masking import mask_text
-from console.core.pipeline import Pipeline, Refusal
+from console.core.pipeline import Pipeline, Refusal, Seen
 from console.core.spec.model import Severity
 from console.core.spec.status import FINAL_STATUSES as FINAL
 
@@ -42,6 +43,13 @@ COLUMNS = (
 # The journal's outcomes, as the results file words them.
 _JOURNAL_OUTCOME = {"pending": "unknown", "unknown": "unknown"}
 _NOT_SENT_YET = "not sent yet"
+# A row a run is about to send: on disk before its request may leave, so a process killed
+# meanwhile leaves a file that never says "not sent yet" of an order the gateway may hold.
+_MAY_HAVE_LEFT = (
+    "Sent, outcome unknown: the batch was sending it when this file was written, so the "
+    "gateway may hold the order. Until batch status FILE --check says otherwise, do not pay "
+    "it any other way."
+)
 FAILED_FINAL = FINAL - {"approved"}  # final statuses whose reason the results file carries
 
 
@@ -71,6 +79,10 @@ def check_results_path(source: Path, out: Path) -> Path:
     """``out``, unless it is the input itself (which is the person's and never written)."""
     if out.resolve() == source.resolve():
         raise InputError(f"--results {out} is the input file: name another file.")
+    if out.exists() and not out.is_file():  # /dev/full, a pipe, a folder: never replaced
+        raise InputError(
+            f"--results {out} is not a regular file (a device, a pipe or a folder): name a file."
+        )
     return out
 
 
@@ -82,12 +94,14 @@ def _from_journal(
     answer is the reason of an order that ended declined, filtered or in error."""
     if not rows:
         return line
-    row = next((r for r in rows if r.outcome == "accepted"), rows[0])
+    row = deciding_row(rows)
     outcome = _JOURNAL_OUTCOME.get(row.outcome, row.outcome)
     status = row.final_status or ""
     if status:  # a status answer or a callback: the gateway holds the order
         outcome = "accepted"
     error = "" if outcome == "accepted" else (row.summary or "")
+    if outcome == "unknown" and not error:  # a pending row: its request may be at the gateway
+        error = _MAY_HAVE_LEFT
     if status in FAILED_FINAL:
         error = next(
             (c.summary for c in checks() if c.final_status == status and c.summary),
@@ -100,6 +114,21 @@ def _from_journal(
         final_status=status,
         error=error,
     )
+
+
+def deciding_row(rows: Sequence[Any]) -> Any:
+    """The send that tells what became of an id (rows newest first): the accepted one, else
+    one the gateway gave a status, else one whose outcome is still unknown, else the newest.
+    A resend the gateway refused as a duplicate never hides the first send's order."""
+    for wanted in (
+        lambda r: r.outcome == "accepted",
+        lambda r: bool(r.final_status),
+        lambda r: r.outcome in _JOURNAL_OUTCOME,
+    ):
+        found = next((r for r in rows if wanted(r)), None)
+        if found is not None:
+            return found
+    return rows[0]
 
 
 def journal_rows(pipeline: Pipeline, command: str = COMMAND) -> Callable[[str], Sequence[Any]]:
@@ -153,9 +182,22 @@ def apply_result(lines: dict[int, ResultLine], result: RowResult) -> None:
     if line is None or result.result == SIGNED:
         return
     if result.result == SKIPPED:  # not sent; "accepted-before" only when that is why
-        before = result.refusal == Refusal.ACCEPTED_BEFORE
-        outcome = "accepted-before" if before else SKIPPED
+        before = result.refusal in (Refusal.ACCEPTED_BEFORE, Refusal.DECLINED_BEFORE)
+        outcome = result.refusal if before else SKIPPED
         lines[result.number] = replace(line, outcome=outcome, error=mask_text(result.message))
+        return
+    if result.result == "rejected" and result.checked.verdict.seen is Seen.UNKNOWN:
+        # a resend after an unknown outcome, refused (the gateway's duplicate check, say):
+        # the refusal is the resend's; the first send's order is as unknown as before
+        lines[result.number] = replace(
+            line,
+            outcome="unknown",
+            error=mask_text(
+                "Resent after an unknown outcome; the gateway refused the resend: "
+                f"{result.message} The first send's outcome is still unknown: check its "
+                "status (batch status --check) before paying it any other way."
+            ),
+        )
         return
     status = ""
     response = result.outcome.response if result.outcome is not None else None
@@ -203,8 +245,10 @@ def _write_rows(path: Path, rows: list[list[str]]) -> None:
 
 class ResultsFile:
     """The results CSV kept current during a run: rewritten at most every ``every``
-    seconds, and by :meth:`flush` at the end. Each line's cells are made once and again
-    only when its row changes (a large batch rewrites the file many times)."""
+    seconds, by :meth:`flush` at the end, and before rows leave (:meth:`leaving`: a row
+    whose request may be at the gateway is never "not sent yet" on disk). Each line's cells
+    are made once and again only when its row changes (a large batch rewrites the file
+    many times)."""
 
     def __init__(self, path: Path, lines: dict[int, ResultLine], every: float = 1.0) -> None:
         self.path = path
@@ -212,14 +256,44 @@ class ResultsFile:
         self.every = every
         self._written = 0.0
         self._cells: dict[int, list[str]] = {}
+        self._lock = threading.RLock()  # rows finish and leave in several threads at once
 
     def update(self, result: RowResult) -> None:
-        apply_result(self.lines, result)
-        self._cells.pop(result.number, None)
-        if time.monotonic() - self._written >= self.every:
+        with self._lock:
+            apply_result(self.lines, result)
+            self._cells.pop(result.number, None)
+            if time.monotonic() - self._written >= self.every:
+                self.flush()
+
+    def leaving(self, numbers: Sequence[int]) -> None:
+        """Rows about to be sent: "sent, outcome unknown" on disk before any of them leaves
+        (each is rewritten with its answer as it comes)."""
+        with self._lock:
+            self._mark(numbers)
             self.flush()
 
+    def _mark(self, numbers: Sequence[int]) -> None:
+        for number in numbers:
+            line = self.lines.get(number)
+            if line is not None and line.outcome == _NOT_SENT_YET:
+                self.lines[number] = replace(line, outcome="unknown", error=_MAY_HAVE_LEFT)
+                self._cells.pop(number, None)
+
+    def stayed(self, numbers: Sequence[int]) -> None:
+        """Rows told as :meth:`leaving` that the run never sent: not sent yet again (on disk
+        with the next flush)."""
+        with self._lock:
+            for number in numbers:
+                line = self.lines.get(number)
+                if line is not None and line.error == _MAY_HAVE_LEFT:
+                    self.lines[number] = replace(line, outcome=_NOT_SENT_YET, error="")
+                    self._cells.pop(number, None)
+
     def flush(self) -> None:
+        with self._lock:
+            self._flush()
+
+    def _flush(self) -> None:
         cells = self._cells
         rows = []
         for number in sorted(self.lines):

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from console.core.batch.checking import CheckedRow
 from console.core.batch.limits import MAX_CONCURRENCY
@@ -40,6 +40,22 @@ _STOPS = {
     Result.NOT_SENT: "the gateway could not be reached; the row was not sent and is safe to "
     "send again",
 }
+
+
+class LeavingRows(Protocol):
+    """Told of rows before they may leave (a results file that must not say "not sent yet"
+    of a row whose request may be at the gateway when the process dies)."""
+
+    def leaving(self, numbers: Sequence[int]) -> None:
+        """Rows about to be sent: recorded (on disk) before any of them leaves."""
+
+    def stayed(self, numbers: Sequence[int]) -> None:
+        """Rows told as leaving that the run never sent (it stopped before them)."""
+
+
+# Rows told as leaving at once: doubled while the results file is rewritten more often than
+# once a second, so a large batch rewrites it about once a second, not once a row.
+_MOST_AHEAD = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +151,7 @@ class BatchRunner:
         decision: the person's decision for the whole batch.
         concurrency: rows in flight at once, 1 to :data:`MAX_CONCURRENCY`.
         on_row: called (in a worker thread) with each row's result as it is known.
+        leaving: told of rows before they may leave, and of those it then did not send.
 
     Raises:
         BatchRefusedError: the plan may not start, or a production batch was not confirmed.
@@ -150,6 +167,7 @@ class BatchRunner:
         *,
         concurrency: int = 1,
         on_row: Callable[[RowResult, Progress], None] | None = None,
+        leaving: LeavingRows | None = None,
     ) -> None:
         if not 1 <= concurrency <= MAX_CONCURRENCY:
             raise ValueError(f"concurrency must be 1 to {MAX_CONCURRENCY}")
@@ -162,6 +180,7 @@ class BatchRunner:
         self.plan = plan
         self.concurrency = concurrency
         self.on_row = on_row
+        self.leaving = leaving
         self._go = threading.Event()
         self._go.set()
         self._stop = threading.Event()
@@ -203,10 +222,10 @@ class BatchRunner:
         """
         rows = self.plan.to_run
         report = BatchReport()
-        queue = iter(rows)
         turn = threading.Lock()  # the next row, and the report, one thread at a time
         telling = threading.Lock()  # on_row, one call at a time
         failed = threading.Event()
+        ahead = _Ahead(rows, self.leaving, self.concurrency)
 
         def next_row() -> CheckedRow | None:
             self._go.wait()  # paused: hold back new rows
@@ -215,7 +234,7 @@ class BatchRunner:
                     report.stopped = "Stopped: the rest was not sent."
                 if report.stopped or failed.is_set():
                     return None
-                return next(queue, None)
+                return ahead.next()  # told as leaving before it goes
 
         def done(result: RowResult) -> None:
             with turn:
@@ -236,8 +255,11 @@ class BatchRunner:
                 raise
 
         self._started = time.perf_counter()
-        with ThreadPoolExecutor(self.concurrency, thread_name_prefix="batch") as pool:
-            workers = [pool.submit(work) for _ in range(self.concurrency)]
+        try:
+            with ThreadPoolExecutor(self.concurrency, thread_name_prefix="batch") as pool:
+                workers = [pool.submit(work) for _ in range(self.concurrency)]
+        finally:
+            ahead.close()
         for worker in workers:
             worker.result()  # what a row raised, if one did
         report.results.sort(key=lambda r: r.number)
@@ -271,6 +293,40 @@ class BatchRunner:
             if result.result == stop_on:
                 return reason if result.outcome is not None else result.message
         return ""
+
+
+class _Ahead:
+    """The run's rows in order, each told to ``leaving`` before it is handed out: a block
+    of rows at a time, growing while blocks come quicker than one a second."""
+
+    def __init__(self, rows: Sequence[CheckedRow], leaving: LeavingRows | None, least: int):
+        self.rows = rows
+        self.leaving = leaving
+        self.least = least
+        self.block = least
+        self.next_index = 0
+        self.told = 0  # rows[:told] were told as leaving
+        self.last = 0.0
+
+    def next(self) -> CheckedRow | None:
+        if self.next_index >= len(self.rows):
+            return None
+        if self.leaving is not None and self.next_index >= self.told:
+            now = time.monotonic()
+            quick = now - self.last < 1.0
+            self.block = min(_MOST_AHEAD, self.block * 2) if quick else self.least
+            self.last = now
+            end = min(len(self.rows), self.next_index + self.block)
+            self.leaving.leaving([c.row.number for c in self.rows[self.next_index : end]])
+            self.told = end
+        checked = self.rows[self.next_index]
+        self.next_index += 1
+        return checked
+
+    def close(self) -> None:
+        """The run is over: rows told as leaving but never handed out stayed."""
+        if self.leaving is not None and self.next_index < self.told:
+            self.leaving.stayed([c.row.number for c in self.rows[self.next_index : self.told]])
 
 
 def refused_row(checked: CheckedRow, refused: Refused) -> RowResult:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from console.core.addresses import is_loopback_host
+from console.core.addresses import base_url_problem, is_loopback_host
 from console.core.environments.model import LOCAL_SANDBOX_NAME, Environment
 from console.core.spec import COMMANDS
 from console.core.timeouts import CONNECT_TIMEOUT_MAX, READ_TIMEOUT_MAX
@@ -27,24 +27,12 @@ class FieldProblem:
 
 
 def _url_problems(name: str, url: str, *, require_https: bool) -> list[FieldProblem]:
-    """Shape of an address: absolute, no credentials, https unless it is loopback."""
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 (raises ValueError on a bad port)
-    except ValueError as exc:
-        return [FieldProblem(name, f"{url!r} is not a valid address ({exc}).")]
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return [FieldProblem(name, f"{url!r} is not an address: write https://HOST/PATH.")]
-    if parts.username or parts.password:
-        return [
-            FieldProblem(
-                name,
-                "Remove the user name and password from the address: "
-                "secrets are never kept in environment settings.",
-            )
-        ]
-    if parts.query or parts.fragment:
-        return [FieldProblem(name, "Remove the ?query or #fragment from the address.")]
+    """Shape of an address (:func:`~console.core.addresses.base_url_problem`), and https
+    unless it is loopback."""
+    shape = base_url_problem(url)
+    if shape:
+        return [FieldProblem(name, shape)]
+    parts = urlsplit(url)
     if require_https and parts.scheme != "https" and not is_loopback_host(parts.hostname):
         return [
             FieldProblem(

@@ -28,6 +28,7 @@ class Refusal:
 
     INVALID = "invalid"  # the request has errors and was not signed
     ACCEPTED_BEFORE = "accepted-before"  # double-payout guard
+    DECLINED_BEFORE = "declined-before"  # double-payout guard: the gateway settled the id
     UNKNOWN_OUTCOME = "unknown-outcome"  # the last send's outcome is unknown: decide first
     NOT_CONFIRMED = "not-confirmed"  # production, and the person did not confirm
     PLAIN_HTTP = "plain-http"  # the address would carry card data and signatures in clear
@@ -101,6 +102,8 @@ class Check:
             return Refusal.INVALID
         if self.verdict.seen is Seen.SENDING:
             return Refusal.IN_FLIGHT
+        if self.verdict.seen is Seen.SETTLED:
+            return Refusal.DECLINED_BEFORE
         return Refusal.ACCEPTED_BEFORE if self.verdict.blocks else ""
 
     def refuse_if_blocked(self) -> None:

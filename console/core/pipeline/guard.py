@@ -9,10 +9,14 @@ final look-up and the pending row are one step inside the journal (``before_send
 
 * accepted before (by the gateway's answer, a status answer or a callback): refused until
   the id changes;
+* settled (the gateway said what became of the order: a send answer, a status answer or a
+  callback said declined, filtered or error): refused like an accepted one, since the
+  gateway holds an order under that id and a resend of it is a duplicate;
 * on its way right now (a pending row of a console that still runs): refused;
 * outcome unknown (a lost answer, a 500, a row left pending): the person decides, after a
   status check or on purpose;
-* rejected before, or never arrived: sent, and the person is told;
+* rejected before (validation-error or error: no order was made), or never arrived: sent,
+  and the person is told;
 * never sent: sent.
 """
 
@@ -28,8 +32,10 @@ from console.core.order_facts import NEW_ORDER_COMMANDS
 
 # Statuses that mean the gateway holds the order and may pay it (status check or callback).
 _GATEWAY_HAS_IT = frozenset({"approved", "processing"})
-# Statuses that mean it was not paid: a resend is the gateway's to accept or refuse.
+# Statuses that mean it was not paid: the gateway decided the order, so the id is spent.
 _NOT_PAID = frozenset({"declined", "filtered", "error"})
+# Answer types that refuse the request itself: no order exists under the id afterwards.
+_REQUEST_REFUSED = frozenset({"validation-error", "error"})
 _UNKNOWN_OUTCOMES = frozenset({"unknown", "gateway-failed"})
 _IN_FLIGHT = "pending"  # a console that still runs is sending it (stopped ones: recovered)
 _REJECTED_OUTCOMES = frozenset({"rejected", "access-denied"})
@@ -50,6 +56,10 @@ class SentRow(Protocol):
     def gateway_order_id(self) -> str | None: ...
     @property
     def recurring_payment_id(self) -> str | None: ...
+    @property
+    def response_type(self) -> str | None: ...
+    @property
+    def response_status(self) -> str | None: ...
 
 
 class Seen(StrEnum):
@@ -57,10 +67,11 @@ class Seen(StrEnum):
 
     NEW = "new"  # never sent
     NOT_SENT = "not-sent"  # sent, but it never reached the gateway
-    REJECTED = "rejected"  # the gateway said no (validation-error, error, declined, 403)
+    REJECTED = "rejected"  # the gateway refused the request (validation-error, error, 403)
     UNKNOWN = "unknown"  # it may have arrived: check the status before resending
     ACCEPTED = "accepted"  # the gateway took it: another send would be a second order
     SENDING = "sending"  # on its way right now
+    SETTLED = "settled"  # the gateway declined the order (declined, filtered, error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +83,7 @@ class Verdict:
     at: datetime | None = None  # when the deciding send was made (UTC)
     gateway_order_id: str | None = None
     recurring_payment_id: str | None = None  # a recurring profile's: what names it
+    status: str | None = None  # a settled order's status (declined, filtered, error)
 
     @property
     def blocks(self) -> bool:
@@ -85,7 +97,8 @@ class Verdict:
 
 
 NEW = Verdict(Seen.NEW, "")
-_BLOCKING = frozenset({Seen.ACCEPTED, Seen.SENDING})  # a set: a batch asks this of each row
+# a set: a batch asks this of each row
+_BLOCKING = frozenset({Seen.ACCEPTED, Seen.SETTLED, Seen.SENDING})
 
 
 class SentBefore(Protocol):
@@ -122,23 +135,43 @@ def judge(order_id: str, rows: Sequence[SentRow]) -> Verdict:
     if not rows:  # never sent (a batch asks this of most of its rows)
         return Verdict(Seen.NEW, order_id)
 
-    def verdict(seen: Seen, row: SentRow) -> Verdict:
-        return Verdict(seen, order_id, row.created, row.gateway_order_id, row.recurring_payment_id)
+    def verdict(seen: Seen, row: SentRow, status: str | None = None) -> Verdict:
+        return Verdict(
+            seen, order_id, row.created, row.gateway_order_id, row.recurring_payment_id, status
+        )
 
     newest = sorted(rows, key=lambda r: (r.created, r.id), reverse=True)
     for row in newest:
-        if row.outcome == "accepted" or row.final_status in _GATEWAY_HAS_IT:
+        if row.final_status in _GATEWAY_HAS_IT or (
+            row.outcome == "accepted" and row.final_status not in _NOT_PAID
+        ):
             return verdict(Seen.ACCEPTED, row)
+    for row in newest:
+        status = settled_status(row)
+        if status:
+            return verdict(Seen.SETTLED, row, status)
     for row in newest:
         if row.outcome == _IN_FLIGHT:
             return verdict(Seen.SENDING, row)
     for row in newest:
-        if row.outcome in _UNKNOWN_OUTCOMES and row.final_status not in _NOT_PAID:
+        if row.outcome in _UNKNOWN_OUTCOMES:
             return verdict(Seen.UNKNOWN, row)
     for row in newest:
-        if row.outcome in _REJECTED_OUTCOMES or row.final_status in _NOT_PAID:
+        if row.outcome in _REJECTED_OUTCOMES:
             return verdict(Seen.REJECTED, row)
     return verdict(Seen.NOT_SENT, newest[0])
+
+
+def settled_status(row: SentRow) -> str | None:
+    """The status that settled a sent order without paying it (declined, filtered, error),
+    from a status answer or callback, or from the send's own answer; None when the gateway
+    has not said so. A validation-error or error answer refused the request, not an order."""
+    if row.final_status in _NOT_PAID:
+        return row.final_status
+    answered = (row.response_status or "").strip().lower()
+    if answered in _NOT_PAID and row.response_type not in _REQUEST_REFUSED:
+        return answered
+    return None
 
 
 def clock_text(at: datetime | None, now: datetime | None = None) -> str:
@@ -159,12 +192,13 @@ def blocked_text(verdict: Verdict, command: str) -> str:
             "History; for another payout, use a new client_orderid."
         )
     what, order = "payout", verdict.gateway_order_id and f"gateway order {verdict.gateway_order_id}"
+    how = f"declined (status {verdict.status})" if verdict.seen is Seen.SETTLED else "accepted"
     if command != "payout-check":  # a profile's own id names it; an order id is one charge's
         what, order = "recurring profile", verdict.recurring_payment_id
         order = order and f"recurring-payment-id {order}"
     order = f" ({order})" if order else ""
     return (
-        f"Already sent and accepted at {clock_text(verdict.at)}{order}: {verdict.client_orderid}."
+        f"Already sent and {how} at {clock_text(verdict.at)}{order}: {verdict.client_orderid}."
         f" For another {what}, use a new client_orderid."
     )
 

@@ -25,6 +25,7 @@ class Capture:
     body: str
     content_type: str | None = None
     scheme_assumed: bool = False
+    left_out: tuple[str, ...] = ()  # what the request text had that is not carried over
 
     def __repr__(self) -> str:  # the body may hold card data
         return f"Capture(method={self.method!r}, url={self.url!r}, body={len(self.body)} chars)"

@@ -3,10 +3,15 @@
 Understood: ``-X/--request``, ``-H/--header``, ``-d/--data``, ``--data-ascii``,
 ``--data-raw``, ``--data-binary``, ``--data-urlencode`` (``content``, ``=content``,
 ``name=content``), ``--url`` or the URL as an argument, ``-G/--get``, combined short flags
-(``-sS``, ``-XPOST``), shell quoting and backslash line continuations. Options that only
+(``-sS``, ``-XPOST``). The line is split into words as bash splits it
+(:mod:`console.core.siglab.bash_words`: quotes, ``$'..'`` with its escapes, line
+continuations), which is what a browser's "Copy as cURL" for bash writes. Options that only
 change how curl talks (``-s``, ``-k``, ``-v``, ``--compressed``, timeouts, proxies...) are
-skipped. Anything that would change the request and cannot be read here (``@file`` data,
-``-F`` multipart forms, an unknown option) is refused with a message, never guessed.
+skipped; what the request carried that is not taken over (``-u`` credentials, ``-b``
+cookies, headers other than Authorization and Content-Type, a user agent or referer) is
+named in :attr:`Capture.left_out` (names only: their values may be secrets). Anything that
+would change the request and cannot be read here (``@file`` data, ``-F`` multipart forms, an
+unknown option) is refused with a message, never guessed.
 
 :func:`parse_request_text` takes either a curl line or raw HTTP text
 (:func:`~console.core.siglab.capture.parse_http`), as pasted into the signature lab.
@@ -15,9 +20,9 @@ skipped. Anything that would change the request and cannot be read here (``@file
 from __future__ import annotations
 
 import re
-import shlex
 from urllib.parse import quote, urlsplit
 
+from console.core.siglab.bash_words import BashWordsError, bash_words
 from console.core.siglab.capture import Capture, CaptureError, parse_http
 
 _WITH_VALUE = {
@@ -56,7 +61,24 @@ _FLAGS = frozenset(
 )
 _SHORT_FLAGS = frozenset(f[1] for f in _FLAGS if len(f) == 2)
 _SHORT_VALUED = frozenset(o[1] for o in (*_WITH_VALUE, *_IGNORED_WITH_VALUE) if len(o) == 2)
-_CONTINUATION = re.compile(r"[\\^`]\r?\n")
+# Line continuations of cmd (^) and PowerShell (`) copies; bash's (\) are bash_words' own.
+_CONTINUATION = re.compile(r"[\^`]\r?\n")
+# Options whose value the request carries but the console does not take over: what to call
+# them (their values may be passwords or session cookies, so only names are said).
+_LEFT_OUT = {
+    "-u": "credentials (-u)",
+    "--user": "credentials (--user)",
+    "-b": "cookies (-b)",
+    "--cookie": "cookies (--cookie)",
+    "-A": "the user agent (-A)",
+    "--user-agent": "the user agent (--user-agent)",
+    "-e": "the referer (-e)",
+    "--referer": "the referer (--referer)",
+    "-E": "a client certificate (-E)",
+    "--cert": "a client certificate (--cert)",
+    "--proxy-user": "proxy credentials (--proxy-user)",
+}
+_CARRIED_HEADERS = frozenset({"authorization", "content-type"})
 
 
 def parse_curl(text: str) -> Capture:
@@ -67,18 +89,19 @@ def parse_curl(text: str) -> Capture:
             the request in a way that cannot be read here.
     """
     try:
-        words = shlex.split(_CONTINUATION.sub(" ", text.strip()))
-    except ValueError as exc:
-        raise CaptureError(
-            f"The curl line cannot be split into words: {exc} (check quotes)."
-        ) from None
+        words = bash_words(_CONTINUATION.sub(" ", text.strip()))
+    except BashWordsError as exc:
+        raise CaptureError(f"The curl line cannot be read as bash reads it: {exc}") from None
     if not words or words[0] not in ("curl", "curl.exe"):
         raise CaptureError("A curl line starts with the word curl.")
     method, url, get = "", "", False
     headers: list[str] = []
     data: list[str] = []
+    left_out: list[str] = []
     for option, value in _options(words[1:]):
         kind = _WITH_VALUE.get(option, "")
+        if option in _LEFT_OUT:
+            left_out.append(_LEFT_OUT[option])
         if option in ("-G", "--get"):
             get = True
         elif option == "":
@@ -103,13 +126,18 @@ def parse_curl(text: str) -> Capture:
         body = ""
     method = method or ("GET" if get or not data else "POST")
     auth, ctype = None, None
+    others: list[str] = []
     for header in headers:
         name, _, header_value = header.partition(":")
         if name.strip().lower() == "authorization":
             auth = header_value.strip()
         elif name.strip().lower() == "content-type":
             ctype = header_value.strip()
-    return Capture(method, url, auth, body, ctype)
+        if name.strip().lower() not in _CARRIED_HEADERS:
+            others.append(name.strip())
+    if others:
+        left_out.append(f"the headers {', '.join(dict.fromkeys(others))}")
+    return Capture(method, url, auth, body, ctype, left_out=tuple(dict.fromkeys(left_out)))
 
 
 def _options(words: list[str]) -> list[tuple[str, str]]:

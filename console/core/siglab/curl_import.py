@@ -21,10 +21,10 @@ from console.core.masking import mask_params
 from console.core.siglab.capture import Capture, CaptureError
 from console.core.siglab.curl import parse_curl
 from console.core.spec import COMMANDS
+from console.core.spec.hidden import hidden_character, is_id_field
 
 _PLACEHOLDER = re.compile(r"[{<](endpoint_id|endpoint_group_id)[}>]")
 _HEADER_PARAM = re.compile(r'([^\s=,"]+)\s*=\s*"([^"]*)"')
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,11 @@ def _result(command: str, base: str, ids: dict[str, str], capture: Capture) -> C
     body, body_notes, body_refusals = _body(capture)
     notes += body_notes
     refusals += body_refusals
+    if capture.left_out:
+        notes.append(
+            f"Not carried over: {'; '.join(capture.left_out)}. The console signs the request "
+            "with OAuth itself and sends no cookies, credentials or other headers."
+        )
     if query:
         names = ", ".join(dict.fromkeys(n for n, _ in query))
         notes.append(
@@ -123,10 +128,11 @@ def _result(command: str, base: str, ids: dict[str, str], capture: Capture) -> C
             refusals.append(f"{name} is given twice: the console sends each field once.")
         else:
             fields[name] = value
-        if _CONTROL.search(value):
+        hidden = hidden_character(value, id_field=is_id_field(name))
+        if hidden is not None:
             refusals.append(
-                f"The value of {name} holds a control character (a line feed?): the console "
-                "refuses those in fields."
+                f"{name} holds {hidden.code_point} at position {hidden.position}: the console "
+                "refuses it in this field (remove it)."
             )
     for name in header:
         if not name.startswith("oauth_") and name != "realm":

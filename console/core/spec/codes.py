@@ -40,7 +40,7 @@ class Code(StrEnum):
     NOT_BODY = "not-body"  # a name that never goes into the body (login)
     SURROUNDING_SPACE = "surrounding-space"  # white space around a value: sent as given
     CALLBACK_UNHEARD = "callback-unheard"  # a callback address on this computer, nobody there
-    CONTROL_CHARACTER = "control-character"  # NUL, line feed or another control character
+    CONTROL_CHARACTER = "control-character"  # NUL, line feed, U+2028; in an id also U+200B, U+202E
 
 
 PROBLEM_CODES: tuple[str, ...] = tuple(c.value for c in Code)

@@ -16,10 +16,10 @@ from console.core.money import currency_codes
 from . import iso
 from .checks import ERROR, WARNING, FieldCheck, problem
 from .codes import Code
+from .hidden import hidden_character, is_id_field
 from .model import Field, Problem
 
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # C0 control characters and DEL
 _CONTROL_NAMES = {"\x00": "a NUL", "\t": "a tab", "\n": "a line feed", "\r": "a carriage return"}
 
 # Expiry months 1-12, with or without a leading zero; ISO 4217 codes are three capitals (the
@@ -34,24 +34,32 @@ CALLBACK_PORTS = frozenset({80, 8080, 443, 8443})
 
 
 def control_character(fields: tuple[str, ...], shown: str, raw: str) -> Problem | None:
-    """An error when ``raw`` holds a control character (NUL, CR, LF, tab, other C0, DEL).
+    """An error when ``raw`` holds a control character (NUL, CR, LF, tab, other C0, DEL, C1
+    such as U+0085) or a line or paragraph separator (U+2028, U+2029); in an id field
+    (:data:`~console.core.spec.hidden.ID_FIELDS`) also a format character nobody sees
+    (U+200B, U+FEFF, the bidirectional controls such as U+202E).
 
     The gateway's answers end each value with a line feed, journals and exported files keep
     one value a line, and a NUL ends a value early in C code: a value is one line of text.
+    An id with a character nobody sees looks like another id everywhere it is shown.
     The message says which character and where, never the value (it may be card data).
     """
-    found = _CONTROL.search(raw)
+    found = hidden_character(raw, id_field=is_id_field(fields[0]))
     if found is None:
         return None
-    char = found.group()
-    name = _CONTROL_NAMES.get(char, f"the control character U+{ord(char):04X}")
-    return Problem(
-        fields,
-        ERROR,
-        f"{shown} holds {name} (character {found.start() + 1}): a value is one line of "
-        "text without control characters. Remove it: values are sent exactly as given.",
-        Code.CONTROL_CHARACTER.value,
-    )
+    if found.char in _CONTROL_NAMES:
+        message = (
+            f"{shown} holds {_CONTROL_NAMES[found.char]} (character {found.position}): a value "
+            "is one line of text without control characters. Remove it: values are sent "
+            "exactly as given."
+        )
+    else:
+        message = (
+            f"{shown} holds {found.code_point} at position {found.position}: remove it (a "
+            "character nobody sees makes a value look like another; values are sent exactly "
+            "as given)."
+        )
+    return Problem(fields, ERROR, message, Code.CONTROL_CHARACTER.value)
 
 
 def check_currency(f: Field, shown: str, value: str, out: list[Problem]) -> bool:

@@ -30,6 +30,7 @@ from console.core.batch import (
     BatchDecision,
     BatchReport,
     BatchRunner,
+    LeavingRows,
     Plan,
     Progress,
     RowResult,
@@ -177,11 +178,13 @@ class AwaitingBatch:
         concurrency: int = 1,
         on_row: OnRow | None = None,
         on_start: Callable[[BatchRunner], None] | None = None,
+        leaving: LeavingRows | None = None,
     ) -> BatchReport:
         """Run the approved batch: claim it for exactly this content, send each row once
         through the pipeline, end the claim (with where it stopped, if it did).
 
-        ``on_start`` gets the runner before the first row (to pause or stop it).
+        ``on_start`` gets the runner before the first row (to pause or stop it);
+        ``leaving`` is told of rows before they may leave (the results file).
 
         Raises:
             ApprovalPendingError: no decision yet; nothing was sent.
@@ -207,6 +210,7 @@ class AwaitingBatch:
             ),
             concurrency=concurrency,
             on_row=on_row,
+            leaving=leaving,
         )
         journal = held.approvals.journal
         order_ids = [c.row.client_orderid for c in plan.to_send]

@@ -256,6 +256,7 @@ class BatchController(QObject):
                 decision,
                 concurrency=concurrency,
                 on_row=lambda r, p: self._row(results, r, p),
+                leaving=results,
             )
         except ConsoleError as exc:
             pool.close()
@@ -328,6 +329,7 @@ class BatchController(QObject):
                 concurrency=concurrency,
                 on_row=lambda r, p: self._row(results, r, p),
                 on_start=started,
+                leaving=results,
             )
 
         self._run(results, pool, run)

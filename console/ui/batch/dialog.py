@@ -201,6 +201,9 @@ class BatchDialog(QDialog):
             # true before a run and right after it: those rows are never sent (again)
             accepted = len(v.rows_in(core.RowState.ACCEPTED))
             parts.append(f"{accepted} accepted already (not sent again)")
+        if v.rows_in(core.RowState.DECLINED):
+            declined = len(v.rows_in(core.RowState.DECLINED))
+            parts.append(f"{declined} declined before (not sent again)")
         if v.rows_in(core.RowState.UNKNOWN):
             parts.append(f"{len(v.rows_in(core.RowState.UNKNOWN))} with an unknown outcome")
         if plan.undecided:

@@ -103,7 +103,7 @@ class GuardRow(QWidget):
     def show_block(self, found: Verdict | None) -> bool:
         """Show (or hide) why Send is off; True when ``found`` blocks it."""
         # While it is on its way, Send is off anyway and the result line says "Sending…".
-        blocks = found is not None and found.seen is Seen.ACCEPTED
+        blocks = found is not None and found.seen in (Seen.ACCEPTED, Seen.SETTLED)
         if blocks and found is not None:
             colour = state_colour("warning", self.palette()).name()
             text = html.escape(
