@@ -25,6 +25,7 @@ from console.cli.failures import (
 )
 from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import Connection, UsageError, add_connection_options, connection
+from console.cli.team_sender import add_options as add_sender_options
 
 if TYPE_CHECKING:
     from console.core.team.journal import TeamJournal
@@ -57,7 +58,7 @@ def register(sub: Any) -> None:
     q = action("add-user", "make a PostgreSQL login role a maker, checker or admin", run_add_user)
     q.add_argument("name")
     # the core checks the role and the mode (one rule), and says which values it takes
-    q.add_argument("--role", required=True, help="maker, checker or admin")
+    q.add_argument("--role", required=True, help="maker, checker, admin or sender")
     q = action("policy", "show or set an environment's approval policy (admin)", run_policy)
     q.add_argument("environment")
     q.add_argument("--mode", help="none, all, or above")
@@ -91,6 +92,12 @@ def register(sub: Any) -> None:
         help="check the whole trail's hash chain; name the first broken entry",
     )
     q.add_argument("--expect", metavar="SEQ:HASH", help="with --verify: a head noted earlier")
+    q = action(
+        "sender",
+        "run the team sender: it alone holds the key and sends what is submitted to it",
+        run_sender,
+    )
+    add_sender_options(q)
     action(
         "callback-secret",
         "let the database verify an environment's callbacks (admin; asks for the secret)",
@@ -252,6 +259,9 @@ def run_approve(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_OK
+        if decided.via_sender:
+            print("The team sender, which holds the key, sends it now.", file=sys.stderr)
+            return EXIT_OK
         if decided.card_data:
             print(
                 "It carries card data, which only the maker's console holds: it is sent "
@@ -288,6 +298,8 @@ def run_send_approved(args: argparse.Namespace) -> int:
                 f"#{found.id} is a batch: it is sent by running its file "
                 f"(`gateway-console batch run {found.client_orderid} ...`)"
             )
+        if found.via_sender:
+            raise UsageError(f"#{found.id} was submitted to the team sender, which alone sends it")
         if found.card_data:
             raise UsageError(
                 f"#{found.id} carries card data, which only its maker's console holds: it is "
@@ -379,6 +391,12 @@ def _verify(args: argparse.Namespace) -> int:
             "cannot write, and check later with --verify --expect HEAD."
         )
     return EXIT_OK
+
+
+def run_sender(args: argparse.Namespace) -> int:
+    from console.cli.team_sender import run_sender as run
+
+    return run(args, _dsn(args))
 
 
 def run_callback_secret(args: argparse.Namespace) -> int:
