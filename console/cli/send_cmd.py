@@ -38,6 +38,7 @@ from console.cli.request_args import (
     add_connection_options,
     add_field_options,
     connection,
+    keyless_connection,
     read_fields,
 )
 from console.cli.schedule_output import no_charge_yet, print_schedule, schedule_for
@@ -105,16 +106,23 @@ def register(sub: Any) -> None:
         metavar="SECONDS",
         help="team mode, where the approval policy holds the send back: wait this long for a "
         "checker's decision and send when approved (needed when the request carries card "
-        "data, which only this process holds)",
+        "data, which only this process holds); with a team sender, how long to wait for its "
+        "outcome (default 120)",
+    )
+    p_send.add_argument(
+        "--no-wait",
+        action="store_true",
+        help="team mode with a team sender: submit, print the submission number and return "
+        "(exit 12) without waiting for the outcome",
     )
     p_send.set_defaults(func=run_send)
 
 
 def run_send(args: argparse.Namespace) -> int:
     values = read_fields(args)
-    conn = connection(args)
     journal = open_journal()
     try:
+        conn = _connection(args, journal)
         pipeline = send_pipeline(args, conn, journal)
         check = pipeline.prepare(
             args.api_command, values, skip_validation=args.no_validate, **conn.settings
@@ -137,6 +145,17 @@ def run_send(args: argparse.Namespace) -> int:
         return report_sent(args, done)
     finally:
         journal.close()
+
+
+def _connection(args: argparse.Namespace, journal: Journal) -> Connection:
+    """Where and as whom: where the team sender serves --env, it signs (this profile needs
+    no key for it); else --env and its key, or the options."""
+    if journal.shared and args.env:  # boundary: team mode only (psycopg)
+        from console.core.team.via_sender import placeholder_key, serving
+
+        if serving(journal, args.env) is not None:  # type: ignore[arg-type]
+            return keyless_connection(args, placeholder_key())
+    return connection(args)
 
 
 def report_sent(args: argparse.Namespace, sent: Sent) -> int:

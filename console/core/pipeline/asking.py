@@ -44,6 +44,11 @@ class Hold(Protocol):
     @property
     def check(self) -> Check: ...
 
+    @property
+    def approval(self) -> bool: ...  # a checker decides first (False: the team sender sends
+
+    # it at once, so the production confirmation is the maker's, as for a send)
+
     def submit(self, *, waiting: bool, decision: Decision | None = None) -> Any:
         """Record it for a checker's decision (a ``console.core.team.held.Awaiting``)."""
 
@@ -169,7 +174,7 @@ def steps(check: Check, *, held: bool = False) -> Iterator[Step]:
 def converse(check: Check, asker: Asker, held: Hold | None = None) -> Ready | Refused:
     """Ask ``asker`` the questions of ``check`` in their order; stop at the first refusal."""
     said: set[Question] = set()
-    for step in steps(check, held=held is not None):
+    for step in steps(check, held=held is not None and held.approval):
         if step.question is None:
             return Refused(step.code, step.message, check.verdict)
         if not _ask(asker, step.question, check, held):
