@@ -71,8 +71,9 @@ def test_a_maker_without_a_key_sends_through_the_sender_and_sees_the_outcome(
     team: SenderTeam, gateway: tuple[Gateway, TestServer]
 ) -> None:
     stand_in, _server = gateway
-    keys = team.alice.run("keys", "list")
-    assert "live" not in keys.stdout or "no key" in keys.stdout.lower()
+    keys = team.alice.run("keys", "show", "--env", "live")  # her profile has no key
+    assert keys.returncode == EXIT_OK, keys.stderr
+    assert f"the team sender ({SENDER}) holds the key of live" in keys.stdout
     done = team.alice.run(*_send("p-1"))
     assert done.returncode == EXIT_OK, done.stderr
     assert "Submitted to the team sender as #1" in done.stderr
