@@ -163,6 +163,18 @@ def _env_connection(args: argparse.Namespace) -> Connection:
     )
 
 
+def sender_connection(args: argparse.Namespace, journal: Any) -> Connection:
+    """Where and as whom: where the team sender serves --env, it signs (this profile needs
+    no key for it: requests are prepared with a throwaway key that never leaves the
+    process); else :func:`connection`."""
+    if journal.shared and args.env:  # boundary: team mode only (psycopg)
+        from console.core.team.via_sender import placeholder_key, serving
+
+        if serving(journal, args.env) is not None:
+            return keyless_connection(args, placeholder_key())
+    return connection(args)
+
+
 def keyless_connection(args: argparse.Namespace, private_key: Any) -> Connection:
     """--env's address, login and endpoint signed with ``private_key`` (the team sender's
     environments: the key is the sender's, never read here)."""

@@ -37,9 +37,8 @@ from console.cli.request_args import (
     Connection,
     add_connection_options,
     add_field_options,
-    connection,
-    keyless_connection,
     read_fields,
+    sender_connection,
 )
 from console.cli.schedule_output import no_charge_yet, print_schedule, schedule_for
 from console.core.client import Outcome, Result
@@ -122,7 +121,7 @@ def run_send(args: argparse.Namespace) -> int:
     values = read_fields(args)
     journal = open_journal()
     try:
-        conn = _connection(args, journal)
+        conn = sender_connection(args, journal)
         pipeline = send_pipeline(args, conn, journal)
         check = pipeline.prepare(
             args.api_command, values, skip_validation=args.no_validate, **conn.settings
@@ -145,17 +144,6 @@ def run_send(args: argparse.Namespace) -> int:
         return report_sent(args, done)
     finally:
         journal.close()
-
-
-def _connection(args: argparse.Namespace, journal: Journal) -> Connection:
-    """Where and as whom: where the team sender serves --env, it signs (this profile needs
-    no key for it); else --env and its key, or the options."""
-    if journal.shared and args.env:  # boundary: team mode only (psycopg)
-        from console.core.team.via_sender import placeholder_key, serving
-
-        if serving(journal, args.env) is not None:  # type: ignore[arg-type]
-            return keyless_connection(args, placeholder_key())
-    return connection(args)
 
 
 def report_sent(args: argparse.Namespace, sent: Sent) -> int:

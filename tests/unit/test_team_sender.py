@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli.failures import EXIT_OK, EXIT_SUBMITTED
 from console.core.team import Approvals, TeamJournal, connect
+from tests.helpers.batch_files import card_file, write_csv
 from tests.helpers.http_server import TestServer, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.sender import SENDER, Gateway, SenderTeam, sender_team, stop, wait_for
@@ -159,3 +160,64 @@ def test_only_the_sender_claims_a_submission_made_to_it(team: SenderTeam) -> Non
         digest = maker.execute("SELECT content_hash FROM gateway.submissions").fetchone()[0]
         answer = maker.execute("SELECT gateway.claim(1, %s)", (digest,)).fetchone()[0]
     assert "the team sender" in answer
+
+
+def _batch_rows(db: TeamDatabase) -> list[tuple[str, str, str, str | None]]:
+    return sorted(_rows(db))
+
+
+def test_a_batch_runs_row_by_row_through_the_sender(
+    team: SenderTeam, gateway: tuple[Gateway, TestServer], tmp_path: Path
+) -> None:
+    stand_in, _server = gateway
+    path = card_file(tmp_path / "cards.csv", 3, "c")  # card rows: sealed to the sender
+    done = team.alice.run("batch", "run", str(path), "--env", "live", "--yes")
+    assert done.returncode == EXIT_OK, done.stderr
+    assert stand_in.payouts == {"c-0": 1, "c-1": 1, "c-2": 1}
+    assert {body["credit_card_number"] for body in stand_in.bodies} == {PAN}
+    assert _batch_rows(team.db) == [(f"c-{n}", "accepted", SENDER, None) for n in range(3)]
+    results = (tmp_path / "cards.results.csv").read_text()
+    assert results.count("accepted") >= 3
+    assert PAN not in results
+
+
+def test_a_held_batch_is_sent_by_the_sender_once_approved_as_a_whole(
+    team: SenderTeam, gateway: tuple[Gateway, TestServer], tmp_path: Path
+) -> None:
+    stand_in, _server = gateway
+    with TeamJournal(team.db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy("live", "all")
+    path = write_csv(
+        tmp_path / "pay.csv", [_account_row("a-1"), _account_row("a-2")], header=ACCOUNT
+    )
+    held = team.alice.run("batch", "run", str(path), "--env", "live", "--yes")
+    assert held.returncode == EXIT_SUBMITTED, held.stderr
+    assert team.bob.run("team", "approve", "1").returncode == EXIT_OK
+    assert stand_in.payouts == {}  # a batch is run by running its file again
+    done = team.alice.run("batch", "run", str(path), "--env", "live", "--yes")
+    assert done.returncode == EXIT_OK, done.stderr
+    assert stand_in.payouts == {"a-1": 1, "a-2": 1}
+    assert _batch_rows(team.db) == [
+        ("a-1", "accepted", SENDER, "bob"),
+        ("a-2", "accepted", SENDER, "bob"),
+    ]
+    with connect(team.db.dsn()) as owner:
+        state = owner.execute("SELECT state, reason FROM gateway.submissions WHERE id = 1")
+        assert state.fetchone()[0] == "sent"
+    again = team.alice.run("batch", "run", str(path), "--env", "live", "--yes")
+    assert "0 payouts from pay.csv" in again.stderr  # sent: none is taken again
+    assert stand_in.payouts == {"a-1": 1, "a-2": 1}
+
+
+ACCOUNT = (
+    "client_orderid", "amount", "currency", "order_desc", "ipaddress", "account_number",
+    "account_name", "bank_name", "bank_bic", "receiver_first_name", "receiver_last_name",
+    "receiver_email", "receiver_country_code",
+)  # fmt: skip
+
+
+def _account_row(order: str) -> list[str]:
+    return [
+        order, "25.00", "USD", "Payout", "203.0.113.10", "DE89370400440532013000", "John Smith",
+        "Example Bank", "COBADEFFXXX", "John", "Smith", "john.smith@example.com", "GB",
+    ]  # fmt: skip

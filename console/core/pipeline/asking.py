@@ -20,7 +20,7 @@ with :func:`refuse_undecided`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
@@ -53,9 +53,12 @@ class Hold(Protocol):
         """Record it for a checker's decision (a ``console.core.team.held.Awaiting``)."""
 
 
-# (pipeline, check) -> the hold on the request, or None: send it as usual. The pipeline is
-# typed Any here: this module sits below it.
-HoldRule = Callable[[Any, Check], Hold | None]
+class HoldRule(Protocol):
+    """(pipeline, check) -> the hold on the request, or None: send it as usual
+    (``approval``: the policy may hold it for a checker; False: a row of a batch approved as
+    a whole). The pipeline is typed Any here: this module sits below it."""
+
+    def __call__(self, pipeline: Any, check: Check, *, approval: bool = True) -> Hold | None: ...
 
 
 class Question(StrEnum):

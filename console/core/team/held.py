@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from console.core.order_facts import client_orderid
 from console.core.team.errors import (
     ApprovalPendingError,
     CardDataNeedsWaitingError,
@@ -42,9 +43,13 @@ if TYPE_CHECKING:
     from console.core.team.submissions import Policy, Submission, Submitted
 
 
-def hold(pipeline: Pipeline, check: Check) -> Held | None:
+def hold(pipeline: Pipeline, check: Check, *, approval: bool = True) -> Held | None:
     """The hold on ``check``'s request, or None: send it as usual (one person's journal, a
-    policy that does not apply, or a request the pipeline refuses anyway)."""
+    policy that does not apply, or a request the pipeline refuses anyway).
+
+    ``approval``: the policy may hold it for a checker (False: a row of a batch, approved as
+    a whole; where the team sender serves the environment, it still goes through the sender).
+    """
     from console.core.team.approval import Approvals
 
     journal = pipeline.journal
@@ -54,10 +59,10 @@ def hold(pipeline: Pipeline, check: Check) -> Held | None:
         return None
     approvals = Approvals(cast("TeamJournal", journal))  # the shared journal is the team's
     environment = pipeline.environment
-    needed = approvals.needs_approval(environment, check.prepared)
     if serving(approvals.journal, environment) is not None:  # the team sender holds the key
+        needed = approval and approvals.needs_approval(environment, check.prepared)
         return Held(approvals, pipeline, check, approvals.policy(environment), True, needed)
-    if not needed:
+    if not approval or not approvals.needs_approval(environment, check.prepared):
         return None
     return Held(approvals, pipeline, check, approvals.policy(environment))
 
@@ -143,7 +148,11 @@ class Held:
         # confirmation): refused now, so nobody approves what cannot be sent
         refuse_undecided(self.check, approved_decision(decided))
         if self.via_sender:  # card data sealed to the sender: nobody needs to wait
-            submitted = submit_to_sender(self.approvals, self.environment, self.prepared)
+            prepared = self.prepared
+            batch = self.approvals.journal.bound_to(  # a row of a batch claimed here
+                self.environment, prepared.command, client_orderid(prepared.params)
+            )
+            submitted = submit_to_sender(self.approvals, self.environment, prepared, batch)
             return Awaiting(self.approvals, self.pipeline, submitted, decided, via_sender=True)
         if self.card_data and not waiting:
             raise CardDataNeedsWaitingError(

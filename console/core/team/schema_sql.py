@@ -5,10 +5,11 @@ the group roles ``gateway_maker`` (prepares, submits, sends), ``gateway_checker`
 (approves or rejects other people's submissions, sends approved ones) and ``gateway_admin``
 (approval policy, users); the team sender's login is a ``gateway_sender``
 (:mod:`console.core.team.schema_v8`). The rules are the database's own, so psql gets no
-further than the console: row-level security and column grants on the journal, decisions only through
-``SECURITY DEFINER`` functions that check the caller, a ``CHECK`` that no submission is
-decided by its maker, a trigger that refuses a payout the policy holds back unless it comes
-from the submission claimed for it, and an audit table that no role may change or delete.
+further than the console: row-level security and column grants on the journal, decisions
+only through ``SECURITY DEFINER`` functions that check the caller, a ``CHECK`` that no
+submission is decided by its maker, a trigger that refuses a payout the policy holds back
+unless it comes from the submission claimed for it, and an audit table that no role may
+change or delete.
 """
 
 from __future__ import annotations

@@ -50,7 +50,8 @@ CREATE TABLE gateway.senders (
     since timestamptz NOT NULL DEFAULT now()
 );
 ALTER TABLE gateway.submissions ADD COLUMN via_sender boolean NOT NULL DEFAULT false,
-    ADD COLUMN gateway text;
+    ADD COLUMN gateway text,
+    ADD COLUMN part_of bigint REFERENCES gateway.submissions(id);  -- a row of this batch
 CREATE INDEX ix_submissions_queue ON gateway.submissions(id)
     WHERE via_sender AND state = 'approved';
 CREATE TABLE gateway.sealed (
@@ -132,10 +133,13 @@ BEGIN
     RETURN 'ok';
 END $$;
 
+-- A row of a batch approved as a whole (``batch``: claimed by the caller, the row one of
+-- those approved, and not submitted before) needs no decision of its own.
 CREATE FUNCTION gateway.submit_to_sender(env text, cmd text, orderid text, amt text, cur text,
-        rcv text, digest text, shown text, fields jsonb, gw text, sealed_to text, sealed bytea)
+        rcv text, digest text, shown text, fields jsonb, gw text, sealed_to text, sealed bytea,
+        batch bigint)
 RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
-DECLARE new_id bigint; lifetime interval; held boolean;
+DECLARE new_id bigint; lifetime interval; held boolean; b gateway.submissions;
 BEGIN
     IF NOT pg_has_role(session_user, 'gateway_maker', 'MEMBER') THEN
         PERFORM gateway.log('refused', NULL, NULL, env, 'submit: not a maker');
@@ -144,14 +148,32 @@ BEGIN
         RAISE EXCEPTION 'a submission to the sender carries its fields or its sealed card data'
             USING ERRCODE = 'check_violation';
     END IF;
-    held := gateway.needs_approval(env, cmd, amt, cur);
+    IF batch IS NOT NULL THEN
+        SELECT * INTO b FROM gateway.submissions WHERE id = batch FOR UPDATE;
+        IF NOT FOUND OR b.state <> 'sending' OR b.sender <> session_user
+           OR b.environment <> env OR b.command <> cmd
+           OR NOT EXISTS (SELECT 1 FROM gateway.submission_rows r WHERE r.submission_id = b.id
+                AND r.client_orderid = orderid AND r.content_hash = digest
+                AND r.amount IS NOT DISTINCT FROM amt AND r.currency IS NOT DISTINCT FROM cur
+                AND r.receiver IS NOT DISTINCT FROM rcv)
+           OR EXISTS (SELECT 1 FROM gateway.submissions p WHERE p.part_of = b.id
+                AND p.client_orderid = orderid) THEN
+            RAISE EXCEPTION 'this request is not a row of batch % claimed by you, or it was '
+                'submitted before', batch USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        UPDATE gateway.submissions SET rows_sent = rows_sent + 1 WHERE id = b.id;
+        held := false;
+    ELSE
+        held := gateway.needs_approval(env, cmd, amt, cur);
+    END IF;
     SELECT expiry INTO lifetime FROM gateway.policies WHERE environment = env;
     INSERT INTO gateway.submissions (environment, command, client_orderid, amount, currency,
         receiver, content_hash, request_json, params, card_data, maker, expires, state,
-        via_sender, gateway)
+        via_sender, gateway, part_of, decided_by, decided_at)
     VALUES (env, cmd, orderid, amt, cur, rcv, digest, shown, fields, sealed IS NOT NULL,
         session_user, now() + coalesce(lifetime, interval '24 hours'),
-        CASE WHEN held THEN 'pending' ELSE 'approved' END, true, gw)
+        CASE WHEN held THEN 'pending' ELSE 'approved' END, true, gw, b.id, b.decided_by,
+        CASE WHEN b.id IS NOT NULL THEN now() END)
     RETURNING id INTO new_id;
     IF sealed IS NOT NULL THEN
         INSERT INTO gateway.sealed (submission_id, sealed_to, ciphertext)
@@ -160,6 +182,8 @@ BEGIN
     PERFORM gateway.log('submit', new_id, NULL, env,
         format('%s %s %s %s; %s', cmd, orderid, coalesce(amt, ''), coalesce(cur, ''),
             CASE WHEN held THEN 'for a checker, then the team sender'
+                 WHEN b.id IS NOT NULL THEN 'a row of batch #' || b.id || ', approved by '
+                     || b.decided_by || ': queued for the team sender'
                  ELSE 'no approval needed: queued for the team sender' END));
     RETURN new_id;
 END $$;
@@ -323,7 +347,7 @@ END $$;
 REVOKE ALL ON gateway.sender_key, gateway.senders, gateway.sealed FROM PUBLIC;
 REVOKE ALL ON FUNCTION gateway.erase_sealed(), gateway.sender_start(text, text, text[]),
     gateway.submit_to_sender(text, text, text, text, text, text, text, text, jsonb, text, text,
-        bytea),
+        bytea, bigint),
     gateway.refuse_queued(bigint, text), gateway.expire_submissions() FROM PUBLIC;
 GRANT USAGE ON SCHEMA gateway TO gateway_sender;
 GRANT SELECT ON gateway.meta, gateway.policies, gateway.submissions, gateway.audit,
@@ -346,7 +370,7 @@ GRANT EXECUTE ON FUNCTION gateway.needs_approval(text, text, text, text),
     gateway.sender_start(text, text, text[]), gateway.refuse_queued(bigint, text),
     gateway.expire_submissions() TO gateway_sender;
 GRANT EXECUTE ON FUNCTION gateway.submit_to_sender(text, text, text, text, text, text, text,
-        text, jsonb, text, text, bytea), gateway.expire_submissions(),
+        text, jsonb, text, text, bytea, bigint), gateway.expire_submissions(),
     gateway.sender_start(text, text, text[]), gateway.refuse_queued(bigint, text)
     TO gateway_maker, gateway_checker, gateway_admin;
 """

@@ -62,10 +62,11 @@ def placeholder_key() -> rsa.RSAPrivateKey:
 
 
 def submit_to_sender(
-    approvals: Approvals, environment: str, prepared: PreparedRequest
+    approvals: Approvals, environment: str, prepared: PreparedRequest, batch: int | None = None
 ) -> Submitted:
     """Queue ``prepared`` for the team sender (for a checker first, where the policy holds
-    it back); an identical submission still waiting is given instead of a new one."""
+    it back; ``batch``: a row of that batch, approved as a whole and claimed by this person);
+    an identical submission still waiting is given instead of a new one."""
     journal = approvals.journal
     card = carries_card_data(prepared)
     row = approved_row(environment, prepared, journal.hash_key)
@@ -88,7 +89,7 @@ def submit_to_sender(
             return Submitted(earlier.id, environment, prepared, earlier)
         sid = db.execute(
             "SELECT gateway.submit_to_sender(%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s,"
-            " %s)",
+            " %s, %s)",
             (
                 environment,
                 prepared.command,
@@ -102,6 +103,7 @@ def submit_to_sender(
                 prepared.gateway,
                 sealed_to,
                 sealed,
+                batch,
             ),
         ).fetchone()[0]
     if sid is None:
