@@ -224,7 +224,15 @@ def run_pending(args: argparse.Namespace) -> int:
     if not waiting:
         print("Nothing waits for approval.")
     for s in waiting:
-        card = " (card data: sent by the maker's console)" if s.card_data else ""
+        card = (
+            (
+                " (card data: sealed to the team sender)"
+                if s.via_sender
+                else " (card data: sent by the maker's console)"
+            )
+            if s.card_data
+            else ""
+        )
         expires = f"expires {s.expires.astimezone():%Y-%m-%d %H:%M}"
         if s.is_batch:
             print(f"#{s.id}  {s.environment}  batch  by {s.maker}  {expires}{card}")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.cli.failures import EXIT_OK, EXIT_SUBMITTED
+from console.cli.failures import EXIT_APPROVAL_REFUSED, EXIT_OK, EXIT_SUBMITTED
 from console.core.team import Approvals, TeamJournal, connect
 from tests.helpers.batch_files import card_file, write_csv
 from tests.helpers.http_server import TestServer, serve
@@ -221,3 +221,19 @@ def _account_row(order: str) -> list[str]:
         order, "25.00", "USD", "Payout", "203.0.113.10", "DE89370400440532013000", "John Smith",
         "Example Bank", "COBADEFFXXX", "John", "Smith", "john.smith@example.com", "GB",
     ]  # fmt: skip
+
+
+def test_the_sender_refuses_a_submission_for_another_gateway(
+    team: SenderTeam, gateway: tuple[Gateway, TestServer]
+) -> None:
+    """Alice's environment of the same name points elsewhere: the sender, which sends
+    "live" to its own gateway, refuses it (nothing sent), whatever it is called."""
+    stand_in, server = gateway
+    moved = team.alice.run("env", "edit", "live", "--base-url", f"{server.url}/elsewhere", "--yes")
+    assert moved.returncode == EXIT_OK, moved.stderr
+    done = team.alice.run(*_send("p-1"))
+    assert done.returncode == EXIT_APPROVAL_REFUSED, done.stderr
+    assert "this sender sends live to" in done.stderr
+    assert "Nothing was sent" in done.stderr
+    assert stand_in.payouts == {}
+    assert _rows(team.db) == []
