@@ -45,6 +45,7 @@ from console.core.team.sealing import SealError, open_sealed, public_half
 from console.core.team.submissions import Submission
 
 _LEADER = 0x7365_6E64  # advisory lock key: "send"
+GIVE_UP_AFTER = 3600.0  # seconds an undecided status is asked again (then: the callback)
 _log = logging.getLogger(__name__)
 Say = Callable[[str], None]
 
@@ -231,10 +232,14 @@ class Sender:
         with self.journal.reading() as db:
             rows = db.execute(
                 "SELECT id, environment, client_orderid, gateway_order_id FROM gateway.requests"
-                " WHERE made_by = session_user AND outcome = 'unknown' AND final_status IS NULL"
+                " WHERE made_by = session_user AND outcome = 'unknown'"
                 " AND command <> 'status' AND client_orderid IS NOT NULL"
-                " AND environment = ANY(%s) ORDER BY id",
-                (sorted(self.routes),),
+                " AND environment = ANY(%s) AND (final_status IS NULL"
+                # not decided yet: asked again for an hour (the field notes' polling), then
+                # the callback tells
+                "  OR (final_status IN ('processing', 'unknown') AND created > %s))"
+                " ORDER BY id",
+                (sorted(self.routes), time.time() - GIVE_UP_AFTER),
             ).fetchall()
         now = time.monotonic()
         for row_id, environment, order_id, gateway_order_id in rows:
