@@ -185,6 +185,21 @@ def test_the_team_senders_status_answer_settles_another_persons_payout(
     assert _final(team_db, row_id) == ("declined", "status")
 
 
+def test_a_maker_cannot_stand_in_for_the_team_sender(team_db: TeamDatabase) -> None:
+    """Alice, in psql, publishes a sealing key of hers (card data would then be sealed to
+    her), or takes a submission to the sender for herself: both refused, and audited."""
+    with connect(team_db.dsn("alice")) as sql:
+        answer = sql.execute("SELECT gateway.sender_start('pem', 'fp', ARRAY['prod'])").fetchone()
+        assert answer[0].startswith("refused: only the team sender")
+        assert sql.execute("SELECT count(*) FROM gateway.sender_key").fetchone()[0] == 0
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            sql.execute("INSERT INTO gateway.senders (environment) VALUES ('prod')")
+        refused = sql.execute("SELECT gateway.refuse_queued(1, 'x')").fetchone()[0]
+        assert refused.startswith("refused:")
+    refusals = [d for who, what, d in _audit(team_db) if (who, what) == ("alice", "refused")]
+    assert "sender start: not the team sender" in refusals
+
+
 def test_the_team_sender_neither_submits_nor_approves(team_db: TeamDatabase) -> None:
     with TeamJournal(team_db.dsn("root_admin")) as admin:
         approvals = Approvals(admin)
