@@ -124,12 +124,11 @@ def wait_for_outcome(
         ApprovalPendingError: no outcome within ``timeout`` seconds (a decision, or the
             sender, is still awaited; the history shows the outcome when it comes).
     """
-    from console.core.team.live import TeamListener
-
     journal = approvals.journal
     heard = threading.Event()
-    listener = TeamListener(journal.dsn, lambda _k, _e, _i: heard.set())
-    listener.start()
+    # the journal's own listening connection (one per console, whatever the rows waited
+    # for): the sender's rows wake it; a refusal is seen within a second anyway
+    unsubscribe = journal.subscribe(lambda _event, _row: heard.set())
     try:
         end = time.monotonic() + timeout
         while True:
@@ -146,7 +145,7 @@ def wait_for_outcome(
             heard.wait(min(1.0, left))
             heard.clear()
     finally:
-        listener.stop()
+        unsubscribe()
 
 
 def _not_yet(state: str, sid: int) -> str:
