@@ -13,7 +13,9 @@ one send of an approved request), :mod:`.submissions` (what the database keeps o
 policies, submissions, decisions in words, audit entries), :mod:`.held` (the rule every
 front follows: :func:`hold` a request for approval, submit it, wait, send it once approved),
 :mod:`.held_batch` (the same for a whole batch file: :func:`hold_batch`), :mod:`.live`
-(LISTEN/NOTIFY),
+(LISTEN/NOTIFY), :mod:`.via_sender` (a maker's sends through the team sender),
+:mod:`.sealing` (card data sealed to the sender's key), :mod:`.sender` (the team sender, the
+one process holding the key that moves money; its schema: :mod:`.schema_v8`),
 :mod:`.errors`.
 """
 
