@@ -46,6 +46,7 @@ from console.core.team.submissions import Submission
 
 _LEADER = 0x7365_6E64  # advisory lock key: "send"
 GIVE_UP_AFTER = 3600.0  # seconds an undecided status is asked again (then: the callback)
+EXPIRE_EVERY = 10.0  # seconds between two sweeps of submissions past their time
 _log = logging.getLogger(__name__)
 Say = Callable[[str], None]
 
@@ -112,6 +113,7 @@ class Sender:
         self.say = say
         self.ask_every = ask_every
         self._asked: dict[int, float] = {}
+        self._expired_at = -EXPIRE_EVERY
 
     def start(self) -> None:
         """Publish the sealing key and the environments served; take over what a stopped
@@ -147,8 +149,12 @@ class Sender:
     def step(self) -> bool:
         """One piece of work: the oldest submission waiting, else a status question about
         an unknown outcome; False when there was nothing to do."""
-        with self.journal.writing() as db:
-            db.execute("SELECT * FROM gateway.expire_submissions()").fetchall()
+        now = time.monotonic()
+        if now - self._expired_at >= EXPIRE_EVERY:
+            self._expired_at = now
+            with self.journal.writing() as db:
+                db.execute("SELECT * FROM gateway.expire_submissions()").fetchall()
+        with self.journal.reading() as db:
             found = db.execute(
                 "SELECT id FROM gateway.submissions WHERE via_sender AND state = 'approved'"
                 " AND environment = ANY(%s) ORDER BY id LIMIT 1",
