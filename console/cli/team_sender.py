@@ -60,11 +60,14 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stop.set())
     seal_key = _seal_key(args.seal_key_file)
-    with leadership(dsn, say), TeamJournal(dsn) as journal:
-        sender = Sender(journal, _routes(args, journal), seal_key, say=say)
-        sender.start()
-        say(f"serves {', '.join(sorted(args.env))} as {journal.user}; waiting for submissions.")
-        sender.run(stop, args.poll)
+    with leadership(dsn, say, stop) as leading:
+        if leading:
+            with TeamJournal(dsn) as journal:
+                sender = Sender(journal, _routes(args, journal), seal_key, say=say)
+                sender.start()
+                served = ", ".join(sorted(args.env))
+                say(f"serves {served} as {journal.user}; waiting for submissions.")
+                sender.run(stop, args.poll)
     say("stopped.")
     return EXIT_OK
 

@@ -124,3 +124,24 @@ def test_two_senders_started_at_once_one_sends_and_the_other_waits(
             for sender in senders:
                 stop(sender)
     assert stand_in.payouts == {order: 1 for order in first + second}
+
+
+def test_a_sender_waiting_for_the_other_stops_on_sigterm(
+    team_db: TeamDatabase,
+    tmp_path: Path,
+    rsa_key: rsa.RSAPrivateKey,
+    other_rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    with serve(Gateway()) as server:
+        team = sender_team(team_db, tmp_path, server.url, rsa_key, other_rsa_key)
+        leader = team.start_sender()
+        try:
+            assert wait_for(lambda: "serves live" in team.sender.logs(leader), 60)
+            waiting = team.start_sender()
+            waits = "Another team sender is running"
+            assert wait_for(lambda: waits in team.sender.logs(waiting), 60)
+            waiting.terminate()
+            assert waiting.wait(timeout=15) == 0
+            assert "stopped." in team.sender.logs(waiting)
+        finally:
+            stop(leader)

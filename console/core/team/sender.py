@@ -66,8 +66,9 @@ class Route:
 
 
 @contextmanager
-def leadership(dsn: str, say: Say, poll: float = 1.0) -> Iterator[None]:
-    """Hold the team's one sender lock while the body runs; wait while another holds it."""
+def leadership(dsn: str, say: Say, stop: threading.Event, poll: float = 1.0) -> Iterator[bool]:
+    """Hold the team's one sender lock while the body runs (True); wait while another holds
+    it, unless ``stop`` is set meanwhile (then False: this one never sent)."""
     conn = connect(dsn)
     try:
         told = False
@@ -75,8 +76,10 @@ def leadership(dsn: str, say: Say, poll: float = 1.0) -> Iterator[None]:
             if not told:
                 say("Another team sender is running: this one waits, and takes over if it stops.")
                 told = True
-            time.sleep(poll)
-        yield
+            if stop.wait(poll):
+                yield False
+                return
+        yield True
     finally:
         conn.close()  # the lock goes with the connection
 
