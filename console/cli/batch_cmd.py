@@ -48,6 +48,7 @@ from console.cli.request_args import (
     add_connection_options,
     connection,
     gateway_of,
+    sender_connection,
 )
 from console.cli.send_cmd import EXIT_BY_RESULT
 from console.core import batch as core
@@ -55,6 +56,7 @@ from console.core.environments import EnvironmentStore, EnvKind
 from console.core.errors import EnvironmentStoreError
 from console.core.journals import open_journal
 from console.core.pipeline import Pipeline
+from console.core.pipeline.asking import HoldRule
 
 if TYPE_CHECKING:  # sending only: checking a file needs no HTTP client
     from console.core.transport import Transport
@@ -304,6 +306,12 @@ def _pipeline(
     journal: Any = None,
     conn: Connection | None = None,
 ) -> Pipeline:
+    journal = journal if journal is not None else open_journal()
+    holds: HoldRule | None = None
+    if journal.shared:  # boundary: team mode only (the team sender sends its rows)
+        from console.core.team.held import hold
+
+        holds = hold
     return Pipeline(
         name,
         gateway=(
@@ -313,11 +321,12 @@ def _pipeline(
             else cache(lambda command: gateway_of(args, command))
         ),
         production=production,
-        journal=journal if journal is not None else open_journal(),
+        journal=journal,
         transport=pool or _new_transport,
         close_transport=pool is None,
         connect_timeout=conn.connect_timeout if conn else args.connect_timeout or 10.0,
         read_timeout=conn.read_timeout if conn else args.timeout or 60.0,
+        holds=holds,
     )
 
 
@@ -384,12 +393,18 @@ def run_batch(args: argparse.Namespace) -> int:
     if args.dry_run == "sandbox":
         return _sandbox_dry_run(args)
     name, _production = _environment(args)
-    conn = _connection(args, core.COMMAND)
+    journal = open_journal()
+    try:
+        args.api_command = core.COMMAND
+        conn = sender_connection(args, journal)
+    except BaseException:
+        journal.close()
+        raise
     from console.core.transport import Timeouts, Transport  # sending: the HTTP client
 
     timeouts = Timeouts(connect=conn.connect_timeout, read=conn.read_timeout)
     pool = core.TransportPool(lambda: Transport(timeouts=timeouts, verify=conn.ca_bundle or True))
-    pipeline = _pipeline(name, conn.production, args, pool, conn=conn)
+    pipeline = _pipeline(name, conn.production, args, pool, journal, conn)
     try:
         plan = _plan(args, pipeline, conn.production)
         out = core.check_results_path(args.file, args.results or core.results_path(args.file))

@@ -96,6 +96,8 @@ def _guard(func: Any) -> Any:
             env = EnvironmentStore().get(args.env)
             if env.builtin:
                 raise _FailedError("the local sandbox uses its demo key; it keeps no key here.")
+            if args.keys_action == "show" and (sender := _team_sender(args.env)) is not None:
+                return _held_by_sender(args, sender)
             return int(func(args, Vault()))
         except KeyringUnavailableError as exc:
             print(f"{where}: {exc}", file=sys.stderr)
@@ -110,6 +112,39 @@ def _guard(func: Any) -> Any:
             return EXIT_FAILED
 
     return run
+
+
+def _team_sender(environment: str) -> str | None:
+    """The login of the team sender serving ``environment`` (None: not in team mode, the
+    team database cannot be reached, or no sender serves it)."""
+    from console.core.errors import ConsoleError
+    from console.core.team.dsn import configured_dsn
+
+    dsn = configured_dsn()
+    if not dsn:
+        return None
+    from console.core.team.journal import TeamJournal  # boundary: team mode only (psycopg)
+    from console.core.team.via_sender import serving
+
+    try:
+        with TeamJournal(dsn) as journal:
+            return serving(journal, environment)
+    except ConsoleError:
+        return None
+
+
+def _held_by_sender(args: argparse.Namespace, sender: str) -> int:
+    """``keys show`` of an environment the team sender serves: its key is the sender's."""
+    where = (
+        f"the team sender ({sender}) holds the key of {args.env} on the team's machine; "
+        "this profile needs none (sends go through the sender)"
+    )
+    if args.json:
+        data = {"environment": args.env, "key": None, "held_by": f"team sender {sender}"}
+        print(json.dumps(data, indent=2))
+    else:
+        print(f"Environment {args.env!r}: {where}.")
+    return 0
 
 
 def _secret(variable: str, prompt: str) -> str | None:

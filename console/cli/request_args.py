@@ -189,6 +189,38 @@ def _env_connection(args: argparse.Namespace, command: str, name: str) -> Connec
     )
 
 
+def sender_connection(args: argparse.Namespace, journal: Any) -> Connection:
+    """Where and as whom: where the team sender serves --env, it signs (this profile needs
+    no key for it: requests are prepared with a throwaway key that never leaves the
+    process); else :func:`connection`."""
+    if journal.shared and args.env:  # boundary: team mode only (psycopg)
+        from console.core.team.via_sender import placeholder_key, serving
+
+        if serving(journal, args.env) is not None:
+            return keyless_connection(args, placeholder_key())
+    return connection(args)
+
+
+def keyless_connection(args: argparse.Namespace, private_key: Any) -> Connection:
+    """--env's address, login and endpoint signed with ``private_key`` (the team sender's
+    environments: the key is the sender's, never read here)."""
+    from console.core.environments import EnvironmentStore, EnvironmentStoreError, EnvKind
+
+    try:
+        env = EnvironmentStore().get(args.env)
+    except EnvironmentStoreError as exc:
+        raise UsageError(f"--env {args.env}: {exc}") from exc
+    settings = address_settings(args, args.api_command)
+    settings["private_key"] = private_key
+    return Connection(
+        settings,
+        production=env.kind is EnvKind.PRODUCTION,
+        connect_timeout=getattr(args, "connect_timeout", None) or env.connect_timeout,
+        read_timeout=getattr(args, "timeout", None) or env.read_timeout,
+        ca_bundle=getattr(args, "ca_bundle", None) or env.ca_bundle or None,
+    )
+
+
 def gateway_of(args: argparse.Namespace, command: str) -> str | None:
     """The identity of the gateway ``command`` reaches with --env and the connection options
     (the double-payout guard's key), without reading any key; None when neither names one

@@ -37,8 +37,8 @@ from console.cli.request_args import (
     Connection,
     add_connection_options,
     add_field_options,
-    connection,
     read_fields,
+    sender_connection,
 )
 from console.cli.schedule_output import no_charge_yet, print_schedule, schedule_for
 from console.core.client import Outcome, Result
@@ -104,16 +104,23 @@ def register(sub: Any) -> None:
         metavar="SECONDS",
         help="team mode, where the approval policy holds the send back: wait this long for a "
         "checker's decision and send when approved (needed when the request carries card "
-        "data, which only this process holds)",
+        "data, which only this process holds); with a team sender, how long to wait for its "
+        "outcome (default 120)",
+    )
+    p_send.add_argument(
+        "--no-wait",
+        action="store_true",
+        help="team mode with a team sender: submit, print the submission number and return "
+        "(exit 12) without waiting for the outcome",
     )
     p_send.set_defaults(func=run_send)
 
 
 def run_send(args: argparse.Namespace) -> int:
     values = read_fields(args)
-    conn = connection(args)
     journal = open_journal()
     try:
+        conn = sender_connection(args, journal)
         pipeline = send_pipeline(args, conn, journal)
         check = pipeline.prepare(
             args.api_command, values, skip_validation=args.no_validate, **conn.settings

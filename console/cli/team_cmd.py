@@ -25,6 +25,7 @@ from console.cli.failures import (
 from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import Connection, UsageError, add_connection_options, connection
 from console.cli.team_audit_cmd import add_key_options, run_audit_key, run_verify
+from console.cli.team_sender import add_options as add_sender_options
 
 if TYPE_CHECKING:
     from console.core.team.journal import TeamJournal
@@ -57,7 +58,7 @@ def register(sub: Any) -> None:
     q = action("add-user", "make a PostgreSQL login role a maker, checker or admin", run_add_user)
     q.add_argument("name")
     # the core checks the role and the mode (one rule), and says which values it takes
-    q.add_argument("--role", required=True, help="maker, checker or admin")
+    q.add_argument("--role", required=True, help="maker, checker, admin or sender")
     q = action("policy", "show or set an environment's approval policy (admin)", run_policy)
     q.add_argument("environment")
     q.add_argument("--mode", help="none, all, or above")
@@ -100,6 +101,12 @@ def register(sub: Any) -> None:
             TEAM_AUDIT_EXIT_TABLE,
         )
     )
+    q = action(
+        "sender",
+        "run the team sender: it alone holds the key and sends what is submitted to it",
+        run_sender,
+    )
+    add_sender_options(q)
     action(
         "callback-secret",
         "let the database verify an environment's callbacks (admin; asks for the secret)",
@@ -233,7 +240,15 @@ def run_pending(args: argparse.Namespace) -> int:
     if not waiting:
         print("Nothing waits for approval.")
     for s in waiting:
-        card = " (card data: sent by the maker's console)" if s.card_data else ""
+        card = (
+            (
+                " (card data: sealed to the team sender)"
+                if s.via_sender
+                else " (card data: sent by the maker's console)"
+            )
+            if s.card_data
+            else ""
+        )
         expires = f"expires {s.expires.astimezone():%Y-%m-%d %H:%M}"
         if s.is_batch:
             print(f"#{s.id}  {s.environment}  batch  by {s.maker}  {expires}{card}")
@@ -267,6 +282,9 @@ def run_approve(args: argparse.Namespace) -> int:
                 ),
                 file=sys.stderr,
             )
+            return EXIT_OK
+        if decided.via_sender:
+            print("The team sender, which holds the key, sends it now.", file=sys.stderr)
             return EXIT_OK
         if decided.card_data:
             print(
@@ -304,6 +322,8 @@ def run_send_approved(args: argparse.Namespace) -> int:
                 f"#{found.id} is a batch: it is sent by running its file "
                 f"(`gateway-console batch run {found.client_orderid} ...`)"
             )
+        if found.via_sender:
+            raise UsageError(f"#{found.id} was submitted to the team sender, which alone sends it")
         if found.card_data:
             raise UsageError(
                 f"#{found.id} carries card data, which only its maker's console holds: it is "
@@ -368,6 +388,12 @@ def run_audit(args: argparse.Namespace) -> int:
         )
         print("  ".join(p for p in parts if p))
     return EXIT_OK
+
+
+def run_sender(args: argparse.Namespace) -> int:
+    from console.cli.team_sender import run_sender as run
+
+    return run(args, _dsn(args))
 
 
 def run_callback_secret(args: argparse.Namespace) -> int:

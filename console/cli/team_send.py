@@ -36,6 +36,8 @@ def go(args: argparse.Namespace, pipeline: Pipeline, ready: Ready) -> int | Sent
     if isinstance(done, Sent | Refused):
         return done
     awaiting: Awaiting = done
+    if awaiting.via_sender:
+        return _through_sender(args, ready, awaiting, wait)
     fresh = awaiting.submitted.earlier is None
     why = f": {ready.held.text}" if ready.held is not None and fresh else "."
     print(f"{awaiting.submitted_text}{why} Not sent.", file=sys.stderr)
@@ -47,6 +49,32 @@ def go(args: argparse.Namespace, pipeline: Pipeline, ready: Ready) -> int | Sent
     if decided.state == "approved":
         print(f"Approved by {decided.decided_by}; sending.", file=sys.stderr)
     return awaiting.send()  # not approved: the core's error says why
+
+
+def _through_sender(
+    args: argparse.Namespace, ready: Ready, awaiting: Awaiting, wait: float
+) -> int | Sent:
+    """A request the team sender sends: its outcome, waited for (``--wait``, by default
+    :data:`~console.core.team.held.SENDER_WAIT`), or the submission number (``--no-wait``,
+    or a checker's decision awaited without ``--wait``)."""
+    from console.core.team.held import SENDER_WAIT
+
+    held = ready.held
+    approval = held is not None and held.approval
+    why = f": {held.text}" if held is not None and awaiting.submitted.earlier is None else "."
+    print(f"{awaiting.submitted_text}{why}", file=sys.stderr)
+    if getattr(args, "no_wait", False) or (approval and wait <= 0):
+        print(awaiting.id)  # the submission number, for a script
+        if approval:
+            print(
+                f"A checker approves it with `gateway-console team approve {awaiting.id}`; the "
+                "team sender then sends it (the history shows the outcome).",
+                file=sys.stderr,
+            )
+        return EXIT_SUBMITTED
+    timeout = wait if wait > 0 else SENDER_WAIT
+    print(f"Waiting up to {timeout:g} s for the team sender's outcome...", file=sys.stderr)
+    return awaiting.outcome(timeout)  # no outcome in time: the core's error says where it is
 
 
 def _next_step(awaiting: Awaiting) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QCloseEvent, QKeySequence, QResizeEvent
@@ -40,6 +40,7 @@ from console.ui.window.send_panel import SendPanel
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
+    from console.core.team.journal import TeamJournal
     from console.ui.callback_listeners import CallbackListeners
     from console.ui.forms.generator import CommandForm
     from console.ui.history.bridge import JournalBridge
@@ -186,6 +187,16 @@ class MainWindow(QMainWindow):
         assert self._status is not None
         return self._status
 
+    def _team_keys(self, journal: object) -> None:
+        """Team mode: environments the team sender serves need no key here; the active one,
+        found without a key before the journal was open, is made active again."""
+        if not getattr(journal, "shared", False):
+            return
+        self.secrets.team_journal = cast("TeamJournal", journal)  # the shared one is the team's
+        env = self.session.environment
+        if env is not None and not env.builtin and not self.session.ready:
+            self.environment_menu.activate(env.name)
+
     def _journal_attached(self, journals: Journals, bridge: JournalBridge) -> None:
         # boundary: the journal's panes, the callback listeners and status checks load once
         # the journal is open, after the first paint
@@ -194,6 +205,7 @@ class MainWindow(QMainWindow):
         from console.ui.window.status_part import StatusPart
 
         self.sender_.journal = journals.sends
+        self._team_keys(journals.sends)
         args = (self.session, self.secrets, self.tasks, self)
         listeners = CallbackListeners(journals.history, journals.sends, bridge, *args)
         listeners.address_changed.connect(self.forms_part.use_listener)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
     from console.core.paths import AppPaths
+    from console.core.team.journal import TeamJournal
     from console.core.vault import Vault
 
 
@@ -48,6 +49,9 @@ class SecretsAccess:
         # (os.urandom is what the secrets module draws on, without its imports at start-up.)
         self.local_control = os.urandom(16).hex()
         self._lock = threading.Lock()  # workers open the vault and the store; held briefly
+        # The team's journal once open (team mode): where a team sender serves an
+        # environment, it holds the key, and this profile needs none.
+        self.team_journal: TeamJournal | None = None
 
     @property
     def session_only(self) -> bool:
@@ -121,5 +125,11 @@ class SecretsAccess:
         env = self.store().get(name)
         if env.builtin:
             raise EnvironmentNotReadyError("The local sandbox is not running yet.")
+        if self.team_journal is not None:
+            # boundary: team mode only (psycopg)
+            from console.core.team.via_sender import placeholder_key, serving
+
+            if serving(self.team_journal, name) is not None:  # the sender signs, not us
+                return Connection(env, placeholder_key())
         vault = self.vault()
         return Connection(env, vault.private_key(name), vault.merchant_control(name))

@@ -11,10 +11,13 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 
 ROOT = Path(__file__).resolve().parents[2]
 TEAM_PAGE = ROOT / "docs" / "team.md"
@@ -145,3 +148,79 @@ def test_the_team_set_up_runs_as_printed_with_a_createrole_owner(
         assert change in audit.stdout, audit.stdout
     assert "acme-live" in audit.stdout
     assert shlex.quote(SECRET) not in audit.stdout
+
+
+def sender_lines(page: str) -> list[str]:
+    """The team sender's block (run on its machine, as its account), comments dropped."""
+    start = page.index("```sh", page.index("**The team sender**"))
+    block = page[start + len("```sh") : page.index("```", start + 5)]
+    lines = [line.split("  #")[0].rstrip() for line in block.strip().splitlines()]
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def test_the_team_sender_set_up_runs_as_printed(
+    shell_env: dict[str, str], tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """The set-up as printed, then the sender's block as its account runs it, with one change:
+    there is no OS keyring here, so the production key and the sealing key come from files
+    only that account can read (the options the page names for it)."""
+    page = TEAM_PAGE.read_text(encoding="utf-8")
+    address = ""
+    for line in setup_lines(page):
+        if line.startswith("DSN="):
+            done = run_line(line.removeprefix("DSN=$(").rsplit(")", 1)[0], shell_env)
+            assert done.returncode == 0, done.stderr
+            shell_env["DSN"] = done.stdout.strip()
+            shell_env["CLUSTER_DIR"] = done.stderr.split("stop with: ")[1].split()[-1]
+            address = shell_env["DSN"].split("@")[1].split("/")[0]
+            continue
+        done = run_line(line.replace("db.example", address), shell_env)
+        assert done.returncode == 0, f"{line}\nexit {done.returncode}\n{done.stderr}"
+    assert "sendbot is a new login, now a sender." in done.stdout
+
+    sender_env = {**shell_env, "GATEWAY_CONSOLE_HOME": str(tmp_path / "sender-profile")}
+    lines = sender_lines(page)
+    assert lines[-1] == "gateway-console team sender --env acme-live"
+    assert lines[-2].startswith("gateway-console keys import merchant.pem --env acme-live")
+    for line in lines[:-2]:
+        done = run_line(line.replace("db.example", address), sender_env)
+        assert done.returncode == 0, f"{line}\nexit {done.returncode}\n{done.stderr}"
+    keys = [owner_only(tmp_path / name, rsa_key) for name in ("merchant.pem", "seal.pem")]
+    with (tmp_path / "sender.log").open("w") as log:
+        sender = subprocess.Popen(
+            [*shlex.split(lines[-1]), "--key-file", str(keys[0]), "--seal-key-file", str(keys[1])],
+            env=sender_env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        for _ in range(600):
+            if "serves acme-live as sendbot" in (tmp_path / "sender.log").read_text():
+                break
+            time.sleep(0.1)
+        said = (tmp_path / "sender.log").read_text()
+        assert "serves acme-live as sendbot" in said, said
+
+        maker_env = {**shell_env, "GATEWAY_CONSOLE_HOME": str(tmp_path / "alice-profile")}
+        joined = run_line(each_person_line(page).replace("db.example", address), maker_env)
+        assert joined.returncode == 0, joined.stderr
+        assert run_line(lines[1], maker_env).returncode == 0  # the environment, no key
+        shown = run_line("gateway-console keys show --env acme-live", maker_env)
+        assert shown.returncode == 0, shown.stderr
+        assert "the team sender (sendbot) holds the key of acme-live" in shown.stdout
+    finally:
+        sender.terminate()
+        assert sender.wait(timeout=30) == 0
+    assert "team sender: stopped." in (tmp_path / "sender.log").read_text()
+
+
+def owner_only(path: Path, key: rsa.RSAPrivateKey) -> Path:
+    path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.TraditionalOpenSSL,
+            serialization.NoEncryption(),
+        )
+    )
+    path.chmod(0o600)
+    return path

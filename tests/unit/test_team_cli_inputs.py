@@ -45,7 +45,7 @@ def _entries(db: TeamDatabase) -> int:
         (
             "root_admin",
             ["add-user", "erin", "--role", "Maker"],
-            "--role must be one of maker, checker, admin, not 'Maker'",
+            "--role must be one of maker, checker, admin, sender, not 'Maker'",
         ),
     ],
 )

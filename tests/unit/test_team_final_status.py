@@ -88,15 +88,20 @@ def test_a_callback_to_one_console_sets_the_final_status_for_every_console(
         assert (row.final_status, row.final_status_source) == ("approved", "callback")
 
 
-def test_a_status_answer_to_one_console_sets_the_final_status_for_every_console(
+def test_a_status_answer_of_the_team_sender_sets_the_final_status_for_every_console(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
+    """The team sender's status answer settles anyone's row (a maker's own answer settles
+    only the maker's rows: a "status" row a maker journals is no evidence)."""
     status = b"type=status-response\n&status=declined\n&gateway-order-id=9001\n"
+    with TeamJournal(team_db.dsn()) as owner:
+        Approvals(owner).add_user("sendbot", "sender")
     with (
         serve(lambda r: Reply(200, accepted("p-1", "9001"), FORM)) as gateway,
         serve(lambda r: Reply(200, status, FORM)) as status_gateway,
         TeamJournal(team_db.dsn("alice")) as alice,
         TeamJournal(team_db.dsn("bob")) as bob,
+        TeamJournal(team_db.dsn("sendbot")) as sender,
     ):
         row_id = _sent_by_alice(alice, gateway.url, rsa_key)
         heard = Heard(alice)
@@ -108,8 +113,10 @@ def test_a_status_answer_to_one_console_sets_the_final_status_for_every_console(
             private_key=rsa_key,
             endpoint_id="1",
         )
+        pipeline(bob, "gw", production=False).send(asked, Decision())  # a maker's: no effect
+        assert alice.get(row_id).final_status is None
         started = time.monotonic()
-        pipeline(bob, "gw", production=False).send(asked, Decision())  # declined: "rejected"
+        pipeline(sender, "gw", production=False).send(asked, Decision())  # declined
         assert heard.within(row_id, started, 1.0)
     with TeamJournal(team_db.dsn("carol")) as carol:
         row = carol.get(row_id)

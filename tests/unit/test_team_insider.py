@@ -14,7 +14,7 @@ from console.cli import main
 from console.cli.failures import EXIT_AUDIT_BROKEN
 from console.core.callbacks import control_code
 from console.core.pipeline import Decision
-from console.core.team import Approvals, TeamJournal, connect, content_hash
+from console.core.team import Approvals, TeamJournal, TeamPermissionError, connect, content_hash
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import FORM, accepted, pipeline, prepared_payout
@@ -144,6 +144,70 @@ def test_a_maker_cannot_settle_another_persons_payout(
     refusals = [d for who, what, d in _audit(team_db) if (who, what) == ("alice", "refused")]
     assert len(refusals) == 4
     assert "no callback or status answer the database could verify" in refusals[0]
+
+
+FAKE_STATUS = (
+    "INSERT INTO gateway.requests (created, environment, command, url, client_orderid, outcome,"
+    " final_status, final_status_source) VALUES (1, 'gw', 'status', 'https://gw.example',"
+    " 'p-1', 'accepted', 'declined', 'status') RETURNING id"
+)
+
+
+def test_a_makers_forged_status_row_does_not_decline_another_persons_payout(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """Alice, in psql, journals a "status" answer that never went to the gateway, then asks
+    the database to settle bob's accepted payout from it: refused, and audited."""
+    row_id = _bobs_payout(team_db, rsa_key)
+    with connect(team_db.dsn("alice")) as sql:
+        sql.execute(FAKE_STATUS).fetchone()
+        changed = sql.execute(
+            "SELECT * FROM gateway.set_final_status('gw', 'p-1', 'declined', NULL, 'status')"
+        ).fetchall()
+        assert changed == []
+    assert _final(team_db, row_id) == (None, None)
+    refusals = [d for who, what, d in _audit(team_db) if (who, what) == ("alice", "refused")]
+    assert "only the team sender's status answers count" in refusals[-1]
+
+
+def test_the_team_senders_status_answer_settles_another_persons_payout(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    row_id = _bobs_payout(team_db, rsa_key)
+    with TeamJournal(team_db.dsn()) as owner:
+        Approvals(owner).add_user("sendbot", "sender")
+    with connect(team_db.dsn("sendbot")) as sql:  # its own status answer, in its journal
+        sql.execute(FAKE_STATUS).fetchone()
+        changed = sql.execute(
+            "SELECT * FROM gateway.set_final_status('gw', 'p-1', 'declined', NULL, 'status')"
+        ).fetchall()
+        assert changed == [(row_id,)]
+    assert _final(team_db, row_id) == ("declined", "status")
+
+
+def test_a_maker_cannot_stand_in_for_the_team_sender(team_db: TeamDatabase) -> None:
+    """Alice, in psql, publishes a sealing key of hers (card data would then be sealed to
+    her), or takes a submission to the sender for herself: both refused, and audited."""
+    with connect(team_db.dsn("alice")) as sql:
+        answer = sql.execute("SELECT gateway.sender_start('pem', 'fp', ARRAY['prod'])").fetchone()
+        assert answer[0].startswith("refused: only the team sender")
+        assert sql.execute("SELECT count(*) FROM gateway.sender_key").fetchone()[0] == 0
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            sql.execute("INSERT INTO gateway.senders (environment) VALUES ('prod')")
+        refused = sql.execute("SELECT gateway.refuse_queued(1, 'x')").fetchone()[0]
+        assert refused.startswith("refused:")
+    refusals = [d for who, what, d in _audit(team_db) if (who, what) == ("alice", "refused")]
+    assert "sender start: not the team sender" in refusals
+
+
+def test_the_team_sender_neither_submits_nor_approves(team_db: TeamDatabase) -> None:
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        approvals = Approvals(admin)
+        with pytest.raises(TeamPermissionError, match="cannot be the team sender"):
+            approvals.add_user("bob", "sender")  # a checker
+        approvals.add_user("sendbot", "sender")
+        with pytest.raises(TeamPermissionError, match="is the team sender"):
+            approvals.add_user("sendbot", "maker")
 
 
 def test_verified_callbacks_and_the_senders_own_status_settle_and_are_audited(

@@ -23,7 +23,7 @@ from console.core.batch.limits import MAX_CONCURRENCY
 from console.core.batch.plan import BatchDecision, Plan
 from console.core.batch.source import COMMAND
 from console.core.client import Outcome, Result
-from console.core.errors import JournalUnavailableError
+from console.core.errors import ConsoleError, JournalUnavailableError, SendRefusedError
 from console.core.order_facts import answer_order_id
 from console.core.pipeline import Answered, Pipeline, Refusal, Refused, Sent
 from console.core.transport import Transport
@@ -285,7 +285,13 @@ class BatchRunner:
             return RowResult(checked, Result.NOT_SENT, exc.message)
         if isinstance(done, Refused):  # its card number, accepted meanwhile, unknown now...
             return refused_row(checked, done)
-        assert isinstance(done, Sent)  # a row is approved with its batch, never held alone
+        if not isinstance(done, Sent):  # submitted to the team sender: its outcome
+            try:
+                done = done.send()
+            except SendRefusedError as exc:  # refused by the sender or the database: not sent
+                return RowResult(checked, SKIPPED, exc.message)
+            except ConsoleError as exc:  # no outcome in time: the run stops there
+                return RowResult(checked, Result.UNKNOWN, exc.message)
         return RowResult(checked, done.result, done.outcome.summary, done.outcome)
 
     def _stop_reason(self, result: RowResult) -> str:

@@ -20,7 +20,7 @@ with :func:`refuse_undecided`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
@@ -44,13 +44,21 @@ class Hold(Protocol):
     @property
     def check(self) -> Check: ...
 
+    @property
+    def approval(self) -> bool: ...  # a checker decides first (False: the team sender sends
+
+    # it at once, so the production confirmation is the maker's, as for a send)
+
     def submit(self, *, waiting: bool, decision: Decision | None = None) -> Any:
         """Record it for a checker's decision (a ``console.core.team.held.Awaiting``)."""
 
 
-# (pipeline, check) -> the hold on the request, or None: send it as usual. The pipeline is
-# typed Any here: this module sits below it.
-HoldRule = Callable[[Any, Check], Hold | None]
+class HoldRule(Protocol):
+    """(pipeline, check) -> the hold on the request, or None: send it as usual
+    (``approval``: the policy may hold it for a checker; False: a row of a batch approved as
+    a whole). The pipeline is typed Any here: this module sits below it."""
+
+    def __call__(self, pipeline: Any, check: Check, *, approval: bool = True) -> Hold | None: ...
 
 
 class Question(StrEnum):
@@ -169,7 +177,7 @@ def steps(check: Check, *, held: bool = False) -> Iterator[Step]:
 def converse(check: Check, asker: Asker, held: Hold | None = None) -> Ready | Refused:
     """Ask ``asker`` the questions of ``check`` in their order; stop at the first refusal."""
     said: set[Question] = set()
-    for step in steps(check, held=held is not None):
+    for step in steps(check, held=held is not None and held.approval):
         if step.question is None:
             return Refused(step.code, step.message, check.verdict)
         if not _ask(asker, step.question, check, held):

@@ -199,7 +199,7 @@ class Pipeline:
             approval: the team's approval policy may hold it back (False: a row of a batch,
                 approved as a whole).
         """
-        held = self._holds(self, check) if approval and self._holds is not None else None
+        held = self._holds(self, check, approval=approval) if self._holds is not None else None
         return converse(check, asker, held)
 
     def go(self, ready: Ready, *, waiting: bool = False) -> Sent | Refused | Any:

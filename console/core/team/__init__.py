@@ -16,6 +16,9 @@ front follows: :func:`hold` a request for approval, submit it, wait, send it onc
 (LISTEN/NOTIFY), :mod:`.audit` (checking the audit trail), :mod:`.audit_signing`
 (signing what is new in it: :func:`~.audit_signing.sign_new_entries`), :mod:`.audit_key`
 (the audit key) and :mod:`.audit_state` (the key and head a console pinned),
+:mod:`.via_sender` (a maker's sends through the team sender),
+:mod:`.sealing` (card data sealed to the sender's key), :mod:`.sender` (the team sender, the
+one process holding the key that moves money; its schema: :mod:`.schema_v8`),
 :mod:`.errors`.
 """
 

@@ -25,11 +25,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from console.core.order_facts import client_orderid
 from console.core.team.errors import (
     ApprovalPendingError,
     CardDataNeedsWaitingError,
     NotApprovedError,
 )
+from console.core.team.via_sender import serving, submit_to_sender, wait_for_outcome
+
+SENDER_WAIT = 120.0  # seconds a front waits for the team sender's outcome by default
 
 if TYPE_CHECKING:
     from console.core.pipeline import Check, Decision, Pipeline, Sent
@@ -39,9 +43,13 @@ if TYPE_CHECKING:
     from console.core.team.submissions import Policy, Submission, Submitted
 
 
-def hold(pipeline: Pipeline, check: Check) -> Held | None:
+def hold(pipeline: Pipeline, check: Check, *, approval: bool = True) -> Held | None:
     """The hold on ``check``'s request, or None: send it as usual (one person's journal, a
-    policy that does not apply, or a request the pipeline refuses anyway)."""
+    policy that does not apply, or a request the pipeline refuses anyway).
+
+    ``approval``: the policy may hold it for a checker (False: a row of a batch, approved as
+    a whole; where the team sender serves the environment, it still goes through the sender).
+    """
     from console.core.team.approval import Approvals
 
     journal = pipeline.journal
@@ -50,9 +58,13 @@ def hold(pipeline: Pipeline, check: Check) -> Held | None:
     if check.blocked:  # nothing to approve: the pipeline refuses it and says why
         return None
     approvals = Approvals(cast("TeamJournal", journal))  # the shared journal is the team's
-    if not approvals.needs_approval(pipeline.environment, check.prepared):
+    environment = pipeline.environment
+    if serving(approvals.journal, environment) is not None:  # the team sender holds the key
+        needed = approval and approvals.needs_approval(environment, check.prepared)
+        return Held(approvals, pipeline, check, approvals.policy(environment), True, needed)
+    if not approval or not approvals.needs_approval(environment, check.prepared):
         return None
-    return Held(approvals, pipeline, check, approvals.policy(pipeline.environment))
+    return Held(approvals, pipeline, check, approvals.policy(environment))
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +77,8 @@ class Held:
     pipeline: Pipeline
     check: Check
     policy: Policy
+    via_sender: bool = False  # the team sender sends it (it holds the key), not this console
+    approval: bool = True  # a checker decides first (False: the sender sends it at once)
 
     @property
     def environment(self) -> str:
@@ -84,6 +98,21 @@ class Held:
     @property
     def text(self) -> str:
         """Why it is held, in a person's words."""
+        if self.via_sender:
+            sealed = (
+                " Its card data goes sealed to the sender's key, which the database cannot open."
+                if self.card_data
+                else ""
+            )
+            if not self.approval:
+                return (
+                    f"The team sender, which holds the key of {self.environment}, sends it.{sealed}"
+                )
+            return (
+                f"The approval policy of {self.environment} ({self.policy.describe()}) holds "
+                f"this {self.prepared.command} for a checker's approval; then the team sender, "
+                f"which holds the key, sends it.{sealed}"
+            )
         where = (
             " It carries card data, which never goes to the team database: this console "
             "keeps it in memory and sends it when the approval arrives."
@@ -118,6 +147,13 @@ class Held:
         # what the pipeline would refuse once approved (the approval is the production
         # confirmation): refused now, so nobody approves what cannot be sent
         refuse_undecided(self.check, approved_decision(decided))
+        if self.via_sender:  # card data sealed to the sender: nobody needs to wait
+            prepared = self.prepared
+            batch = self.approvals.journal.bound_to(  # a row of a batch claimed here
+                self.environment, prepared.command, client_orderid(prepared.params)
+            )
+            submitted = submit_to_sender(self.approvals, self.environment, prepared, batch)
+            return Awaiting(self.approvals, self.pipeline, submitted, decided, via_sender=True)
         if self.card_data and not waiting:
             raise CardDataNeedsWaitingError(
                 f"The approval policy of {self.environment} needs a checker's approval, and "
@@ -137,6 +173,7 @@ class Awaiting:
     pipeline: Pipeline
     submitted: Submitted = field(repr=False)
     decision: Decision = field(repr=False)
+    via_sender: bool = False  # the team sender sends it: this console waits for its outcome
 
     @property
     def id(self) -> int:
@@ -148,6 +185,8 @@ class Awaiting:
         nothing new was submitted)."""
         earlier = self.submitted.earlier
         if earlier is None:
+            if self.via_sender and self.current().state == "approved":
+                return f"Submitted to the team sender as #{self.id}"
             return f"Submitted for approval as #{self.id}"
         how = (
             f"approved by {earlier.decided_by} and waits to be sent"
@@ -176,11 +215,25 @@ class Awaiting:
             ApprovalRefusedError, SendRefusedError: the claim or the pipeline refused it
                 (the submission then ends "refused", with the reason in the audit trail).
         """
+        if self.via_sender:
+            return self.outcome(SENDER_WAIT)
         require_approved(self.current())
         submitted = self.submitted
         return self.approvals.send_approved(
             self.pipeline, submitted.id, submitted.prepared, self.decision
         )
+
+    def outcome(self, timeout: float) -> Sent:
+        """The team sender's outcome, waited for up to ``timeout`` seconds (a request this
+        console sends itself: :meth:`send`).
+
+        Raises:
+            ApprovalPendingError: no decision, or no outcome, yet; nothing was sent by here.
+            NotApprovedError: rejected, expired, void, or refused by the sender.
+        """
+        if not self.via_sender:
+            return self.send()
+        return wait_for_outcome(self.approvals, self.id, self.submitted.prepared, timeout)
 
 
 def require_approved(found: Submission, *, what: str = "", until: str = "") -> None:

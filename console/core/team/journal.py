@@ -147,6 +147,10 @@ class TeamJournal:
         for order_id in order_ids:
             self._claims[(environment, command, order_id)] = sid
 
+    def bound_to(self, environment: str, command: str, order_id: str) -> int | None:
+        """The submission the next send of this order id carries (None: none)."""
+        return self._claims.get((environment, command, order_id))
+
     def unbind_submission(self, environment: str, command: str, order_id: str) -> None:
         """Forget a binding its send did not use (the send was refused before its row)."""
         self._claims.pop((environment, command, order_id), None)

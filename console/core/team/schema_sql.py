@@ -1,13 +1,15 @@
 """The team database's schema, as SQL migrations (one string per schema version).
 
 Everything lives in the ``gateway`` schema. People are PostgreSQL login roles, members of
-one of three group roles: ``gateway_maker`` (prepares, submits, sends), ``gateway_checker``
+the group roles ``gateway_maker`` (prepares, submits, sends), ``gateway_checker``
 (approves or rejects other people's submissions, sends approved ones) and ``gateway_admin``
-(approval policy, users). The rules are the database's own, so psql gets no further than the
-console: row-level security and column grants on the journal, decisions only through
-``SECURITY DEFINER`` functions that check the caller, a ``CHECK`` that no submission is
-decided by its maker, a trigger that refuses a payout the policy holds back unless it comes
-from the submission claimed for it, and an audit table that no role may change or delete.
+(approval policy, users); the team sender's login is a ``gateway_sender``
+(:mod:`console.core.team.schema_v8`). The rules are the database's own, so psql gets no
+further than the console: row-level security and column grants on the journal, decisions
+only through ``SECURITY DEFINER`` functions that check the caller, a ``CHECK`` that no
+submission is decided by its maker, a trigger that refuses a payout the policy holds back
+unless it comes from the submission claimed for it, and an audit table that no role may
+change or delete.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from console.core.team.schema_v4 import V4
 from console.core.team.schema_v5 import V5
 from console.core.team.schema_v7 import V7
+from console.core.team.schema_v8 import V8
 
 CHANNEL = "gateway_team"
 
@@ -644,5 +647,5 @@ LANGUAGE sql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 $$;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, V4, V5, V7)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, V4, V5, V7, V8)
 SCHEMA_VERSION = len(MIGRATIONS)

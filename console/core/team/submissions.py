@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from console.core.prepared import PreparedRequest
 
 MODES = ("none", "all", "above")
-ROLES = ("maker", "checker", "admin")
+ROLES = ("maker", "checker", "admin", "sender")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,8 @@ class Submission:
     batch_rows: int | None = None  # a batch file approved as a whole: its rows
     rows_sent: int = 0
     shown: str = ""  # what the checker reads: the masked fields, or a batch's summary
+    via_sender: bool = False  # submitted to the team sender, which alone sends it
+    gateway: str | None = None  # the gateway identity it was submitted for (the sender's)
 
     @property
     def values(self) -> dict[str, str]:
@@ -80,7 +82,7 @@ class Submission:
 SUBMISSION_SQL = (
     "SELECT id, environment, command, client_orderid, amount, currency, receiver, card_data,"
     " params, maker, created, expires, state, decided_by, reason, sender, request_id,"
-    " batch_rows, rows_sent, request_json FROM gateway.submissions"
+    " batch_rows, rows_sent, request_json, via_sender, gateway FROM gateway.submissions"
 )
 
 

@@ -1,0 +1,131 @@
+"""``team sender``: run the team sender (:mod:`console.core.team.sender`) on a machine of the
+team's, as a ``gateway_sender`` login. It alone holds the keys of the environments it serves
+(``--env NAME``, repeatable: each environment's key from this account's keyring, or
+``--key-file`` for a single environment, a file only this account can read) and sends what
+makers submit to it, until SIGTERM or Ctrl+C (the send on its way finishes first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from console.cli.failures import EXIT_OK
+from console.cli.request_args import UsageError
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    from console.core.team.journal import TeamJournal
+    from console.core.team.sender import Route
+
+
+def add_options(q: argparse.ArgumentParser) -> None:
+    q.add_argument(
+        "--env",
+        action="append",
+        required=True,
+        metavar="NAME",
+        help="an environment this sender serves (repeatable); its key: this account's keyring",
+    )
+    q.add_argument(
+        "--key-file",
+        type=Path,
+        help="the private key of the one --env, from a file only this account can read (0600)",
+    )
+    q.add_argument(
+        "--seal-key-file",
+        type=Path,
+        help="the key card data is sealed to (a file only this account can read; default: "
+        "this account's keyring, made at the first start)",
+    )
+    q.add_argument("--poll", type=float, default=1.0, help=argparse.SUPPRESS)
+
+
+def say(line: str) -> None:
+    print(f"team sender: {line}", file=sys.stderr, flush=True)
+
+
+def run_sender(args: argparse.Namespace, dsn: str) -> int:
+    from console.core.team.journal import TeamJournal
+    from console.core.team.sender import Sender, leadership
+
+    if args.key_file is not None and len(args.env) != 1:
+        raise UsageError("--key-file is the key of one environment: give one --env with it")
+    stop = threading.Event()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda *_: stop.set())
+    seal_key = _seal_key(args.seal_key_file)
+    with leadership(dsn, say, stop) as leading:
+        if leading:
+            with TeamJournal(dsn) as journal:
+                sender = Sender(journal, _routes(args, journal), seal_key, say=say)
+                sender.start()
+                served = ", ".join(sorted(args.env))
+                say(f"serves {served} as {journal.user}; waiting for submissions.")
+                sender.run(stop, args.poll)
+    say("stopped.")
+    return EXIT_OK
+
+
+def _routes(args: argparse.Namespace, journal: TeamJournal) -> dict[str, Route]:
+    from console.core.environments import EnvironmentStoreError, EnvKind, connect
+    from console.core.gateway_identity import gateway_for
+    from console.core.pipeline import Pipeline
+    from console.core.secret_store import VaultError
+    from console.core.team.sealing import private_key_file
+    from console.core.team.sender import Route
+    from console.core.transport import Timeouts, Transport
+
+    key = private_key_file(args.key_file) if args.key_file is not None else None
+    routes: dict[str, Route] = {}
+    for name in args.env:
+        try:
+            conn = connect(name, private_key=key)
+        except (EnvironmentStoreError, VaultError) as exc:
+            raise UsageError(f"--env {name}: {exc}") from exc
+        env = conn.environment
+        timeouts = Timeouts(connect=env.connect_timeout, read=env.read_timeout)
+
+        def transport(t: Timeouts = timeouts, ca: str | None = env.ca_bundle or None) -> Any:
+            return Transport(timeouts=t, verify=ca or True)
+
+        def gateway(command: str, c: Any = conn) -> str | None:
+            return gateway_for(command, **c.prepare_kwargs(command))
+
+        pipeline = Pipeline(
+            name,
+            gateway=gateway,
+            production=env.kind is EnvKind.PRODUCTION,
+            journal=journal,
+            transport=transport,
+            connect_timeout=env.connect_timeout,
+            read_timeout=env.read_timeout,
+        )
+        routes[name] = Route(pipeline, conn.prepare_kwargs)
+    return routes
+
+
+def _seal_key(path: Path | None) -> rsa.RSAPrivateKey:
+    """The key card data is sealed to: a file only this account reads, else the keyring's
+    (made at the first start)."""
+    from console.core.secret_store import VaultError
+    from console.core.team.sealing import SEAL_KEY_SLOT, private_key_file
+    from console.core.vault import Vault
+
+    if path is not None:
+        return private_key_file(path)
+    try:
+        vault = Vault()
+        if not vault.has_key(SEAL_KEY_SLOT):
+            vault.generate_key(SEAL_KEY_SLOT, 3072)
+            say("made the key card data is sealed to, in this account's keyring.")
+        return vault.private_key(SEAL_KEY_SLOT)
+    except VaultError as exc:
+        raise UsageError(
+            f"the sealing key: {exc} Give one with --seal-key-file PEM (chmod 600)."
+        ) from exc

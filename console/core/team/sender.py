@@ -1,0 +1,270 @@
+"""The team sender: the one process of the team that holds the key that moves money.
+
+Makers and checkers submit (:mod:`.via_sender`); the sender, connected as a
+``gateway_sender`` login, takes what the policy lets go (queued at once, or approved by a
+checker), signs it with the environment's key and sends it through the same
+:class:`~console.core.pipeline.Pipeline` as every front: the double-payout guard, the
+journal's pending row committed before the request leaves, the answer after. Consoles hear
+the outcome through LISTEN/NOTIFY (the journal's triggers).
+
+Safety, whenever the sender is stopped (kill -9 included), then started again:
+
+* A claim whose journal row was not written goes back to the queue (nothing left).
+* A row left pending becomes "outcome unknown" (its session is gone); the sender asks its
+  status (:meth:`Sender.ask_unknown`) and never sends it again: the submission is "sent"
+  from the moment its row was written.
+* One sender sends at a time: a session-level advisory lock (:func:`leadership`), released
+  by the database when the holder's connection ends. A second sender waits for it.
+
+It serves the environments it was started with (``team sender --env NAME``), and refuses a
+submission whose request goes to any other gateway identity
+(:mod:`console.core.gateway_identity`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.core.errors import ConsoleError
+from console.core.pipeline import Decision, Pipeline
+from console.core.prepared import PreparedRequest, prepare
+from console.core.team.approval import Approvals
+from console.core.team.dsn import connect
+from console.core.team.errors import TeamPermissionError
+from console.core.team.hashing import content_hash
+from console.core.team.journal import TeamJournal
+from console.core.team.sealing import SealError, open_sealed, public_half
+from console.core.team.submissions import Submission
+
+_LEADER = 0x7365_6E64  # advisory lock key: "send"
+GIVE_UP_AFTER = 3600.0  # seconds an undecided status is asked again (then: the callback)
+EXPIRE_EVERY = 10.0  # seconds between two sweeps of submissions past their time
+_log = logging.getLogger(__name__)
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One environment the sender serves: its pipeline and how to sign for it.
+
+    Attributes:
+        pipeline: the send pipeline of the environment, on the sender's team journal.
+        settings: command -> the keyword arguments of
+            :func:`console.core.prepared.prepare` (address, login, endpoint, the key).
+    """
+
+    pipeline: Pipeline
+    settings: Callable[[str], dict[str, Any]]
+
+
+@contextmanager
+def leadership(dsn: str, say: Say, stop: threading.Event, poll: float = 1.0) -> Iterator[bool]:
+    """Hold the team's one sender lock while the body runs (True); wait while another holds
+    it, unless ``stop`` is set meanwhile (then False: this one never sent)."""
+    conn = connect(dsn)
+    try:
+        told = False
+        while not _locked(conn):
+            if not told:
+                say("Another team sender is running: this one waits, and takes over if it stops.")
+                told = True
+            if stop.wait(poll):
+                yield False
+                return
+        yield True
+    finally:
+        conn.close()  # the lock goes with the connection
+
+
+def _locked(conn: Any) -> bool:
+    """Whether this connection now holds the team's one sender lock."""
+    return bool(conn.execute("SELECT pg_try_advisory_lock(%s)", (_LEADER,)).fetchone()[0])
+
+
+class Sender:
+    """Sends what is submitted to the team sender, one submission at a time.
+
+    Args:
+        journal: the team journal, connected as the sender's login.
+        routes: environment name -> its :class:`Route`.
+        seal_key: the private key card data is sealed to (its public half is published).
+        say: where a line about each send goes.
+        ask_every: seconds between two status questions about one unknown outcome.
+    """
+
+    def __init__(
+        self,
+        journal: TeamJournal,
+        routes: Mapping[str, Route],
+        seal_key: rsa.RSAPrivateKey,
+        *,
+        say: Say = _log.info,
+        ask_every: float = 30.0,
+    ) -> None:
+        self.journal = journal
+        self.approvals = Approvals(journal)
+        self.routes = dict(routes)
+        self.seal_key = seal_key
+        self.say = say
+        self.ask_every = ask_every
+        self._asked: dict[int, float] = {}
+        self._expired_at = -EXPIRE_EVERY
+
+    def start(self) -> None:
+        """Publish the sealing key and the environments served; take over what a stopped
+        sender left (claims back to the queue, pending rows to "outcome unknown")."""
+        pem, fingerprint = public_half(self.seal_key)
+        with self.journal.writing() as db:
+            answer = str(
+                db.execute(
+                    "SELECT gateway.sender_start(%s, %s, %s)",
+                    (pem, fingerprint, sorted(self.routes)),
+                ).fetchone()[0]
+            )
+        if answer != "ok":
+            raise TeamPermissionError(f"Refused by the team database: {answer[9:]}.")
+        self.journal.recover_interrupted()
+
+    def run(self, stop: threading.Event, poll: float = 1.0) -> None:
+        """Send until ``stop`` is set, woken by the team's notifications (polls anyway)."""
+        from console.core.team.live import TeamListener
+
+        heard = threading.Event()
+        listener = TeamListener(self.journal.dsn, lambda _k, _e, _i: heard.set())
+        listener.start()
+        try:
+            while not stop.is_set():
+                if self.step():
+                    continue
+                heard.wait(poll)
+                heard.clear()
+        finally:
+            listener.stop()
+
+    def step(self) -> bool:
+        """One piece of work: the oldest submission waiting, else a status question about
+        an unknown outcome; False when there was nothing to do."""
+        now = time.monotonic()
+        if now - self._expired_at >= EXPIRE_EVERY:
+            self._expired_at = now
+            with self.journal.writing() as db:
+                db.execute("SELECT * FROM gateway.expire_submissions()").fetchall()
+        with self.journal.reading() as db:
+            found = db.execute(
+                "SELECT id FROM gateway.submissions WHERE via_sender AND state = 'approved'"
+                " AND environment = ANY(%s) ORDER BY id LIMIT 1",
+                (sorted(self.routes),),
+            ).fetchone()
+        if found is not None:
+            self.send(self.approvals.submission(int(found[0])))
+            return True
+        return self.ask_unknown()
+
+    def send(self, submission: Submission) -> None:
+        """Sign and send one queued submission once, or refuse it (nothing sent)."""
+        route = self.routes[submission.environment]
+        try:
+            prepared = self._prepared(submission, route)
+            route.pipeline.check(prepared).refuse_if_blocked()  # accepted before, in flight
+        except ConsoleError as exc:
+            self._refuse(submission, exc.message)
+            return
+        try:
+            sent = self.approvals.send_approved(route.pipeline, submission.id, prepared)
+        except ConsoleError as exc:  # the claim or the pipeline refused it: audited, ended
+            self.say(f"#{submission.id} not sent: {exc.message}")
+            return
+        self.say(
+            f"#{submission.id} {submission.command} {submission.client_orderid or ''} -> "
+            f"{sent.result.upper()}: {sent.outcome.summary}"
+        )
+
+    def _prepared(self, submission: Submission, route: Route) -> PreparedRequest:
+        """The submission's request, signed here; refused when it is not what was submitted
+        or goes to another gateway."""
+        params = submission.params or self._unsealed(submission)
+        prepared = prepare(submission.command, dict(params), **route.settings(submission.command))
+        if prepared.signed is None:
+            problems = "; ".join(p.message for p in prepared.errors)
+            raise ConsoleError(f"its fields do not pass the checks here ({problems})")
+        if submission.gateway and prepared.gateway != submission.gateway:
+            raise ConsoleError(
+                f"it was submitted for the gateway {submission.gateway}, and this sender sends "
+                f"{submission.environment} to {prepared.gateway}"
+            )
+        digest = content_hash(submission.environment, prepared, self.journal.hash_key)
+        if digest != self._digest(submission.id):
+            raise ConsoleError(
+                "the request signed here is not the one submitted (the environment's settings "
+                "differ between the maker's console and the sender)"
+            )
+        return prepared
+
+    def _digest(self, sid: int) -> str:
+        with self.journal.reading() as db:
+            return str(
+                db.execute(
+                    "SELECT content_hash FROM gateway.submissions WHERE id = %s", (sid,)
+                ).fetchone()[0]
+            )
+
+    def _unsealed(self, submission: Submission) -> tuple[tuple[str, str], ...]:
+        with self.journal.reading() as db:
+            found = db.execute(
+                "SELECT x.ciphertext, s.content_hash FROM gateway.sealed x"
+                " JOIN gateway.submissions s ON s.id = x.submission_id WHERE s.id = %s",
+                (submission.id,),
+            ).fetchone()
+        if found is None:
+            raise ConsoleError("it carries no fields and no sealed card data")
+        try:
+            return open_sealed(self.seal_key, bytes(found[0]), str(found[1]))
+        except SealError as exc:
+            raise ConsoleError(exc.message) from exc
+
+    def _refuse(self, submission: Submission, why: str) -> None:
+        with self.journal.writing() as db:
+            db.execute("SELECT gateway.refuse_queued(%s, %s)", (submission.id, why)).fetchone()
+        self.say(f"#{submission.id} refused: {why}; nothing was sent")
+
+    def ask_unknown(self) -> bool:
+        """Ask the gateway the status of one of this sender's sends whose outcome is
+        unknown (never sending it again); False when none is due."""
+        with self.journal.reading() as db:
+            rows = db.execute(
+                "SELECT id, environment, client_orderid, gateway_order_id FROM gateway.requests"
+                " WHERE made_by = session_user AND outcome = 'unknown'"
+                " AND command <> 'status' AND client_orderid IS NOT NULL"
+                " AND environment = ANY(%s) AND (final_status IS NULL"
+                # not decided yet: asked again for an hour (the field notes' polling), then
+                # the callback tells
+                "  OR (final_status IN ('processing', 'unknown') AND created > %s))"
+                " ORDER BY id",
+                (sorted(self.routes), time.time() - GIVE_UP_AFTER),
+            ).fetchall()
+        now = time.monotonic()
+        for row_id, environment, order_id, gateway_order_id in rows:
+            if now - self._asked.get(int(row_id), -1e9) < self.ask_every:
+                continue
+            self._asked[int(row_id)] = now
+            route = self.routes[environment]
+            values = {"client_orderid": order_id}
+            if gateway_order_id:
+                values["orderid"] = gateway_order_id
+            try:
+                asked = prepare("status", values, **route.settings("status"))
+                sent = route.pipeline.send(asked, Decision(production_confirmed=True))
+            except ConsoleError as exc:
+                self.say(f"row {row_id}: its status could not be asked ({exc.message})")
+                return True
+            self.say(f"row {row_id} {order_id}: status asked -> {sent.outcome.summary}")
+            return True
+        return False

@@ -1,0 +1,185 @@
+"""A team with a team sender, as real processes: the sender's profile (an environment and
+its key file), a maker's profile (the same environment, no key), and a gateway stand-in that
+counts what reaches it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from tests.helpers.http_server import Received, Reply
+from tests.helpers.postgres import TeamDatabase
+from tests.helpers.team import FORM, accepted
+
+SENDER = "sendbot"
+
+
+@dataclass
+class Gateway:
+    """Answers payouts (after ``delay`` seconds) and status questions; counts payouts."""
+
+    delay: float = 0.0
+    payouts: Counter[str] = field(default_factory=Counter)
+    bodies: list[dict[str, str]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, request: Received) -> Reply:
+        values = dict(parse_qsl(request.body.decode()))
+        order = values.get("client_orderid", "")
+        if "/status/" in request.path:
+            with self.lock:
+                seen = order in self.payouts
+            status = "approved" if seen else "unknown"
+            body = f"type=status-response\n&status={status}\n&merchant-order-id={order}\n"
+            return Reply(200, body.encode(), FORM)
+        with self.lock:
+            self.payouts[order] += 1
+            self.bodies.append(values)
+        return Reply(200, accepted(order, str(9000 + len(self.bodies))), FORM, delay=self.delay)
+
+
+@dataclass
+class Profile:
+    """One person's console profile, run as its own process."""
+
+    home: Path
+    dsn: str
+    log_of: dict[int, Path] = field(default_factory=dict)
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {
+            **os.environ,
+            "GATEWAY_CONSOLE_HOME": str(self.home),
+            "GATEWAY_CONSOLE_TEAM_DSN": self.dsn,
+            "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+        }
+
+    def run(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "console", *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=self.env,
+            check=False,
+        )
+        assert "Traceback" not in done.stderr, done.stderr
+        return done
+
+    def start(self, *args: str) -> subprocess.Popen[str]:
+        """``gateway-console ARGS`` started in the background; its output goes to
+        ``self.home/log-*.txt`` (:meth:`logs`)."""
+        with (self.home / f"log-{time.monotonic_ns()}.txt").open("w") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "console", *args],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env=self.env,
+            )
+        self.log_of[process.pid] = Path(log.name)
+        return process
+
+    def logs(self, process: subprocess.Popen[str] | None = None) -> str:
+        paths = [self.log_of[process.pid]] if process else sorted(self.log_of.values())
+        return "".join(p.read_text() for p in paths)
+
+
+def owner_only_pem(path: Path, key: rsa.RSAPrivateKey) -> Path:
+    path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.TraditionalOpenSSL,
+            serialization.NoEncryption(),
+        )
+    )
+    path.chmod(0o600)
+    return path
+
+
+@dataclass
+class SenderTeam:
+    """alice (maker, no key), bob (checker) and the sender, on one team database."""
+
+    db: TeamDatabase
+    sender: Profile
+    alice: Profile
+    bob: Profile
+    key_file: Path
+    seal_file: Path
+
+    def start_sender(self) -> subprocess.Popen[str]:
+        return self.sender.start(
+            "team",
+            "sender",
+            "--env",
+            "live",
+            "--key-file",
+            str(self.key_file),
+            "--seal-key-file",
+            str(self.seal_file),
+            "--poll",
+            "0.2",
+        )
+
+
+def sender_team(
+    db: TeamDatabase, tmp: Path, url: str, key: rsa.RSAPrivateKey, seal: rsa.RSAPrivateKey
+) -> SenderTeam:
+    from console.core.team import Approvals, TeamJournal
+
+    with TeamJournal(db.dsn()) as owner:
+        Approvals(owner).add_user(SENDER, "sender")
+    people = {}
+    for person in (SENDER, "alice", "bob"):
+        profile = Profile(tmp / person, db.dsn(person))
+        profile.home.mkdir()
+        added = profile.run(
+            "env", "add", "live", "--kind", "production", "--base-url", url, "--login",
+            "merchant", "--endpoint-id", "1",
+        )  # fmt: skip
+        assert added.returncode == 0, added.stderr
+        people[person] = profile
+    return SenderTeam(
+        db,
+        people[SENDER],
+        people["alice"],
+        people["bob"],
+        owner_only_pem(tmp / SENDER / "merchant.pem", key),
+        owner_only_pem(tmp / SENDER / "seal.pem", seal),
+    )
+
+
+def wait_for(predicate: object, timeout: float = 60.0, every: float = 0.1) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():  # type: ignore[operator]
+            return True
+        time.sleep(every)
+    return False
+
+
+def kill9(process: subprocess.Popen[str]) -> None:
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=10)
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            kill9(process)
