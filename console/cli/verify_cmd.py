@@ -3,7 +3,8 @@
 The request comes from FILE, standard input (no FILE, or ``-``), ``--curl TEXT``, or
 ``--url`` with ``--authorization`` and ``--body``. The key: ``--public-key FILE`` (public key
 PEM or certificate), ``--key-file FILE`` (a private key; only its public half is used) or
-``--env NAME`` (an environment's key from the keyring). ``--callback QUERY`` checks a
+``--env NAME`` (an environment's key from the keyring); ``--id`` names the signer's endpoint
+and group ids, so that a path signed for another of them is named. ``--callback QUERY`` checks a
 callback's ``control`` instead, with the merchant control secret of ``--env`` or of the
 environment variable named by ``--merchant-control-env``.
 
@@ -62,6 +63,14 @@ def register(sub: Any) -> None:
     key.add_argument("--key-passphrase-env", metavar="VAR", help="variable with its passphrase")
     key.add_argument("--env", metavar="NAME", help="a saved environment's key (keyring)")
     key.add_argument(
+        "--id",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="an endpoint or group id of the signer, to name a path signed for another of "
+        "them (repeatable)",
+    )
+    key.add_argument(
         "--other-key",
         type=Path,
         action="append",
@@ -87,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     except (UnreadableInputError, CaptureError, KeyProblem) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
-    verdict = diagnose(received, key, now=time.time(), other_keys=others)
+    verdict = diagnose(received, key, now=time.time(), other_keys=others, ids=args.id)
     if args.json:
         print(json.dumps(verdict.to_json(reveal=args.reveal), indent=2))
     else:
@@ -193,7 +202,7 @@ def _merchant_control(args: argparse.Namespace) -> str:
 
 
 def _print(verdict: Verdict, *, reveal: bool) -> None:
-    print("VALID: the signature verifies." if verdict.valid else "INVALID")
+    print(verdict.headline())
     for finding in verdict.findings:
         print(f"  {finding.message} ({finding.code})")
         if finding.fix:

@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl, unquote, unquote_plus, urlsplit
 from console.core.masking import mask_params
 from console.core.siglab.capture import Capture, CaptureError
 from console.core.siglab.curl import parse_curl
+from console.core.siglab.received import header_params
 from console.core.spec import COMMANDS
 
 _PLACEHOLDER = re.compile(r"[{<](endpoint_id|endpoint_group_id)[}>]")
@@ -193,7 +194,8 @@ def _pairs(text: str, where: str) -> list[tuple[str, str]]:
 
 
 def _header_params(authorization: str | None) -> dict[str, str]:
-    return {
-        unquote(m.group(1)): unquote(m.group(2))
-        for m in _HEADER_PARAM.finditer(authorization or "")
-    }
+    try:  # read as the lab reads it: unquoted values and ; separators too
+        params, _problems = header_params(authorization or "")
+    except CaptureError:
+        params = [(m.group(1), m.group(2)) for m in _HEADER_PARAM.finditer(authorization or "")]
+    return {unquote(n): unquote(v) for n, v in params}

@@ -35,7 +35,9 @@ _f = finding
 
 def header_findings(r: Received) -> list[Finding]:
     """What is wrong with the Authorization header's parameters."""
-    out = []
+    out = [_f(code) for code in r.header_problems]
+    if r.oauth_place != "header":
+        out.append(_f(f"oauth-params-in-{r.oauth_place}"))
     names = list(r.header_names)
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -72,15 +74,18 @@ def _method_findings(method: str | None) -> list[Finding]:
     if not method or method == "RSA-SHA256":
         return []
     if method.upper().startswith("HMAC"):
-        return [_f("hmac-sha1", f"oauth_signature_method is {method!r}.")]
-    if method == "RSA-SHA1":
-        return [_f("sha1-instead-of-sha256", "oauth_signature_method says RSA-SHA1.")]
+        code = "hmac-sha256" if "256" in method else "hmac-sha1"
+        return [_f(code, f"oauth_signature_method is {method!r}.")]
     return [_f("signature-method", f"It is {method!r}.")]
 
 
 def body_findings(r: Received) -> list[Finding]:
-    """Login in the body, a JSON body."""
+    """Login in the body, a field sent twice, a JSON body."""
     out = []
+    names = [n for n, _ in r.body]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        out.append(_f("parameter-repeated", f"Sent more than once: {', '.join(twice)}."))
     if any(n == "login" for n, _ in (*r.query, *r.body)):
         out.append(_f("login-in-body"))
     if readings.is_json(r):
