@@ -190,7 +190,7 @@ def _diagnose(
     match, tried = search.search(r, targets)
     findings: list[Finding] = []
     declared = rules.declared_method(r)
-    method_findings = _method_told_by_bytes(rules.header_findings(r), declared, targets)
+    method_findings = rules.method_told_by_bytes(rules.header_findings(r), declared, targets)
     hmac = None if any(targets.values()) else opening.hmac_by_length(key, forms)
     if unquote(r.signature_text) == UNSIGNED:
         match = None
@@ -216,7 +216,7 @@ def _diagnose(
         findings.append(_unexplained(tried))
     elif hmac is not None:  # the length tells, whatever the header says
         findings.append(hmac)
-        method_findings = [f for f in method_findings if f.code not in _METHOD_CODES]
+        method_findings = [f for f in method_findings if f.code not in rules.METHOD_CODES]
     elif declared.startswith("RSA") or not declared:
         match, _ = opening.pss_match(r, key, forms)
         if match is not None:
@@ -248,32 +248,6 @@ def _diagnose(
         fingerprint=fingerprint(key),
         codes=tuple(f.code for f in findings),
     )
-
-
-_METHOD_CODES = frozenset(("hmac-sha1", "hmac-sha256", "signature-method"))
-
-
-def _method_told_by_bytes(
-    findings: list[Finding], declared: str, targets: Mapping[str, Mapping[bytes, object]]
-) -> list[Finding]:
-    """The header's method findings, corrected by what the signature opened to: under an
-    ``RSA-SHA1`` header, a SHA-1 signature is the signing's mistake, a SHA-256 one the
-    header's."""
-    if declared != "RSA-SHA1":
-        return findings
-    others = [f for f in findings if f.code != "signature-method"]
-    if targets.get("sha1"):
-        return [
-            *others,
-            finding("sha1-instead-of-sha256", "oauth_signature_method says RSA-SHA1 too."),
-        ]
-    if targets.get("sha256"):
-        detail = (
-            "It says RSA-SHA1, but the signature is RSA-SHA256 (SHA-256 inside): only the "
-            "header's method is wrong."
-        )
-        return [*others, finding("signature-method", detail)]
-    return findings
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

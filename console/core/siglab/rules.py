@@ -8,6 +8,7 @@ finding with its code; the lab calls such a request invalid, as the gateway does
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from console.core.siglab import readings, variants
@@ -77,6 +78,32 @@ def _method_findings(method: str | None) -> list[Finding]:
         code = "hmac-sha256" if "256" in method else "hmac-sha1"
         return [_f(code, f"oauth_signature_method is {method!r}.")]
     return [_f("signature-method", f"It is {method!r}.")]
+
+
+METHOD_CODES = frozenset(("hmac-sha1", "hmac-sha256", "signature-method"))
+
+
+def method_told_by_bytes(
+    findings: list[Finding], declared: str, targets: Mapping[str, Mapping[bytes, object]]
+) -> list[Finding]:
+    """The header's method findings, corrected by what the signature opened to: under an
+    ``RSA-SHA1`` header, a SHA-1 signature is the signing's mistake, a SHA-256 one the
+    header's."""
+    if declared != "RSA-SHA1":
+        return findings
+    others = [f for f in findings if f.code != "signature-method"]
+    if targets.get("sha1"):
+        return [
+            *others,
+            finding("sha1-instead-of-sha256", "oauth_signature_method says RSA-SHA1 too."),
+        ]
+    if targets.get("sha256"):
+        detail = (
+            "It says RSA-SHA1, but the signature is RSA-SHA256 (SHA-256 inside): only the "
+            "header's method is wrong."
+        )
+        return [*others, finding("signature-method", detail)]
+    return findings
 
 
 def body_findings(r: Received) -> list[Finding]:
