@@ -3,10 +3,10 @@
 The request comes from FILE, standard input (no FILE, or ``-``), ``--curl TEXT``, or
 ``--url`` with ``--authorization`` and ``--body``. The key: ``--public-key FILE`` (public key
 PEM or certificate), ``--key-file FILE`` (a private key; only its public half is used) or
-``--env NAME`` (an environment's key from the keyring); ``--id`` names the signer's endpoint
-and group ids, so that a path signed for another of them is named. ``--callback QUERY`` checks a
-callback's ``control`` instead, with the merchant control secret of ``--env`` or of the
-environment variable named by ``--merchant-control-env``.
+``--env NAME`` (an environment's key from the keyring, with its endpoint and group ids);
+``--id`` names more of the signer's ids, so that a path signed for another is named.
+``--callback QUERY`` checks a callback's ``control`` instead, with the merchant control
+secret of ``--env`` or of the environment variable named by ``--merchant-control-env``.
 
 Exit statuses: 0 valid, 1 invalid, 2 unreadable input (request, key or options).
 """
@@ -68,7 +68,7 @@ def register(sub: Any) -> None:
         default=[],
         metavar="ID",
         help="an endpoint or group id of the signer, to name a path signed for another of "
-        "them (repeatable)",
+        "them (repeatable; --env adds the environment's)",
     )
     key.add_argument(
         "--other-key",
@@ -91,12 +91,13 @@ def run(args: argparse.Namespace) -> int:
         if args.callback is not None:
             return _run_callback(args)
         received = from_capture(_capture(args))
-        key = _key(args)
+        key, env_ids = _key(args)
         others = {str(path): _key_file(path, None) for path in args.other_key}
     except (UnreadableInputError, CaptureError, KeyProblem) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
-    verdict = diagnose(received, key, now=time.time(), other_keys=others, ids=args.id)
+    ids = [*args.id, *env_ids]
+    verdict = diagnose(received, key, now=time.time(), other_keys=others, ids=ids)
     if args.json:
         print(json.dumps(verdict.to_json(reveal=args.reveal), indent=2))
     else:
@@ -123,7 +124,8 @@ def input_text(args: argparse.Namespace) -> str:
     return sys.stdin.read()
 
 
-def _key(args: argparse.Namespace) -> RSAPublicKey:
+def _key(args: argparse.Namespace) -> tuple[RSAPublicKey, tuple[str, ...]]:
+    """The key, and with --env the environment's endpoint and group ids."""
     given = [k for k in (args.public_key, args.key_file, args.env) if k]
     if len(given) != 1:
         raise UnreadableInputError(
@@ -136,7 +138,7 @@ def _key(args: argparse.Namespace) -> RSAPublicKey:
         passphrase = os.environ.get(args.key_passphrase_env)
         if passphrase is None:
             raise UnreadableInputError(f"environment variable {args.key_passphrase_env} is not set")
-    return _key_file(args.public_key or args.key_file, passphrase)
+    return _key_file(args.public_key or args.key_file, passphrase), ()
 
 
 def _key_file(path: Path, passphrase: str | None) -> RSAPublicKey:
@@ -148,7 +150,7 @@ def _key_file(path: Path, passphrase: str | None) -> RSAPublicKey:
         raise UnreadableInputError(f"{path}: {exc}") from None
 
 
-def _env_key(name: str) -> RSAPublicKey:
+def _env_key(name: str) -> tuple[RSAPublicKey, tuple[str, ...]]:
     from console.core.errors import EnvironmentStoreError
     from console.core.secret_store import VaultError
 
