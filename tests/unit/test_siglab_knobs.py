@@ -69,6 +69,7 @@ def request(
     header: str = 'OAuth {}="{}"',
     joiner: str = ", ",
     place: str = "header",
+    body_encode: Encoder = rfc3986,
 ) -> tuple[str, str, str]:
     """(URL, Authorization header, body) as a client with these knobs sends them."""
     oauth = [
@@ -81,7 +82,7 @@ def request(
     pairs = sorted(f"{encode(n)}={encode(v)}" for n, v in [*fields, *oauth])
     base = f"POST&{encode(signed_url or url)}&{encode('&'.join(pairs))}".encode()
     signature = (sign or rsa_sha256(key))(base)
-    body = "&".join(f"{rfc3986(n)}={rfc3986(v)}" for n, v in fields)
+    body = "&".join(f"{body_encode(n)}={body_encode(v)}" for n, v in fields)
     params = [*oauth, ("oauth_signature", signature)]
     if place == "body":
         return url, "", body + "&" + "&".join(f"{n}={rfc3986(v)}" for n, v in params)
@@ -197,6 +198,19 @@ def test_a_field_sent_twice_is_never_valid(rsa_key: rsa.RSAPrivateKey) -> None:
     v = verdict(request(rsa_key, fields=fields), rsa_key)
     assert not v.valid
     assert named(v) == {"parameter-repeated"}
+
+
+def test_values_that_are_not_utf8_are_never_valid(rsa_key: rsa.RSAPrivateKey) -> None:
+    """ISO-8859-1 for the signature and the body alike: the signature verifies, but the
+    gateway refuses values that are not UTF-8 (151), and so does the lab."""
+
+    def latin1(text: str) -> str:
+        return quote(text.encode("latin-1", "replace"), safe="~")
+
+    v = verdict(request(rsa_key, encode=latin1, body_encode=latin1), rsa_key)
+    assert not v.valid
+    assert named(v) == {"value-not-utf8"}
+    assert "order_desc" in v.findings[0].message
 
 
 def test_the_endpoint_signed_and_the_group_sent_is_named_with_the_signers_ids(

@@ -88,6 +88,12 @@ MISTAKES: dict[str, Mistake] = {
         "with a signature that verifies",
         "send each field once",
     ),
+    "value-not-utf8": _M(
+        "a field's bytes are not UTF-8 text (another charset's bytes, %FC for ü); the "
+        "gateway refuses it (validation error 151) even with a signature that verifies",
+        "percent-encode the UTF-8 bytes of each value: Java URLEncoder.encode(v, "
+        "StandardCharsets.UTF_8), PHP rawurlencode() of UTF-8 text",
+    ),
     "duplicate-kept-once": _M(
         "a field is sent twice but the client signed one copy (a dict or array keeps one)",
         "sign every name=value pair as sent, repeated names included (a list of pairs, not "

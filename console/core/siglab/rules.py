@@ -107,12 +107,17 @@ def method_told_by_bytes(
 
 
 def body_findings(r: Received) -> list[Finding]:
-    """Login in the body, a field sent twice, a JSON body."""
+    """Login in the body, a field sent twice or not UTF-8 (the sandbox's 150 and 151),
+    a JSON body."""
     out = []
     names = [n for n, _ in r.body]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         out.append(_f("parameter-repeated", f"Sent more than once: {', '.join(twice)}."))
+    not_text = [n for n, v in r.body if not _is_text(n) or not _is_text(v)]
+    if not_text:
+        names = ", ".join(n.encode("utf-8", "replace").decode() for n in not_text)
+        out.append(_f("value-not-utf8", f"Found in: {names}."))
     if any(n == "login" for n, _ in (*r.query, *r.body)):
         out.append(_f("login-in-body"))
     if readings.is_json(r):
@@ -124,6 +129,14 @@ def body_findings(r: Received) -> list[Finding]:
             )
         )
     return out
+
+
+def _is_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")  # bytes that were not UTF-8 came in as lone surrogates
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def declared_method(r: Received) -> str:

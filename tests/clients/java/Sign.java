@@ -102,6 +102,7 @@ public class Sign {
         String separator = ", ";
         String oauthIn = "header";
         boolean sorted = true;
+        boolean bodyWithEncoder = false; // the body built with the same encoder as the signature
     }
 
     final String login;
@@ -134,7 +135,11 @@ public class Sign {
     }
 
     static String form(List<P> ps) {
-        return ps.stream().map(p -> rfc3986(p.k()) + "=" + rfc3986(p.v())).collect(Collectors.joining("&"));
+        return form(ps, Sign::rfc3986);
+    }
+
+    static String form(List<P> ps, Function<String, String> enc) {
+        return ps.stream().map(p -> enc.apply(p.k()) + "=" + enc.apply(p.v())).collect(Collectors.joining("&"));
     }
 
     String[] request(String url, List<P> sent, Opts o) {
@@ -162,7 +167,8 @@ public class Sign {
         List<String> parts = new ArrayList<>();
         for (P p : oauth) parts.add(p.k() + "=\"" + rfc3986(p.v()) + "\"");
         parts.add("oauth_signature=\"" + rfc3986(signature) + "\"");
-        return new String[] {url, "OAuth " + String.join(o.separator, parts), form(sent)};
+        String body = o.bodyWithEncoder ? form(sent, o.encode) : form(sent);
+        return new String[] {url, "OAuth " + String.join(o.separator, parts), body};
     }
 
     static String json(String s) {
@@ -218,6 +224,12 @@ public class Sign {
         // the same on a Windows server (windows-1252)
         emit("platform-charset-1252", List.of("charset-not-utf8"),
                 s.request(url, fields("jv-1252"), opts(o -> o.encode = v -> enc(v, Charset.forName("windows-1252")))));
+        // ISO-8859-1 for the signature and the body alike: the signature verifies, but the
+        // gateway refuses values that are not UTF-8
+        emit("latin1-throughout", List.of("value-not-utf8"), s.request(url, fields("jv-latin1"), opts(o -> {
+            o.encode = v -> enc(v, StandardCharsets.ISO_8859_1);
+            o.bodyWithEncoder = true;
+        })));
         emit("sha1withrsa", List.of("sha1-instead-of-sha256"),
                 s.request(url, fields("jv-sha1"), opts(o -> o.sign = rsa(s.key, "SHA1withRSA"))));
         emit("pss", List.of("pss-padding"),
