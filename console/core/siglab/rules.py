@@ -116,8 +116,8 @@ def body_findings(r: Received) -> list[Finding]:
         out.append(_f("parameter-repeated", f"Sent more than once: {', '.join(twice)}."))
     not_text = [n for n, v in r.body if not _is_text(n) or not _is_text(v)]
     if not_text:
-        names = ", ".join(n.encode("utf-8", "replace").decode() for n in not_text)
-        out.append(_f("value-not-utf8", f"Found in: {names}."))
+        shown = ", ".join(n.encode("utf-8", "replace").decode() for n in not_text)
+        out.append(_f("value-not-utf8", f"Found in: {shown}."))
     if any(n == "login" for n, _ in (*r.query, *r.body)):
         out.append(_f("login-in-body"))
     if readings.is_json(r):
