@@ -183,7 +183,14 @@ def _body(capture: Capture) -> tuple[list[tuple[str, str]], list[str], list[str]
             "sent unencoded (encode it as %26)."
         )
         refusals.append(f"The body splits a value at an unencoded & ({said}).")
-    return _pairs(text, "body"), notes, refusals
+    try:
+        return _pairs(text, "body"), notes, refusals
+    except CaptureError:  # another charset's bytes: shown, but not sent as they are
+        refusals.append(
+            "The body has percent escapes that are not UTF-8 text (another charset, such as "
+            "%FC for ü); the gateway refuses such values, and the console sends UTF-8."
+        )
+        return parse_qsl(text, keep_blank_values=True, errors="replace"), notes, refusals
 
 
 def _pairs(text: str, where: str) -> list[tuple[str, str]]:
