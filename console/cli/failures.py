@@ -45,7 +45,8 @@ EXIT_FAILED = EXIT_INVALID  # history, keys: the action failed; nothing was chan
 EXIT_NO_KEYRING = 3  # keys: no usable OS keyring
 EXIT_ENV_NOT_CONFIRMED = 4  # env: a change to a production environment was not confirmed
 EXIT_VALID = EXIT_OK  # verify: the signature is valid
-EXIT_SIGNATURE_INVALID = EXIT_INVALID  # verify: it is not (the mistake is named)
+EXIT_SIGNATURE_INVALID = EXIT_INVALID  # verify: it is not (the mistake is named), or valid only
+# over the scheme that was not given
 EXIT_UNREADABLE = EXIT_USAGE  # verify, import-curl: the input cannot be read
 
 EXIT_TABLE = f"""exit status:

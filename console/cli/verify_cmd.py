@@ -3,11 +3,13 @@
 The request comes from FILE, standard input (no FILE, or ``-``), ``--curl TEXT``, or
 ``--url`` with ``--authorization`` and ``--body``. The key: ``--public-key FILE`` (public key
 PEM or certificate), ``--key-file FILE`` (a private key; only its public half is used) or
-``--env NAME`` (an environment's key from the keyring). ``--callback QUERY`` checks a
-callback's ``control`` instead, with the merchant control secret of ``--env`` or of the
-environment variable named by ``--merchant-control-env``.
+``--env NAME`` (an environment's key from the keyring, with its endpoint and group ids);
+``--id`` names more of the signer's ids, so that a path signed for another is named.
+``--callback QUERY`` checks a callback's ``control`` instead, with the merchant control
+secret of ``--env`` or of the environment variable named by ``--merchant-control-env``.
 
-Exit statuses: 0 valid, 1 invalid, 2 unreadable input (request, key or options).
+Exit statuses: 0 valid, 1 invalid (or valid only over a scheme that was not given), 2
+unreadable input (request, key or options).
 """
 
 from __future__ import annotations
@@ -68,6 +70,14 @@ def register(sub: Any) -> None:
     key.add_argument("--key-passphrase-env", metavar="VAR", help="variable with its passphrase")
     key.add_argument("--env", metavar="NAME", help="a saved environment's key (keyring)")
     key.add_argument(
+        "--id",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="an endpoint or group id of the signer, to name a path signed for another of "
+        "them (repeatable; --env adds the environment's)",
+    )
+    key.add_argument(
         "--other-key",
         type=Path,
         action="append",
@@ -88,12 +98,13 @@ def run(args: argparse.Namespace) -> int:
         if args.callback is not None:
             return _run_callback(args)
         received = from_capture(_capture(args))
-        key = _key(args)
+        key, env_ids = _key(args)
         others = {str(path): _key_file(path, None) for path in args.other_key}
     except (UnreadableInputError, CaptureError, KeyProblem) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
-    verdict = diagnose(received, key, now=time.time(), other_keys=others)
+    ids = [*args.id, *env_ids]
+    verdict = diagnose(received, key, now=time.time(), other_keys=others, ids=ids)
     if args.json:
         print(json.dumps(verdict.to_json(reveal=args.reveal), indent=2))
     else:
@@ -135,7 +146,8 @@ def _stdin_capped() -> bytes:
     return text.encode("utf-8")
 
 
-def _key(args: argparse.Namespace) -> RSAPublicKey:
+def _key(args: argparse.Namespace) -> tuple[RSAPublicKey, tuple[str, ...]]:
+    """The key, and with --env the environment's endpoint and group ids."""
     given = [k for k in (args.public_key, args.key_file, args.env) if k]
     if len(given) != 1:
         raise UnreadableInputError(
@@ -148,7 +160,7 @@ def _key(args: argparse.Namespace) -> RSAPublicKey:
         passphrase = os.environ.get(args.key_passphrase_env)
         if passphrase is None:
             raise UnreadableInputError(f"environment variable {args.key_passphrase_env} is not set")
-    return _key_file(args.public_key or args.key_file, passphrase)
+    return _key_file(args.public_key or args.key_file, passphrase), ()
 
 
 def _key_file(path: Path, passphrase: str | None) -> RSAPublicKey:
@@ -162,7 +174,7 @@ def _key_file(path: Path, passphrase: str | None) -> RSAPublicKey:
         raise UnreadableInputError(f"{path}: {exc}") from None
 
 
-def _env_key(name: str) -> RSAPublicKey:
+def _env_key(name: str) -> tuple[RSAPublicKey, tuple[str, ...]]:
     from console.core.errors import EnvironmentStoreError
     from console.core.secret_store import VaultError
 
@@ -216,7 +228,7 @@ def _merchant_control(args: argparse.Namespace) -> str:
 
 
 def _print(verdict: Verdict, *, reveal: bool) -> None:
-    print("VALID: the signature verifies." if verdict.valid else "INVALID")
+    print(verdict.headline())
     for finding in verdict.findings:
         print(f"  {finding.message} ({finding.code})")
         if finding.fix:

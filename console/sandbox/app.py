@@ -120,7 +120,9 @@ class Sandbox:
         self.clock = SandboxClock(float(self.db.meta("clock_offset") or 0.0))
         self.ids = Ids(self.db)
         self.merchants = Merchants(self.db)
-        self.auth = Authenticator(self.merchants.public_key, window=auth_window)
+        self.auth = Authenticator(
+            self.merchants.public_key, ids=self.merchants.ids, window=auth_window
+        )
         self.scheduler = Scheduler()
         self.callbacks = CallbackSender(
             self.db,

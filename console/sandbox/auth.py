@@ -41,7 +41,7 @@ SIGNED_OAUTH = (
 )
 DEFAULT_WINDOW = 300.0
 log = logging.getLogger("console.sandbox")
-_LOGIN = re.compile(r'oauth_consumer_key\s*=\s*"([^"]*)"')
+_LOGIN = re.compile(r'oauth_consumer_key\s*=\s*"?([^",;\s]*)')
 
 
 class AuthError(Exception):
@@ -68,9 +68,12 @@ class SignedRequest:
     content_type: str | None = None
 
 
-def lab_verdict(request: SignedRequest, key: RSAPublicKey, now: float) -> str:
+def lab_verdict(
+    request: SignedRequest, key: RSAPublicKey, now: float, ids: tuple[str, ...] = ()
+) -> str:
     """The signature lab's verdict on the same bytes, for the log beside the sandbox's own
-    reason (the lab only explains; the sandbox's check above decides)."""
+    reason (the lab only explains; the sandbox's check above decides). ``ids``: the login's
+    endpoint and group ids, so that a path signed for another of them is named."""
     from console.core.siglab.capture import CaptureError
     from console.core.siglab.diagnose import diagnose
     from console.core.siglab.received import from_wire
@@ -86,7 +89,7 @@ def lab_verdict(request: SignedRequest, key: RSAPublicKey, now: float) -> str:
             request.body,
             request.content_type,
         )
-        verdict = diagnose(received, key, now=now)
+        verdict = diagnose(received, key, now=now, ids=ids)
     except (CaptureError, ValueError) as exc:
         return f"; signature lab: cannot read the request ({exc})"
     except Exception:  # the lab only explains: a fault in it never turns a 403 into a 500
@@ -95,10 +98,13 @@ def lab_verdict(request: SignedRequest, key: RSAPublicKey, now: float) -> str:
     return f"; signature lab: {verdict.summary()}"
 
 
-def _login_hint(authorization: str | None) -> str | None:
-    """The consumer key of a header that could not be read as a whole."""
-    match = _LOGIN.search(authorization or "")
-    return match.group(1) if match else None
+def _login_hint(request: SignedRequest) -> str | None:
+    """The consumer key of a header that could not be read as a whole (values unquoted,
+    ; between them), or of oauth parameters sent in the query or body instead."""
+    match = _LOGIN.search(request.authorization or "")
+    if match:
+        return match.group(1)
+    return next((v for n, v in request.params if n == "oauth_consumer_key"), None)
 
 
 class NonceCache:
@@ -127,6 +133,7 @@ class Authenticator:
 
     Args:
         public_key: returns the RSA public key of a login, or None when it is unknown.
+        ids: returns a login's endpoint and group ids (for the lab's verdict in the log).
         window: accepted distance in seconds between oauth_timestamp and real time.
         wall: the real-time source (tests pass their own).
     """
@@ -135,10 +142,12 @@ class Authenticator:
         self,
         public_key: Callable[[str], RSAPublicKey | None],
         *,
+        ids: Callable[[str], tuple[str, ...]] | None = None,
         window: float = DEFAULT_WINDOW,
         wall: Callable[[], float] = time.time,
     ) -> None:
         self._public_key = public_key
+        self._ids = ids or (lambda _login: ())
         self.window = window
         self._wall = wall
         self._nonces = NonceCache()
@@ -151,11 +160,11 @@ class Authenticator:
         try:
             return self._check(request)
         except AuthError as exc:
-            login = exc.login or _login_hint(request.authorization)
+            login = exc.login or _login_hint(request)
             key = self._public_key(login) if login else None
-            if key is None:
+            if key is None or login is None:
                 raise
-            reason = exc.reason + lab_verdict(request, key, self._wall())
+            reason = exc.reason + lab_verdict(request, key, self._wall(), self._ids(login))
             raise AuthError(reason, exc.login) from None
 
     def _check(self, request: SignedRequest) -> str:

@@ -143,6 +143,12 @@ class Merchants:
             found = self.db.select(Endpoint, "group_id = ? AND login = ?", (ident, login))
         return found[0].endpoint_id if found else None
 
+    def ids(self, login: str) -> tuple[str, ...]:
+        """The login's endpoint and group ids."""
+        found = self.db.select(Endpoint, "login = ?", (login,))
+        groups = sorted({e.group_id for e in found if e.group_id})
+        return (*(e.endpoint_id for e in found), *groups)
+
     def info(self, login: str) -> MerchantInfo:
         endpoints = self.db.select(Endpoint, "login = ?", (login,))
         key = self.public_key(login)

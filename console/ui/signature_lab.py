@@ -114,6 +114,7 @@ class SignatureLabDialog(QDialog):
 
     Args:
         key: the key to start with (the active environment's), with ``key_label``.
+        ids: the environment's endpoint and group ids (a path signed for another is named).
         on_import: fills the matching command's form from a curl line (None: no button).
     """
 
@@ -123,9 +124,11 @@ class SignatureLabDialog(QDialog):
         *,
         key: RSAPublicKey | None = None,
         key_label: str = "",
+        ids: tuple[str, ...] = (),
         on_import: Callable[[CurlImport], None] | None = None,
     ) -> None:
         super().__init__(parent)
+        self.ids = ids
         self.setObjectName("signature-lab")
         self.setWindowTitle("Signature lab")
         self.key = key
@@ -237,7 +240,7 @@ class SignatureLabDialog(QDialog):
             self._say("error", str(exc))
             self._clear_views()
             return
-        self.verdict = diagnose(received, self.key, now=time.time())
+        self.verdict = diagnose(received, self.key, now=time.time(), ids=self.ids)
         lines = [
             f"{html.escape(f.message)} <i>({f.code})</i>"
             + (f"<br>&nbsp;&nbsp;Fix: {html.escape(f.fix)}" if f.fix else "")
@@ -245,6 +248,8 @@ class SignatureLabDialog(QDialog):
         ]
         if self.verdict.valid:
             head = "<b>Valid</b>: the signature verifies with this key."
+        elif self.verdict.valid_over:
+            head = f"<b>{html.escape(self.verdict.headline())}</b>"
         else:
             head = "<b>Invalid</b>"
             if self.verdict.first_difference:
@@ -302,6 +307,7 @@ def open_signature_lab(
         parent,
         key=private.public_key() if private is not None else None,
         key_label=f"environment {env.name}" if env is not None else "",
+        ids=tuple(i for i in (env.endpoint_id, env.endpoint_group_id) if i) if env else (),
         on_import=fill,
     )
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

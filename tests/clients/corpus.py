@@ -1,8 +1,11 @@
 """The corpus: requests signed by independent clients, each correct or with a classic mistake.
 
 Clients: Python oauthlib and requests-oauthlib (test dependencies), Node's ``oauth-1.0a``
-(``npm ci`` in tests/clients/node), PHP with ``openssl_sign`` (``php``), bash with openssl.
-A client that is not installed is skipped with the reason (:func:`missing`).
+(``npm ci`` in tests/clients/node), PHP with ``openssl_sign`` (``php``), bash with openssl,
+and two written by hand after the lab, against which it was not written: Go's standard
+library (crypto/rsa, net/url; ``go``) and Java's (java.security.Signature, URLEncoder;
+a JDK). A client that is not installed is skipped with the reason (:func:`missing`), except
+Go and Java when ``CI`` is set: CI installs them, so their absence there is a failure.
 """
 
 from __future__ import annotations
@@ -21,7 +24,18 @@ from tests.clients.python_clients import oauthlib_cases, requests_oauthlib_cases
 from tests.clients.wire import Case, Target, WireRequest
 
 HERE = Path(__file__).parent
-CLIENTS = ("oauthlib", "requests-oauthlib", "node-oauth-1.0a", "php-openssl", "bash-openssl")
+CLIENTS = (
+    "oauthlib",
+    "requests-oauthlib",
+    "node-oauth-1.0a",
+    "php-openssl",
+    "bash-openssl",
+    "go-stdlib",
+    "java-stdlib",
+)
+# clients the lab was not written against (the issue's "fresh set")
+FRESH = ("go-stdlib", "java-stdlib")
+_TOOLS = {"go-stdlib": ("go",), "java-stdlib": ("java",)}
 
 
 def missing(client: str) -> str | None:
@@ -33,6 +47,9 @@ def missing(client: str) -> str | None:
             return "oauth-1.0a is not installed: run npm ci in tests/clients/node"
     if client == "php-openssl" and shutil.which("php") is None:
         return "php is not installed (apt-get install php-cli)"
+    for tool in _TOOLS.get(client, ()):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (apt-get install golang-go default-jdk-headless)"
     if client == "bash-openssl":
         for tool in ("bash", "openssl", "jq", "od"):
             if shutil.which(tool) is None:
@@ -43,6 +60,8 @@ def missing(client: str) -> str | None:
 def require(client: str) -> None:
     """Skip the calling test, with the reason, when ``client`` cannot run here."""
     reason = missing(client)
+    if reason and client in FRESH and os.environ.get("CI"):
+        pytest.fail(f"{client}: {reason}; CI must have it")
     if reason:
         pytest.skip(reason)
 
@@ -75,7 +94,7 @@ def _script(command: list[str], t: Target, keys: tuple[Path, Path], client: str)
     }
     env = {**os.environ, "LC_ALL": "C"}
     done = subprocess.run(
-        [*command, json.dumps(config)], capture_output=True, text=True, timeout=60, env=env
+        [*command, json.dumps(config)], capture_output=True, text=True, timeout=180, env=env
     )
     if done.returncode != 0:
         raise RuntimeError(f"{client} failed: {done.stderr[-2000:]}")
@@ -101,5 +120,7 @@ def cases_of(
         "node-oauth-1.0a": ["node", str(HERE / "node" / "sign.js")],
         "php-openssl": ["php", str(HERE / "php" / "sign.php")],
         "bash-openssl": ["bash", str(HERE / "bash" / "sign.sh")],
+        "go-stdlib": ["go", "run", str(HERE / "go" / "sign.go")],
+        "java-stdlib": ["java", str(HERE / "java" / "Sign.java")],
     }[client]
     return _script(command, t, keys, client)

@@ -175,7 +175,7 @@ def oauthlib_cases(t: Target, key: rsa.RSAPrivateKey, other: rsa.RSAPrivateKey) 
 
 
 def requests_oauthlib_cases(t: Target, key: rsa.RSAPrivateKey) -> list[Case]:
-    """requests-oauthlib's OAuth1 on prepared requests: four correct, three mistakes."""
+    """requests-oauthlib's OAuth1 on prepared requests: three correct, four mistakes."""
 
     def prepared(url: str, realm: str | None = None, **kw: object) -> requests.PreparedRequest:
         auth = OAuth1(
@@ -213,8 +213,9 @@ def requests_oauthlib_cases(t: Target, key: rsa.RSAPrivateKey) -> list[Case]:
             lambda: wire(prepared(url, realm="gateway", data=payout_fields("ro-realm"))),
         ),
         (
-            "ok-repeated",
-            (),
+            # a field sent twice, both copies signed: the gateway refuses it (150)
+            "repeated",
+            ("parameter-repeated",),
             lambda: wire(
                 prepared(
                     url,

@@ -26,8 +26,8 @@ PARAMS = [
 # the check allows 300 s, and the whole suite takes longer.
 
 
-def _dialog(qtbot: Any, key: rsa.RSAPrivateKey) -> SignatureLabDialog:
-    dialog = SignatureLabDialog(key=key.public_key(), key_label="merchant.pem")
+def _dialog(qtbot: Any, key: rsa.RSAPrivateKey, ids: tuple[str, ...] = ()) -> SignatureLabDialog:
+    dialog = SignatureLabDialog(key=key.public_key(), key_label="merchant.pem", ids=ids)
     qtbot.addWidget(dialog)
     dialog.show()
     return dialog
@@ -59,6 +59,7 @@ def test_a_valid_request_says_so(qtbot: Any, rsa_key: rsa.RSAPrivateKey) -> None
     dialog = _dialog(qtbot, rsa_key)
     wire = sign(URL, PARAMS, rsa_key, timestamp=int(time.time()))
     dialog.request_edit.setPlainText(wire.http())
+    dialog.scheme.setCurrentIndex(dialog.scheme.findData("https"))
     dialog.verify()
     assert "Valid" in dialog.verdict_label.text()
     assert dialog.verdict is not None
@@ -136,8 +137,9 @@ def test_the_scheme_of_raw_http_is_chosen_and_an_assumed_one_is_said(
     qtbot: Any, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     """A correct request captured from an http sandbox, pasted as raw HTTP (no scheme in
-    it): valid, with the assumption said; chosen http, valid without one; chosen https,
-    the scheme mistake is named."""
+    it): never plain valid on the assumption, but valid only if it was sent over http,
+    with the https reading named; chosen http, valid; chosen https, the scheme mistake is
+    named."""
     dialog = _dialog(qtbot, rsa_key)
     http_url = "http://127.0.0.1:8765/paynet/api/v4/payout-check/1001"
     dialog.request_edit.setPlainText(
@@ -145,9 +147,12 @@ def test_the_scheme_of_raw_http_is_chosen_and_an_assumed_one_is_said(
     )
     dialog.verify_button.click()
     text = dialog.verdict_label.text()
-    assert "Valid" in text
-    assert "https was assumed" in text
+    assert "VALID ONLY IF SENT OVER HTTP:" in text
+    assert "If it was sent over https: The client signed another scheme" in text
+    assert "(scheme-differs)" in text
     assert "(scheme-assumed)" in text
+    assert dialog.verdict is not None
+    assert not dialog.verdict.valid
     dialog.scheme.setCurrentIndex(dialog.scheme.findData("http"))
     dialog.verify_button.click()
     assert "Valid" in dialog.verdict_label.text()
@@ -167,7 +172,7 @@ def test_the_clients_corpus_gets_the_same_verdicts_in_the_window(
     from tests.clients.corpus import CLIENTS, cases_of, missing
     from tests.clients.wire import Target
 
-    dialog = _dialog(qtbot, rsa_key)
+    dialog = _dialog(qtbot, rsa_key, ("1001", "2001"))
     target = Target("https://gateway.example:8443/paynet", "1001", "2001", "demo", int(time.time()))
     wrong = []
     for client in (c for c in CLIENTS if missing(c) is None):

@@ -144,6 +144,30 @@ def test_verify_with_an_environments_key(
     assert [d["code"] for d in json.loads(out)["diagnosis"]] == ["not-sorted"]
 
 
+def test_verify_with_an_environment_names_the_endpoint_signed_and_the_group_sent(
+    rsa_key: rsa.RSAPrivateKey, key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The environment's endpoint and group ids are tried as the signed path: a request
+    signed for the endpoint and sent to the group is named, not unexplained."""
+    base = "https://gateway.example/paynet"
+    add = ["env", "add", "gw", "--kind", "sandbox", "--base-url", base, "--login", "demo"]
+    assert main([*add, "--endpoint-id", "1001", "--endpoint-group-id", "2001"]) == 0
+    assert main(["keys", "import", str(key_file), "--env", "gw"]) == 0
+    capsys.readouterr()
+    group = f"{base}/api/v4/payout-check/group/2001"
+    wire = sign(group, PARAMS, rsa_key, timestamp=int(time.time()), signed_url=URL)
+    line = f"curl {group} -H {shlex.quote('Authorization: ' + wire.authorization)} -d '{wire.body}'"
+    code, out, _ = _run(capsys, "verify", "--curl", line, "--env", "gw", "--json")
+    assert code == 1
+    assert [d["code"] for d in json.loads(out)["diagnosis"]] == ["path-differs"]
+    code, out, _ = _run(capsys, "verify", "--curl", line, "--public-key", str(key_file), "--json")
+    assert [d["code"] for d in json.loads(out)["diagnosis"]] == ["unexplained"]
+    code, out, _ = _run(
+        capsys, "verify", "--curl", line, "--key-file", str(key_file), "--id", "1001", "--json"
+    )
+    assert [d["code"] for d in json.loads(out)["diagnosis"]] == ["path-differs"]
+
+
 def test_verify_callback_control(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

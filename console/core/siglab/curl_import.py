@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl, unquote, unquote_plus, urlsplit
 from console.core.masking import mask_params
 from console.core.siglab.capture import Capture, CaptureError
 from console.core.siglab.curl import parse_curl
+from console.core.siglab.received import header_params
 from console.core.spec import COMMANDS
 from console.core.spec.hidden import hidden_character, is_id_field
 
@@ -188,7 +189,14 @@ def _body(capture: Capture) -> tuple[list[tuple[str, str]], list[str], list[str]
             "sent unencoded (encode it as %26)."
         )
         refusals.append(f"The body splits a value at an unencoded & ({said}).")
-    return _pairs(text, "body"), notes, refusals
+    try:
+        return _pairs(text, "body"), notes, refusals
+    except CaptureError:  # another charset's bytes: shown, but not sent as they are
+        refusals.append(
+            "The body has percent escapes that are not UTF-8 text (another charset, such as "
+            "%FC for ü); the gateway refuses such values, and the console sends UTF-8."
+        )
+        return parse_qsl(text, keep_blank_values=True, errors="replace"), notes, refusals
 
 
 def _pairs(text: str, where: str) -> list[tuple[str, str]]:
@@ -199,7 +207,8 @@ def _pairs(text: str, where: str) -> list[tuple[str, str]]:
 
 
 def _header_params(authorization: str | None) -> dict[str, str]:
-    return {
-        unquote(m.group(1)): unquote(m.group(2))
-        for m in _HEADER_PARAM.finditer(authorization or "")
-    }
+    try:  # read as the lab reads it: unquoted values and ; separators too
+        params, _problems = header_params(authorization or "")
+    except CaptureError:
+        params = [(m.group(1), m.group(2)) for m in _HEADER_PARAM.finditer(authorization or "")]
+    return {unquote(n): unquote(v) for n, v in params}

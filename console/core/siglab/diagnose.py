@@ -12,7 +12,7 @@ the lab, ``verify`` and the sandbox's log give one verdict for the same bytes.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
@@ -30,11 +30,14 @@ __all__ = ["Finding", "Verdict", "diagnose", "first_difference"]
 TIMESTAMP_WINDOW = 300.0
 _AMP = re.compile("%26", re.IGNORECASE)
 _RULED_OUT = (
-    "the method; the scheme, host, port and path; the query and the body read another way "
-    "(a line feed, a + or & sent unencoded, JSON, a value encoded twice, spaces trimmed); a "
-    "repeated field signed once; extra parameters (oauth_token, oauth_signature, realm, "
-    "oauth_body_hash, login, header fields); the encoders of PHP, JavaScript, Java and "
-    "Python; the parameter order; a line feed after the base string"
+    "the method; the scheme, host, port and path (the prefix, /group/, a trailing slash, and "
+    "the signer's other endpoint and group ids when known); the query and the body read "
+    "another way (a line feed, a + or & sent unencoded, JSON, a value encoded twice, spaces "
+    "trimmed); a repeated field signed once; extra parameters (oauth_token, oauth_signature, "
+    "realm, oauth_body_hash, login, header fields); every percent-encoder of up to three "
+    "wrong settings (+ for a space, ~ escaped, * or ! ' ( ) * kept, / kept, $ & + : = @ "
+    "kept, lower-case hex, another charset than UTF-8), everywhere or in names and values "
+    "only; the parameter order; a line feed after the base string"
 )
 
 
@@ -44,8 +47,10 @@ class Verdict:
 
     Attributes:
         valid: the signature verifies under the contract's rules with this key, and the
-            request breaks none of the gateway's other rules (the notes timestamp-stale and
-            scheme-assumed do not change this).
+            request breaks none of the gateway's other rules (the note timestamp-stale does
+            not change this); never when the scheme was assumed.
+        valid_over: when the scheme was assumed, the scheme over which the request is valid
+            (it is invalid over the other), else None.
         findings: the diagnosis; empty for a clean valid request.
         expected_base_string / received_base_string: the base string the gateway computes,
             and the one the signature matches when a known mistake explains it (else None).
@@ -63,6 +68,18 @@ class Verdict:
     first_difference: str | None
     fingerprint: str
     codes: tuple[str, ...] = field(default=())
+    valid_over: str | None = None
+
+    def headline(self) -> str:
+        """The verdict's first line, as every front shows it."""
+        if self.valid:
+            return "VALID: the signature verifies."
+        if self.valid_over:
+            return (
+                f"VALID ONLY IF SENT OVER {self.valid_over.upper()}: the scheme was assumed, "
+                "see below."
+            )
+        return "INVALID"
 
     def base_strings(self, *, reveal: bool = False) -> tuple[str, str | None]:
         if reveal:
@@ -72,6 +89,8 @@ class Verdict:
     def summary(self) -> str:
         """The verdict in one line, as the sandbox's log writes it."""
         head = "valid" if self.valid else "invalid"
+        if self.valid_over:
+            head = f"valid only if sent over {self.valid_over}"
         words = [
             f"{f.message[0].lower()}{f.message[1:].rstrip('.')} ({f.code})" for f in self.findings
         ]
@@ -88,6 +107,7 @@ class Verdict:
             "received_base_string": received,
             "first_difference": self.first_difference,
             "key_fingerprint": self.fingerprint,
+            "valid_if_sent_over": self.valid_over,
         }
 
 
@@ -97,6 +117,7 @@ def diagnose(
     *,
     now: float | None = None,
     other_keys: Mapping[str, RSAPublicKey] | None = None,
+    ids: Sequence[str] = (),
 ) -> Verdict:
     """Verify ``r`` with ``key`` by the gateway's rules; when it fails, find the known
     mistakes that explain it.
@@ -107,25 +128,54 @@ def diagnose(
         now: Unix time to judge ``oauth_timestamp`` against; None skips the staleness check.
         other_keys: more keys by name (other environments, other merchants), tried when
             the signature does not open with ``key``, to name the key it was made with.
+        ids: the signer's endpoint and group ids, to name a path signed for another of them
+            (the endpoint's path signed, the group's sent).
     """
+    r = replace(r, known_ids=tuple(ids) or r.known_ids)
     verdict = _diagnose(r, key, now, other_keys or {})
     if not r.scheme_assumed:
         return verdict
+    # never valid on an assumption: both schemes are read, and the verdict says which
     assumed = r.scheme.lower()
-    if "scheme-differs" in verdict.codes:
-        other = "http" if assumed == "https" else "https"
-        verdict = _diagnose(replace(r, scheme=other), key, now, other_keys or {})
+    other = "http" if assumed == "https" else "https"
+    alt = _diagnose(replace(r, scheme=other), key, now, other_keys or {})
+    valid_over = None
+    if verdict.valid or alt.valid:
+        bad = alt if verdict.valid else verdict
+        valid_over, refused_over = (assumed, other) if verdict.valid else (other, assumed)
         note = (
-            f"The request text does not say the scheme: {assumed} was assumed first, and the "
-            f"signature fits {other}, so {other} was taken. Choose the scheme if that is wrong."
+            f"Valid only if it was sent over {valid_over}: the request text does not say its "
+            f"scheme, and sent over {refused_over} the gateway refuses it for what is said "
+            "above. Choose the scheme it went over (--scheme, or the lab's scheme choice)."
+        )
+        # the refused reading is what is shown: it is the one with something to fix
+        verdict = replace(
+            bad,
+            findings=tuple(
+                replace(f, message=f"If it was sent over {refused_over}: {f.message}")
+                for f in bad.findings
+            ),
         )
     else:
-        note = (
-            f"The request text does not say the scheme: {assumed} was assumed. Choose the "
-            "scheme the request went over if that is wrong."
-        )
+        note = f"The request text does not say its scheme: {assumed} was assumed."
+        if set(alt.codes) != set(verdict.codes):
+            note += f" Read as sent over {other}: {_reading(alt)}."
+        note += " Choose the scheme it went over if that is wrong."
     findings = (*verdict.findings, Finding("scheme-assumed", note))
-    return replace(verdict, findings=findings, codes=tuple(f.code for f in findings))
+    return replace(
+        verdict,
+        valid=False,
+        valid_over=valid_over,
+        findings=findings,
+        codes=tuple(f.code for f in findings),
+    )
+
+
+def _reading(verdict: Verdict) -> str:
+    words = [
+        f"{f.message[0].lower()}{f.message[1:].rstrip('.')} ({f.code})" for f in verdict.findings
+    ]
+    return "; ".join(words) or "valid"
 
 
 def _diagnose(
@@ -139,8 +189,9 @@ def _diagnose(
     targets = opening.open_digests(key, forms)
     match, tried = search.search(r, targets)
     findings: list[Finding] = []
-    method_findings = rules.header_findings(r)
     declared = rules.declared_method(r)
+    method_findings = rules.method_told_by_bytes(rules.header_findings(r), declared, targets)
+    hmac = None if any(targets.values()) else opening.hmac_by_length(key, forms)
     if unquote(r.signature_text) == UNSIGNED:
         match = None
         findings.append(
@@ -163,6 +214,9 @@ def _diagnose(
         )
     elif any(targets.values()):
         findings.append(_unexplained(tried))
+    elif hmac is not None:  # the length tells, whatever the header says
+        findings.append(hmac)
+        method_findings = [f for f in method_findings if f.code not in rules.METHOD_CODES]
     elif declared.startswith("RSA") or not declared:
         match, _ = opening.pss_match(r, key, forms)
         if match is not None:
@@ -199,8 +253,9 @@ def _diagnose(
 def _dedupe(findings: list[Finding]) -> list[Finding]:
     codes = {f.code for f in findings}
     if "json-body-form-signed" in codes:
-        codes.discard("json-body")
         findings = [f for f in findings if f.code != "json-body"]
+    if "duplicate-kept-once" in codes:  # it says the field is sent twice already
+        findings = [f for f in findings if f.code != "parameter-repeated"]
     seen: dict[str, Finding] = {}
     for f in findings:  # one finding a code, in the first place, with the fullest words
         if f.code not in seen or len(f.message) > len(seen[f.code].message):
@@ -214,8 +269,9 @@ def _unexplained(tried: int) -> Finding:
         "The signature was made with this key, but over a base string that none of the "
         f"{tried} the lab built explains. Ruled out, alone and two at a time: {_RULED_OUT}. "
         "Left: a value changed after signing (an amount or a description edited, a proxy "
-        "rewriting the body), a parameter added or removed after signing, or a mistake the "
-        "lab does not know. Compare the client's base string with the expected one below.",
+        "rewriting the body), a parameter added or removed after signing, a path signed for "
+        "an id the lab was not given (verify --id), or a mistake the lab does not know. "
+        "Compare the client's base string with the expected one below.",
     )
 
 

@@ -51,8 +51,9 @@ def load_public_key(data: bytes | str, passphrase: bytes | str | None = None) ->
     return key
 
 
-def environment_public_key(name: str) -> RSAPublicKey:
-    """The public half of a saved environment's key, from the OS keyring.
+def environment_public_key(name: str) -> tuple[RSAPublicKey, tuple[str, ...]]:
+    """The public half of a saved environment's key, from the OS keyring, and the
+    environment's endpoint and group ids (to name a path signed for another of them).
 
     Raises:
         console.core.errors.EnvironmentStoreError, console.core.secret_store.VaultError:
@@ -60,4 +61,7 @@ def environment_public_key(name: str) -> RSAPublicKey:
     """
     from console.core.environments import connect
 
-    return connect(name).private_key.public_key()
+    connection = connect(name)
+    env = connection.environment
+    ids = tuple(i for i in (env.endpoint_id, env.endpoint_group_id) if i)
+    return connection.private_key.public_key(), ids

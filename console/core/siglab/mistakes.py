@@ -45,6 +45,17 @@ MISTAKES: dict[str, Mistake] = {
         "the client encoded ~ as %7E; RFC 3986 keeps ~ as it is",
         "keep ~ unencoded: PHP rawurlencode(), not urlencode() or http_build_query()",
     ),
+    "sub-delims-not-encoded": _M(
+        "the client left $ & + : = @ unencoded (Go's url.PathEscape) instead of RFC 3986 encoding",
+        "encode every byte but A-Z a-z 0-9 - . _ ~ as %XX (Go: url.PathEscape is for paths; "
+        'write the RFC 3986 encoder, or strings.ReplaceAll(url.QueryEscape(v), "+", "%20"))',
+    ),
+    "charset-not-utf8": _M(
+        "the client percent-encoded the bytes of another charset than UTF-8 (characters it "
+        "cannot hold become ?, Java's URLEncoder.encode(v) on the platform charset)",
+        "encode the UTF-8 bytes: Java URLEncoder.encode(v, StandardCharsets.UTF_8), PHP "
+        "rawurlencode() of UTF-8 text",
+    ),
     "lowercase-hex": _M(
         "the client wrote percent escapes in lower-case hex (%2f); they must be upper case (%2F)",
         "write escapes with upper-case hex digits (%2F, not %2f)",
@@ -72,6 +83,17 @@ MISTAKES: dict[str, Mistake] = {
         "by value",
         "sort by name, then by value (values of a repeated name too)",
     ),
+    "parameter-repeated": _M(
+        "a field is sent more than once; the gateway refuses it (validation error 150) even "
+        "with a signature that verifies",
+        "send each field once",
+    ),
+    "value-not-utf8": _M(
+        "a field's bytes are not UTF-8 text (another charset's bytes, %FC for ü); the "
+        "gateway refuses it (validation error 151) even with a signature that verifies",
+        "percent-encode the UTF-8 bytes of each value: Java URLEncoder.encode(v, "
+        "StandardCharsets.UTF_8), PHP rawurlencode() of UTF-8 text",
+    ),
     "duplicate-kept-once": _M(
         "a field is sent twice but the client signed one copy (a dict or array keeps one)",
         "sign every name=value pair as sent, repeated names included (a list of pairs, not "
@@ -98,6 +120,30 @@ MISTAKES: dict[str, Mistake] = {
     "body-fields-in-header": _M(
         "the Authorization header repeats body fields; it holds only the oauth_ parameters",
         "put only oauth_* parameters (and realm) in the header; fields go in the body",
+    ),
+    "header-unquoted": _M(
+        "the Authorization header's values are not in double quotes; the gateway cannot "
+        "read it and refuses the request before checking the signature",
+        'write each parameter as name="value"',
+    ),
+    "header-separator": _M(
+        "the Authorization header's parameters are joined with ; instead of commas; the "
+        "gateway cannot read it and refuses the request before checking the signature",
+        'join the parameters with ", " (Java String.join(", ", parts))',
+    ),
+    "oauth-params-in-body": _M(
+        "the oauth parameters were sent in the body (authlib's SIGNATURE_TYPE_BODY), not in "
+        "an Authorization header; the gateway reads them only from the header and refuses "
+        "the request",
+        "send them in an 'Authorization: OAuth ...' header and leave them out of the body "
+        "(authlib: signature_type='HEADER', its default)",
+    ),
+    "oauth-params-in-query": _M(
+        "the oauth parameters were sent in the URL's query (authlib's SIGNATURE_TYPE_QUERY), "
+        "not in an Authorization header; the gateway reads them only from the header and "
+        "refuses the request",
+        "send them in an 'Authorization: OAuth ...' header and leave them out of the URL "
+        "(authlib: signature_type='HEADER', its default)",
     ),
     "header-param-twice": _M(
         "a parameter is given twice in the Authorization header",
@@ -208,9 +254,14 @@ MISTAKES: dict[str, Mistake] = {
         "SHA-1), openssl dgst -sha256, crypto.createSign('RSA-SHA256')",
     ),
     "hmac-sha1": _M(
-        "the client signed with HMAC (a shared secret); this API takes RSA-SHA256 only",
+        "the client signed with HMAC-SHA1 (a shared secret); this API takes RSA-SHA256 only",
         'sign with the RSA private key, oauth_signature_method="RSA-SHA256" (oauth-1.0a: '
         "a hash_function that uses crypto.createSign('RSA-SHA256'))",
+    ),
+    "hmac-sha256": _M(
+        "the client signed with HMAC-SHA256 (a shared secret); this API takes RSA-SHA256 only",
+        'sign with the RSA private key, oauth_signature_method="RSA-SHA256" (HMAC-SHA256 is '
+        "not RSA-SHA256: an RSA signature is as long as the key, 256 bytes for 2048 bits)",
     ),
     "signature-method": _M(
         "oauth_signature_method is not RSA-SHA256 (PLAINTEXT is oauth-1.0a's default)",
@@ -228,6 +279,16 @@ MISTAKES: dict[str, Mistake] = {
         "the client sent the signature in base64url (- and _); the gateway reads standard "
         "base64 (+ and /, with = padding)",
         "encode with standard base64 (Node: sign(..., 'base64'), not 'base64url')",
+    ),
+    "signature-base64-twice": _M(
+        "the signature was base64-encoded twice (its text decodes to base64 text, 344 "
+        "characters for a 2048-bit key)",
+        "base64-encode the signature bytes once",
+    ),
+    "signature-mime-base64": _M(
+        "the signature's base64 has line breaks in it (MIME base64, a break every 76 "
+        "characters: Java's Base64.getMimeEncoder())",
+        "encode without line breaks: Java Base64.getEncoder(), not getMimeEncoder()",
     ),
     "signature-unpadded": _M(
         "the signature's base64 lacks its = padding",

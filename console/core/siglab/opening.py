@@ -29,6 +29,7 @@ _PSS = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=padding.PSS.AU
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _B64 = re.compile(r"[A-Za-z0-9+/]+")
 _B64URL = re.compile(r"[A-Za-z0-9_-]+=*")
+_B64_BYTES = re.compile(rb"[A-Za-z0-9+/]+={0,2}")
 
 
 def signature_forms(text: str) -> list[tuple[list[str], bytes]]:
@@ -54,7 +55,40 @@ def signature_forms(text: str) -> list[tuple[list[str], bytes]]:
             forms.append((["signature-base64url"], base64.urlsafe_b64decode(padded)))
     if _HEX.fullmatch(once) and len(once) % 2 == 0 and len(once) >= 128:
         forms.append((["hex-signature"], bytes.fromhex(once)))
+    if not forms and re.search(r"\s", once.strip()):  # MIME base64: a break every 76
+        with contextlib.suppress(binascii.Error, ValueError):
+            joined = re.sub(r"\s", "", once)
+            forms.append((["signature-mime-base64"], base64.b64decode(joined, validate=True)))
+    for codes, data in list(forms):  # base64 of the base64 text
+        if _B64_BYTES.fullmatch(data) and len(data) % 4 == 0:
+            with contextlib.suppress(binascii.Error, ValueError):
+                twice = base64.b64decode(data, validate=True)
+                forms.append(([*codes, "signature-base64-twice"], twice))
     return forms
+
+
+# HMAC digests by their length in bytes, and the code of each
+HMAC_LENGTHS = {20: "hmac-sha1", 32: "hmac-sha256"}
+
+
+def hmac_by_length(key: RSAPublicKey, forms: Sequence[tuple[list[str], bytes]]) -> Finding | None:
+    """HMAC, told by the signature's length (an RSA signature is as long as the key), or
+    None when the length fits no HMAC."""
+    size = (key.key_size + 7) // 8
+    lengths = {len(s) for _, s in forms}
+    if size in lengths:
+        return None
+    found = [n for n in sorted(lengths) if n in HMAC_LENGTHS]
+    if not found:
+        return None
+    n = found[0]
+    code = HMAC_LENGTHS[n]
+    name = "HMAC-SHA1" if n == 20 else "HMAC-SHA256"
+    return finding(
+        code,
+        f"The signature is {n} bytes, the length of an {name} digest; a {key.key_size}-bit "
+        f"RSA signature is {size} bytes.",
+    )
 
 
 def open_digests(

@@ -23,6 +23,9 @@ SIGNED_OAUTH = (
     "oauth_version",
 )
 _PARAM = re.compile(r'\s*([^\s=,"]+)\s*=\s*"([^"]*)"\s*(?:,|$)')
+# what hand-built headers do: values unquoted, parameters joined with ; (or , and ;)
+_LOOSE = re.compile(r'\s*([^\s=,;"]+)\s*=\s*(?:"([^"]*)"|([^\s,;"]*))\s*([,;]|$)')
+HEADER = "header"
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,11 @@ class Received:
         body_text: the body as sent (decoded as UTF-8, bytes that are not kept as they came).
         content_type: the Content-Type header, when known.
         scheme_assumed: the scheme was not in the request text (raw HTTP without a full URL).
+        header_problems: mistake codes of a header the gateway cannot read, read anyway
+            (``header-unquoted``, ``header-separator``).
+        oauth_place: where the oauth parameters were found: ``header``, or ``body`` or
+            ``query`` when there was no Authorization header (authlib's BODY and QUERY types).
+        known_ids: endpoint and group ids the signer owns, to try a path signed for another.
     """
 
     method: str
@@ -60,6 +68,9 @@ class Received:
     body_text: str = ""
     content_type: str | None = None
     scheme_assumed: bool = False
+    header_problems: tuple[str, ...] = ()
+    oauth_place: str = HEADER
+    known_ids: tuple[str, ...] = ()
 
     def oauth_value(self, name: str) -> str | None:
         return next((v for n, v in self.oauth if n == name), None)
@@ -109,22 +120,35 @@ def from_capture(capture: Capture) -> Received:
     host = parts.netloc.rpartition("@")[2]
     host = host.rsplit(":", 1)[0] if port is not None else host
     body = capture.body  # byte for byte: a final line feed is part of the last value
+    query = parts.query
+    place = HEADER
+    if capture.authorization:
+        params, problems = header_params(capture.authorization)
+    else:  # the oauth parameters may have gone in the body or the query instead
+        place, params, query, body = _oauth_elsewhere(query, body)
+        problems = ()
     return Received(
         method=capture.method.upper(),
         scheme=capture.url.strip().split("://", 1)[0],  # urlsplit lowers it: keep as written
         host=host,
         port=port,
         path=parts.path or "/",
-        query=_form(parts.query),
+        query=_form(query),
         body=_form(body),
         body_raw=tuple(_segments(body)),
-        oauth=tuple(_header(capture.authorization)),
-        signature_text=_signature_text(capture.authorization),
-        header_names=tuple(unquote(n) for n, _ in _header_params(capture.authorization)),
-        query_text=parts.query,
+        oauth=tuple(
+            (unquote(n), unquote(v, errors="surrogateescape"))
+            for n, v in params
+            if n != "oauth_signature"
+        ),
+        signature_text=_signature_text(params),
+        header_names=tuple(unquote(n) for n, _ in params),
+        query_text=query,
         body_text=body,
         content_type=capture.content_type,
         scheme_assumed=capture.scheme_assumed,
+        header_problems=problems,
+        oauth_place=place,
     )
 
 
@@ -162,38 +186,65 @@ def _decode(raw: str) -> str:
     return unquote_plus(raw, errors="surrogateescape")
 
 
-def _header_params(authorization: str | None) -> list[tuple[str, str]]:
-    if not authorization:
-        raise CaptureError(
-            "The request has no Authorization header: add the 'Authorization: OAuth ...' "
-            "line it was sent with."
-        )
+def header_params(authorization: str) -> tuple[list[tuple[str, str]], tuple[str, ...]]:
+    """The header's parameters as written, and the codes of what makes it unreadable to
+    the gateway (read anyway, so that the signature can be checked too).
+
+    Raises:
+        CaptureError: not the OAuth scheme, or not name=value pairs even read loosely.
+    """
     scheme, _, rest = authorization.strip().partition(" ")
     if scheme.lower() != "oauth":
         raise CaptureError(f"The Authorization scheme is {scheme!r}, not OAuth.")
-    out, pos, rest = [], 0, rest.strip()
+    rest = rest.strip()
+    strict = _read(rest, _PARAM)
+    if strict is not None:
+        return [(m.group(1), m.group(2)) for m in strict], ()
+    loose = _read(rest, _LOOSE)
+    if loose is None:
+        pos = len(rest) - len(rest.lstrip())
+        raise CaptureError(
+            f"The Authorization header cannot be read near {rest[pos:][:40]!r}: each "
+            'parameter is name="value", separated by commas.'
+        )
+    problems = []
+    if any(m.group(2) is None for m in loose):
+        problems.append("header-unquoted")
+    if any(m.group(4) == ";" for m in loose):
+        problems.append("header-separator")
+    return [(m.group(1), m.group(2) or m.group(3) or "") for m in loose], tuple(problems)
+
+
+def _read(rest: str, pattern: re.Pattern[str]) -> list[re.Match[str]] | None:
+    out, pos = [], 0
     while pos < len(rest):
-        match = _PARAM.match(rest, pos)
+        match = pattern.match(rest, pos)
         if match is None or match.end() == pos:
-            raise CaptureError(
-                f"The Authorization header cannot be read near {rest[pos:][:40]!r}: each "
-                'parameter is name="value", separated by commas.'
-            )
-        out.append((match.group(1), match.group(2)))
+            return None
+        out.append(match)
         pos = match.end()
     return out
 
 
-def _header(authorization: str | None) -> list[tuple[str, str]]:
-    return [
-        (unquote(n), unquote(v, errors="surrogateescape"))
-        for n, v in _header_params(authorization)
-        if n != "oauth_signature"
-    ]
+def _oauth_elsewhere(query: str, body: str) -> tuple[str, list[tuple[str, str]], str, str]:
+    """The oauth parameters of a request without an Authorization header, from the body or
+    the query (as sent, undecoded), and the query and body without them."""
+    for place in ("body", "query"):
+        text = body if place == "body" else query
+        segments = _segments(text)
+        oauth = [(n, v) for n, v in segments if _decode(n).startswith("oauth_")]
+        if any(_decode(n) == "oauth_signature" for n, _ in oauth):
+            rest = "&".join(f"{n}={v}" for n, v in segments if not _decode(n).startswith("oauth_"))
+            params = [(_decode(n), v.replace("+", "%20")) for n, v in oauth]
+            return (place, params, *((query, rest) if place == "body" else (rest, body)))
+    raise CaptureError(
+        "The request has no Authorization header, and no oauth_signature in its body or "
+        "query: give the request as it was sent, headers included."
+    )
 
 
-def _signature_text(authorization: str | None) -> str:
-    for name, value in _header_params(authorization):
+def _signature_text(params: list[tuple[str, str]]) -> str:
+    for name, value in params:
         if name == "oauth_signature":
             return value
     raise CaptureError("The Authorization header has no oauth_signature: nothing to verify.")

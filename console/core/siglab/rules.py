@@ -8,6 +8,7 @@ finding with its code; the lab calls such a request invalid, as the gateway does
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from console.core.siglab import readings, variants
@@ -35,7 +36,9 @@ _f = finding
 
 def header_findings(r: Received) -> list[Finding]:
     """What is wrong with the Authorization header's parameters."""
-    out = []
+    out = [_f(code) for code in r.header_problems]
+    if r.oauth_place != "header":
+        out.append(_f(f"oauth-params-in-{r.oauth_place}"))
     names = list(r.header_names)
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -72,15 +75,49 @@ def _method_findings(method: str | None) -> list[Finding]:
     if not method or method == "RSA-SHA256":
         return []
     if method.upper().startswith("HMAC"):
-        return [_f("hmac-sha1", f"oauth_signature_method is {method!r}.")]
-    if method == "RSA-SHA1":
-        return [_f("sha1-instead-of-sha256", "oauth_signature_method says RSA-SHA1.")]
+        code = "hmac-sha256" if "256" in method else "hmac-sha1"
+        return [_f(code, f"oauth_signature_method is {method!r}.")]
     return [_f("signature-method", f"It is {method!r}.")]
 
 
+METHOD_CODES = frozenset(("hmac-sha1", "hmac-sha256", "signature-method"))
+
+
+def method_told_by_bytes(
+    findings: list[Finding], declared: str, targets: Mapping[str, Mapping[bytes, object]]
+) -> list[Finding]:
+    """The header's method findings, corrected by what the signature opened to: under an
+    ``RSA-SHA1`` header, a SHA-1 signature is the signing's mistake, a SHA-256 one the
+    header's."""
+    if declared != "RSA-SHA1":
+        return findings
+    others = [f for f in findings if f.code != "signature-method"]
+    if targets.get("sha1"):
+        return [
+            *others,
+            finding("sha1-instead-of-sha256", "oauth_signature_method says RSA-SHA1 too."),
+        ]
+    if targets.get("sha256"):
+        detail = (
+            "It says RSA-SHA1, but the signature is RSA-SHA256 (SHA-256 inside): only the "
+            "header's method is wrong."
+        )
+        return [*others, finding("signature-method", detail)]
+    return findings
+
+
 def body_findings(r: Received) -> list[Finding]:
-    """Login in the body, a JSON body."""
+    """Login in the body, a field sent twice or not UTF-8 (the sandbox's 150 and 151),
+    a JSON body."""
     out = []
+    names = [n for n, _ in r.body]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        out.append(_f("parameter-repeated", f"Sent more than once: {', '.join(twice)}."))
+    not_text = [n for n, v in r.body if not _is_text(n) or not _is_text(v)]
+    if not_text:
+        shown = ", ".join(n.encode("utf-8", "replace").decode() for n in not_text)
+        out.append(_f("value-not-utf8", f"Found in: {shown}."))
     if any(n == "login" for n, _ in (*r.query, *r.body)):
         out.append(_f("login-in-body"))
     if readings.is_json(r):
@@ -92,6 +129,14 @@ def body_findings(r: Received) -> list[Finding]:
             )
         )
     return out
+
+
+def _is_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")  # bytes that were not UTF-8 came in as lone surrogates
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def declared_method(r: Received) -> str:

@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives import hashes
 
 from console.core.siglab import variants
 from console.core.siglab.encoders import Encoder, deviants, memo, rfc3986
+from console.core.siglab.encoders import outer as fast_outer
 from console.core.siglab.received import Received
 from console.core.siglab.variants import BUDGET, ORDERS, Option, ParamSet
 
@@ -62,36 +63,31 @@ class EncoderOption:
     cost: int
     inner: Encoder
     outer: Encoder
+    part: Encoder  # ``outer`` for the parameter string, which the inner encoder made
 
 
 def encoders(r: Received, sets: list[Option[ParamSet]] | None = None) -> list[EncoderOption]:
     """The correct encoder and every wrong one, used everywhere or only for names and
-    values; with ``sets``, only those that change something on this request."""
+    values; with ``sets``, only those whose every knob changes something on this request
+    (the characters of its names and values, and for everywhere, of its URIs too)."""
     correct = memo(rfc3986)
-    out = [EncoderOption("", (), 0, correct, rfc3986)]
+    out = [EncoderOption("", (), 0, correct, rfc3986, fast_outer())]
+    inner_chars: set[str] = set()
+    outer_chars: set[str] = set()
+    if sets is not None:
+        inner_chars = {c for ps in sets for pair in ps.value.all for t in pair for c in t}
+        uri_chars = {c for u in variants.uris(r) for c in u.value}
+        outer_chars = inner_chars | uri_chars | set("=&%")
     for deviant in deviants():
-        enc = memo(deviant.encoder)
-        for scope, outer in (("both", enc), ("inner", rfc3986)):
-            key = f"{'+'.join(deviant.codes)}:{scope}"
-            out.append(EncoderOption(key, deviant.codes, deviant.cost, enc, outer))
-    if sets is None:
-        return out
-    texts = sorted({t for ps in sets for pair in ps.value.all for t in pair})
-    uri_texts = [u.value for u in variants.uris(r)]
-    effects: set[tuple[tuple[str, ...], ...]] = set()
-    kept = []
-    for option in out:
-        inner = [option.inner(t) for t in texts]
-        effect = (
-            tuple(inner),
-            tuple(option.outer(t) for t in inner),
-            tuple(option.outer(u) for u in uri_texts),
-            (option.outer("=&"),),
-        )
-        if effect not in effects:
-            effects.add(effect)
-            kept.append(option)
-    return kept
+        enc: Encoder | None = None
+        for scope, chars in (("both", outer_chars), ("inner", inner_chars)):
+            if sets is not None and not deviant.acts_on(chars):
+                continue
+            enc = enc or memo(deviant.encoder)
+            outer, part = (enc, deviant.outer) if scope == "both" else (rfc3986, fast_outer())
+            key = f"{deviant.key}:{scope}"
+            out.append(EncoderOption(key, deviant.codes, deviant.cost, enc, outer, part))
+    return out
 
 
 def _orders(r: Received) -> list[str]:
@@ -120,7 +116,7 @@ def candidates(
                 c2 = c1 + (1 if order else 0)
                 if c2 > cap[0]:
                     continue
-                part = enc.outer(variants.normalize(ps.value, enc.inner, order))
+                part = enc.part(variants.normalize(ps.value, enc.inner, order))
                 base_codes = (*ps.codes, *enc.codes, *((ORDERS[order],) if order else ()))
                 for m in ms:
                     c3 = c2 + m.cost
@@ -210,7 +206,7 @@ def build(r: Received, choice: Choice) -> str | None:
     enc = next((e for e in encoders(r) if e.key == choice.encoder), None)
     if m is None or u is None or ps is None or enc is None:
         return None
-    part = enc.outer(variants.normalize(ps.value, enc.inner, choice.order))
+    part = enc.part(variants.normalize(ps.value, enc.inner, choice.order))
     return f"{m.value}&{enc.outer(u.value)}&{part}" + ("\n" if choice.newline else "")
 
 

@@ -85,7 +85,7 @@ def uris(r: Received) -> list[Option[str]]:
     elif scheme in DEFAULT_PORTS:
         ports.append(_one("port-default", "default-port-kept", "default"))
     paths = [Option("", (), 0, r.path)]
-    paths += [_one(f"path:{p}", "path-differs", p) for p in _paths(r.path)]
+    paths += [_one(f"path:{p}", "path-differs", p) for p in _paths(r.path, r.known_ids)]
     tails = [Option("", (), 0, "")]
     if r.query_text:
         tails.append(_one("query-in-uri", "query-in-uri", "?" + r.query_text))
@@ -102,11 +102,16 @@ def uris(r: Received) -> list[Option[str]]:
     return out
 
 
-def _paths(path: str) -> list[str]:
+def _paths(path: str, ids: tuple[str, ...]) -> list[str]:
     candidates = [path.replace("/group/", "/", 1), path.rstrip("/") or "/", path + "/"]
     api = path.find("/api/")
     if api > 0:
         candidates.append(path[api:])
+    # signed for another of the signer's endpoints or groups (the endpoint's path signed,
+    # the group's sent, or the other way)
+    head = path.rstrip("/").rpartition("/")[0].removesuffix("/group")
+    for ident in ids:
+        candidates += [f"{head}/{ident}", f"{head}/group/{ident}"]
     return [p for p in dict.fromkeys(candidates) if p != path]
 
 

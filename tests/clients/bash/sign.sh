@@ -120,7 +120,7 @@ SIGNED_FIELDS=$(fields sh-joined; echo "amount-from=5.00") \
 # a stable sort on the name only: a repeated name's values stay in body order
 rep=$(fields sh-rep; echo "merchant_data=zeta"; echo "merchant_data=alpha")
 SIGNED_FIELDS=$rep BODY="$(encode_lines <<<"$rep" | join)" SORT="sort -t= -k1,1 -s" \
-    request repeated-order '["repeated-name-order"]' sh-rep
+    request repeated-order '["repeated-name-order", "parameter-repeated"]' sh-rep
 
 # the host in capitals, from a variable
 upper_url=$(sed -E 's#^([a-z]+://)([^/:]+)#\1\U\2#' <<<"$url")
