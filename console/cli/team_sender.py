@@ -8,6 +8,7 @@ makers submit to it, until SIGTERM or Ctrl+C (the send on its way finishes first
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -16,9 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from console.cli.failures import EXIT_OK
 from console.cli.request_args import UsageError
+from console.cli.team_audit_cmd import PASSPHRASE_ENV
+from console.core.secret_store import KeyringStore, VaultError
+from console.core.team.audit_key import AuditKeyError, from_keyring, read_key_file
+from console.core.team.audit_state import database_of
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from console.core.team.journal import TeamJournal
     from console.core.team.sender import Route
@@ -43,6 +49,18 @@ def add_options(q: argparse.ArgumentParser) -> None:
         help="the key card data is sealed to (a file only this account can read; default: "
         "this account's keyring, made at the first start)",
     )
+    q.add_argument(
+        "--audit-key-file",
+        type=Path,
+        help="the team's audit key, to sign the audit trail (a file from `team audit-key "
+        "create --key-file`); default: this account's keyring, if it holds one",
+    )
+    q.add_argument(
+        "--audit-passphrase-env",
+        default=PASSPHRASE_ENV,
+        metavar="NAME",
+        help=f"variable holding the audit key file's passphrase (default {PASSPHRASE_ENV})",
+    )
     q.add_argument("--poll", type=float, default=1.0, help=argparse.SUPPRESS)
 
 
@@ -63,7 +81,10 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
     with leadership(dsn, say, stop) as leading:
         if leading:
             with TeamJournal(dsn) as journal:
-                sender = Sender(journal, _routes(args, journal), seal_key, say=say)
+                audit_key = _audit_key(args, dsn)
+                sender = Sender(
+                    journal, _routes(args, journal), seal_key, say=say, audit_key=audit_key
+                )
                 sender.start()
                 served = ", ".join(sorted(args.env))
                 say(f"serves {served} as {journal.user}; waiting for submissions.")
@@ -129,3 +150,22 @@ def _seal_key(path: Path | None) -> rsa.RSAPrivateKey:
         raise UsageError(
             f"the sealing key: {exc} Give one with --seal-key-file PEM (chmod 600)."
         ) from exc
+
+
+def _audit_key(args: argparse.Namespace, dsn: str) -> Ed25519PrivateKey | None:
+    """The team's audit key: --audit-key-file, else this account's keyring; None (said)
+    when neither holds it: the sender then sends, and the trail waits to be signed."""
+    database = database_of(dsn)
+    try:
+        if args.audit_key_file is not None:
+            passphrase = os.environ.get(args.audit_passphrase_env)
+            return read_key_file(args.audit_key_file, passphrase)
+        return from_keyring(KeyringStore(), database)
+    except AuditKeyError as exc:
+        if args.audit_key_file is not None:
+            raise UsageError(f"--audit-key-file: {exc}") from exc
+        say(f"signs no audit entries: {exc}")
+        return None
+    except VaultError as exc:  # no usable keyring on this account
+        say(f"signs no audit entries: the keyring cannot be read ({exc}); give --audit-key-file")
+        return None

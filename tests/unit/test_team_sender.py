@@ -17,7 +17,15 @@ from console.core.team import Approvals, TeamJournal, connect
 from tests.helpers.batch_files import card_file, write_csv
 from tests.helpers.http_server import TestServer, serve
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.sender import SENDER, Gateway, SenderTeam, sender_team, stop, wait_for
+from tests.helpers.sender import (
+    SENDER,
+    Gateway,
+    Profile,
+    SenderTeam,
+    sender_team,
+    stop,
+    wait_for,
+)
 from tests.helpers.team import PAN, payout_values
 
 psycopg = pytest.importorskip("psycopg")
@@ -237,3 +245,47 @@ def test_the_sender_refuses_a_submission_for_another_gateway(
     assert "Nothing was sent" in done.stderr
     assert stand_in.payouts == {}
     assert _rows(team.db) == []
+
+
+def _signed_up_to_the_head(db: TeamDatabase) -> bool:
+    with connect(db.dsn()) as sql:
+        head, signed = sql.execute(
+            "SELECT (SELECT max(seq) FROM gateway.audit),"
+            " (SELECT max(seq) FROM gateway.audit_checkpoints)"
+        ).fetchone()
+    return signed is not None and signed == head
+
+
+def test_the_sender_signs_the_audit_trail_with_the_teams_audit_key(
+    team_db: TeamDatabase,
+    tmp_path: Path,
+    gateway: tuple[Gateway, TestServer],
+    rsa_key: rsa.RSAPrivateKey,
+    other_rsa_key: rsa.RSAPrivateKey,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The audit key the admin made lives with the sender, which signs each new head: a
+    checker's `team audit --verify` finds every entry signed, the payout's included."""
+    made = sender_team(team_db, tmp_path, gateway[1].url, rsa_key, other_rsa_key)
+    monkeypatch.setenv("AUDIT_PASS", "correct horse battery staple")
+    audit_key = tmp_path / "audit.pem"
+    key_options = ["--key-file", str(audit_key), "--passphrase-env", "AUDIT_PASS"]
+    admin = Profile(tmp_path / "admin", team_db.dsn("root_admin"))
+    admin.home.mkdir()
+    made_key = admin.run("team", "audit-key", "create", *key_options)
+    assert made_key.returncode == EXIT_OK, made_key.stderr
+    sender = made.sender.start(
+        "team", "sender", "--env", "live", "--key-file", str(made.key_file),
+        "--seal-key-file", str(made.seal_file), "--audit-key-file", str(audit_key),
+        "--audit-passphrase-env", "AUDIT_PASS", "--poll", "0.2",
+    )  # fmt: skip
+    try:
+        assert wait_for(lambda: _serving(team_db), 60), made.sender.logs(sender)
+        sent = made.alice.run(*_send("p-signed"))
+        assert sent.returncode == EXIT_OK, sent.stderr
+        assert wait_for(lambda: _signed_up_to_the_head(team_db), 30), made.sender.logs(sender)
+    finally:
+        stop(sender)
+    checked = made.bob.run("team", "audit", "--verify")
+    assert checked.returncode == EXIT_OK, checked.stderr
+    assert "not yet signed" not in checked.stdout + checked.stderr

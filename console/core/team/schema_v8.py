@@ -357,6 +357,10 @@ GRANT SELECT ON gateway.meta, gateway.policies, gateway.submissions, gateway.aud
 GRANT SELECT ON gateway.sender_key, gateway.senders
     TO gateway_maker, gateway_checker, gateway_admin;
 GRANT SELECT ON gateway.sealed TO gateway_sender;  -- ciphertext: the sender alone reads it
+-- the audit key's public half and the signed heads (team init pins the key), and signing
+-- what is new in the trail with the audit key the sender's account holds
+GRANT SELECT ON gateway.audit_key, gateway.audit_checkpoints TO gateway_sender;
+GRANT EXECUTE ON FUNCTION gateway.sign_audit(bigint, text, text) TO gateway_sender;
 GRANT INSERT ON gateway.requests, gateway.request_details TO gateway_sender;
 GRANT UPDATE (finished, outcome, http_status, elapsed, response_type, response_status,
     gateway_order_id, serial_number, card_ref_id, recurring_payment_id, summary,

@@ -19,6 +19,10 @@ Safety, whenever the sender is stopped (kill -9 included), then started again:
 It serves the environments it was started with (``team sender --env NAME``), and refuses a
 submission whose request goes to any other gateway identity
 (:mod:`console.core.gateway_identity`).
+
+Given the team's audit key, it also signs what is new in the audit trail every few seconds
+(:func:`~console.core.team.audit_signing.sign_new_entries`); a trail that no longer extends
+the head it signed is never signed again, and said.
 """
 
 from __future__ import annotations
@@ -32,13 +36,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from console.core.errors import ConsoleError
 from console.core.pipeline import Decision, Pipeline
 from console.core.prepared import PreparedRequest, prepare
 from console.core.team.approval import Approvals
+from console.core.team.audit_key import AuditKeyError
+from console.core.team.audit_signing import Checkpoint, sign_new_entries
 from console.core.team.dsn import connect
-from console.core.team.errors import TeamPermissionError
+from console.core.team.errors import AuditTamperedError, TeamPermissionError
 from console.core.team.hashing import content_hash
 from console.core.team.journal import TeamJournal
 from console.core.team.sealing import SealError, open_sealed, public_half
@@ -47,6 +54,7 @@ from console.core.team.submissions import Submission
 _LEADER = 0x7365_6E64  # advisory lock key: "send"
 GIVE_UP_AFTER = 3600.0  # seconds an undecided status is asked again (then: the callback)
 EXPIRE_EVERY = 10.0  # seconds between two sweeps of submissions past their time
+SIGN_EVERY = 5.0  # seconds between two signatures of the audit trail's new entries
 _log = logging.getLogger(__name__)
 Say = Callable[[str], None]
 
@@ -98,6 +106,7 @@ class Sender:
         seal_key: the private key card data is sealed to (its public half is published).
         say: where a line about each send goes.
         ask_every: seconds between two status questions about one unknown outcome.
+        audit_key: the team's audit key (None: this sender signs no audit entries).
     """
 
     def __init__(
@@ -108,6 +117,7 @@ class Sender:
         *,
         say: Say = _log.info,
         ask_every: float = 30.0,
+        audit_key: Ed25519PrivateKey | None = None,
     ) -> None:
         self.journal = journal
         self.approvals = Approvals(journal)
@@ -117,6 +127,9 @@ class Sender:
         self.ask_every = ask_every
         self._asked: dict[int, float] = {}
         self._expired_at = -EXPIRE_EVERY
+        self.audit_key = audit_key
+        self._signed: Checkpoint | None = None
+        self._signed_at = -SIGN_EVERY
 
     def start(self) -> None:
         """Publish the sealing key and the environments served; take over what a stopped
@@ -153,6 +166,9 @@ class Sender:
         """One piece of work: the oldest submission waiting, else a status question about
         an unknown outcome; False when there was nothing to do."""
         now = time.monotonic()
+        if self.audit_key is not None and now - self._signed_at >= SIGN_EVERY:
+            self._signed_at = now
+            self.sign_audit()
         if now - self._expired_at >= EXPIRE_EVERY:
             self._expired_at = now
             with self.journal.writing() as db:
@@ -167,6 +183,24 @@ class Sender:
             self.send(self.approvals.submission(int(found[0])))
             return True
         return self.ask_unknown()
+
+    def sign_audit(self) -> Checkpoint | None:
+        """Sign what is new in the audit trail; a trail rewritten since the last signature
+        is never signed (said, and signing stops until the sender starts again)."""
+        if self.audit_key is None:
+            return None
+        try:
+            signed = sign_new_entries(self.journal, self.audit_key, self._signed)
+        except AuditTamperedError as exc:
+            self.audit_key = None
+            self.say(f"the audit trail was changed, so it is no longer signed: {exc}")
+            return None
+        except AuditKeyError as exc:
+            self.audit_key = None
+            self.say(f"the audit trail is not signed: {exc}")
+            return None
+        self._signed = signed or self._signed
+        return signed
 
     def send(self, submission: Submission) -> None:
         """Sign and send one queued submission once, or refuse it (nothing sent)."""
