@@ -22,7 +22,7 @@ from console.core.errors import InputError
 
 DEFAULT_PRODUCTION_ROWS = 1000
 DEFAULT_ROWS = 10_000
-MAX_CONCURRENCY = 4  # rows a run has in flight at once, at most (the runner's threads)
+MAX_CONCURRENCY = 16  # rows a run has in flight at once, at most (the runner's threads)
 FILE_NAME = "batch-limits.json"
 
 
