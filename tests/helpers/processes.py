@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -35,16 +36,34 @@ else:
 """
 
 
+class Measured(NamedTuple):
+    seconds: float  # wall
+    peak_mb: float  # the process's own peak resident set
+    cpu: float  # user + system seconds of the process
+
+
 def timed_process(args: list[str], env: dict[str, str], peak_file: Path) -> tuple[float, float]:
     """Seconds and peak resident megabytes of one process running ``python ARGS``, which
     must end well."""
+    seconds, peak, _cpu = measured_process(args, env, peak_file)
+    return seconds, peak
+
+
+def measured_process(args: list[str], env: dict[str, str], peak_file: Path) -> Measured:
+    """Wall seconds, peak resident megabytes and CPU seconds of one process running
+    ``python ARGS``, which must end well (the CPU is the children's reaped meanwhile: run
+    one at a time)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", _PEAK, str(peak_file), *args],
         env=env, cwd=ROOT, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
+    seconds = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
-    return time.perf_counter() - t0, int(peak_file.read_text()) / 1024
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return Measured(seconds, int(peak_file.read_text()) / 1024, cpu)
 
 
 # As `gateway-console sandbox` runs: a process of its own, every connection an open file.
@@ -55,7 +74,8 @@ from cryptography.hazmat.primitives.serialization import load_pem_private_key
 from console.sandbox import start_sandbox
 raise_file_limit()
 key = load_pem_private_key(open(sys.argv[1], "rb").read(), None)
-handle = start_sandbox(port=int(sys.argv[2]), callback_delay=0, demo_key=key)
+handle = start_sandbox(port=int(sys.argv[2]), callback_delay=0, demo_key=key,
+                       faults=sys.argv[3] or None)
 print(handle.origin, os.getpid(), flush=True)
 sys.stdin.read()
 handle.stop()
@@ -68,11 +88,12 @@ class SandboxProcess(NamedTuple):
 
 
 @contextlib.contextmanager
-def sandbox_process(key_file: Path, port: int = 0) -> Iterator[SandboxProcess]:
+def sandbox_process(key_file: Path, port: int = 0, faults: str = "") -> Iterator[SandboxProcess]:
     """The sandbox in its own process (callbacks at once, its demo merchant's key read from
-    ``key_file``) on ``port`` (0: any free one) until the block ends."""
+    ``key_file``) on ``port`` (0: any free one) until the block ends; ``faults``: a fault
+    spec (``latency=0.02``: every answer 20 ms late, waited without blocking the others)."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", _SANDBOX, str(key_file), str(port)],
+        [sys.executable, "-c", _SANDBOX, str(key_file), str(port), faults],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdin=subprocess.PIPE,

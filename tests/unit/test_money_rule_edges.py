@@ -125,8 +125,8 @@ def test_a_row_whose_send_never_arrived_has_no_gateway_order_in_the_results(
         assert lines[checked.row.number].outcome == "not-sent"
 
 
-@pytest.mark.parametrize("concurrency", [0, 5])
-def test_a_batch_runs_with_one_to_four_sends_at_once(
+@pytest.mark.parametrize("concurrency", [0, 17])
+def test_a_batch_runs_with_one_to_sixteen_sends_at_once(
     concurrency: int, rsa_key: rsa.RSAPrivateKey, tmp_path: Path
 ) -> None:
     path = card_file(tmp_path / "p.csv", 1, "c")
@@ -137,7 +137,7 @@ def test_a_batch_runs_with_one_to_four_sends_at_once(
         )
         plan = core.Plan(validation, "sb", False, core.BatchLimits(100))
         connection = {**CONNECTION, "private_key": rsa_key}
-        with pytest.raises(ValueError, match="concurrency must be 1 to 4"):
+        with pytest.raises(ValueError, match="concurrency must be 1 to 16"):
             core.BatchRunner(
                 pipeline, connection, plan, core.BatchDecision(), concurrency=concurrency
             )

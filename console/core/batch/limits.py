@@ -23,7 +23,7 @@ from console.core.money import MoneyFactError, read_amount
 
 DEFAULT_PRODUCTION_ROWS = 1000
 DEFAULT_ROWS = 10_000
-MAX_CONCURRENCY = 4  # rows a run has in flight at once, at most (the runner's threads)
+MAX_CONCURRENCY = 16  # rows a run has in flight at once, at most (the runner's threads)
 FILE_NAME = "batch-limits.json"
 
 
