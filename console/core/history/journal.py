@@ -86,7 +86,6 @@ class History(HistoryQueries):
 
     def close(self) -> None:
         with self._lock:
-            self._commits.flush()  # answers waiting for a transaction
             if self._unsynced:  # answers committed since the last sync: on disk first
                 self._sync_log()
             self._db.close()
@@ -110,11 +109,8 @@ class History(HistoryQueries):
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
-        """The connection, for reads, under the lock (answers waiting for a transaction are
-        written first, so a read sees them)."""
+        """The connection, for reads, under the lock."""
         with self._lock:
-            if self._commits.waiting and not self._db.in_transaction:
-                self._commits.flush()
             yield self._db
 
     @contextmanager
@@ -220,7 +216,7 @@ class History(HistoryQueries):
             return row_id
 
         try:  # committed with the rows other threads claim at the same moment: one sync
-            row_id = self._commits.run(claim, opens=True)
+            row_id = self._commits.run(claim)
         except (sqlite3.Error, OSError) as exc:  # e.g. a full disk: nothing may leave
             raise unavailable(self.path, exc) from exc
         finally:
@@ -230,11 +226,9 @@ class History(HistoryQueries):
         return row_id
 
     def finish(self, row_id: int, outcome: Outcome) -> None:
-        """Store the outcome of the send journalled as ``row_id``: while other sends of this
-        journal are open, with the next transaction (a pending row's, a read's, the last
-        answer's), else now; on disk with the next pending row's commit, or when the journal
-        closes. Listeners hear "changed" once it is written, "journal-failed" where it could
-        not be written after this returned."""
+        """Store the outcome of the send journalled as ``row_id`` (committed with the
+        other threads' writes of the moment; on disk with the next pending row's commit,
+        or when the journal closes)."""
         columns, answer = answer_columns(outcome)  # masked and encoded before the lock
         answered = outcome.response is not None  # its nonce is spent: the signature may stay
         if columns.get("final_status"):
@@ -254,28 +248,10 @@ class History(HistoryQueries):
             )
             self._in_flight.discard(row_id)
 
-        failed: list[BaseException] = []
-        returned: list[bool] = []  # this call returned: a failure is announced instead
-        telling = threading.Lock()
-
-        def told(error: BaseException | None) -> None:
-            if error is None:
-                self.notify("changed", row_id)
-                return
-            with telling:
-                if not returned:
-                    failed.append(error)  # raised by this call
-                    return
-            self.notify("journal-failed", row_id)
-
         # not synced on its own: with the next pending row's commit, or at close (a power
-        # cut or a crash before then leaves the row pending: "outcome unknown", the safe
-        # reading)
-        self._commits.answer(store, told)
-        with telling:
-            returned.append(True)
-        if failed:
-            raise failed[0]
+        # cut before then leaves the row pending: "outcome unknown", the safe reading)
+        self._commits.run(store, durable=False)
+        self.notify("changed", row_id)
 
     def recover_interrupted(self) -> list[int]:
         """Mark pending rows whose console stopped as "outcome unknown"; return their ids."""
