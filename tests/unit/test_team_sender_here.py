@@ -1,0 +1,151 @@
+"""A maker's console in this test's own process, the team sender as its own process: what the
+maker's send, batch and window-less commands say while the sender holds the key (their code
+runs here, so the money rules' coverage sees it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.cli import main
+from console.cli.failures import EXIT_OK, EXIT_SUBMITTED
+from console.core.team import Approvals, TeamJournal, connect
+from tests.helpers.batch_files import card_file, card_row, write_csv
+from tests.helpers.http_server import TestServer, serve
+from tests.helpers.postgres import TeamDatabase
+from tests.helpers.sender import Gateway, Profile, SenderTeam, sender_team, stop, wait_for
+from tests.helpers.team import payout_values
+
+psycopg = pytest.importorskip("psycopg")
+
+
+@pytest.fixture
+def gateway() -> Iterator[tuple[Gateway, TestServer]]:
+    stand_in = Gateway()
+    with serve(stand_in) as server:
+        yield stand_in, server
+
+
+@pytest.fixture
+def team(
+    team_db: TeamDatabase,
+    tmp_path: Path,
+    gateway: tuple[Gateway, TestServer],
+    rsa_key: rsa.RSAPrivateKey,
+    other_rsa_key: rsa.RSAPrivateKey,
+) -> Iterator[SenderTeam]:
+    made = sender_team(team_db, tmp_path, gateway[1].url, rsa_key, other_rsa_key)
+    sender = made.start_sender()
+    assert wait_for(lambda: _serving(team_db), 60), made.sender.logs(sender)
+    yield made
+    stop(sender)
+
+
+def _serving(db: TeamDatabase) -> bool:
+    with connect(db.dsn()) as sql:
+        return bool(sql.execute("SELECT count(*) FROM gateway.senders").fetchone()[0])
+
+
+def _as(profile: Profile, monkeypatch: pytest.MonkeyPatch) -> None:
+    """This process is ``profile``'s console (its profile folder and team database)."""
+    monkeypatch.setenv("GATEWAY_CONSOLE_HOME", str(profile.home))
+    monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", profile.dsn)
+
+
+def _send(order: str, *extra: str, card: bool = False) -> list[str]:
+    args = ["send", "payout-check", "--env", "live", "--yes", *extra]
+    for name, value in payout_values(order, card=card).items():
+        args += ["-f", f"{name}={value}"]
+    return args
+
+
+def test_a_card_payout_sent_here_goes_sealed_to_the_sender_and_its_outcome_is_shown(
+    team: SenderTeam,
+    gateway: tuple[Gateway, TestServer],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    stand_in, _server = gateway
+    _as(team.alice, monkeypatch)
+    assert main(_send("h-1", card=True)) == EXIT_OK
+    said = capsys.readouterr()
+    assert "Submitted to the team sender as #1" in said.err
+    assert "ACCEPTED" in said.out.upper()
+    assert stand_in.payouts == {"h-1": 1}
+
+
+def test_a_held_payout_submitted_here_waits_for_a_checker_then_the_sender(
+    team: SenderTeam,
+    gateway: tuple[Gateway, TestServer],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    stand_in, _server = gateway
+    with TeamJournal(team.db.dsn("root_admin")) as admin:
+        Approvals(admin).set_policy("live", "all")
+    _as(team.alice, monkeypatch)
+    assert main(_send("h-2", "--no-wait")) == EXIT_SUBMITTED
+    said = capsys.readouterr()
+    assert said.out.strip() == "1"
+    assert "holds this payout-check for a checker's approval; then the team sender" in said.err
+    assert stand_in.payouts == {}
+    approved = team.bob.run("team", "approve", "1")
+    assert approved.returncode == EXIT_OK, approved.stderr
+    assert wait_for(lambda: stand_in.payouts == {"h-2": 1}, 30)
+
+
+def test_a_batch_run_here_goes_row_by_row_through_the_sender(
+    team: SenderTeam,
+    gateway: tuple[Gateway, TestServer],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    stand_in, _server = gateway
+    _as(team.alice, monkeypatch)
+    path = card_file(tmp_path / "cards.csv", 2, "hb")
+    assert main(["batch", "run", str(path), "--env", "live", "--yes"]) == EXIT_OK
+    assert stand_in.payouts == {"hb-0": 1, "hb-1": 1}
+
+
+def test_a_batch_row_the_sender_refuses_is_skipped_and_said(
+    team: SenderTeam,
+    gateway: tuple[Gateway, TestServer],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A card number failing its check digit, confirmed for this run, is not the sender's to
+    confirm: it refuses the row, which the results say was not sent."""
+    stand_in, _server = gateway
+    _as(team.alice, monkeypatch)
+    row = card_row("hr-0")
+    row[3] = "4444444444444449"  # fails the check digit
+    path = write_csv(tmp_path / "luhn.csv", [row])
+    run = ["batch", "run", str(path), "--env", "live", "--yes", "--confirm-card-numbers"]
+    main(run)
+    said = capsys.readouterr()
+    assert stand_in.payouts == {}
+    assert "1 skipped" in said.out + said.err
+    results = (tmp_path / "luhn.results.csv").read_text()
+    assert "4444444444444449" not in results
+
+
+def test_a_batch_row_with_no_outcome_from_the_sender_in_time_stops_the_run_as_unknown(
+    team: SenderTeam,
+    gateway: tuple[Gateway, TestServer],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    stand_in, _server = gateway
+    monkeypatch.setattr("console.core.team.held.SENDER_WAIT", 0.5)
+    stand_in.delay = 5.0  # the gateway answers after the maker stopped waiting
+    _as(team.alice, monkeypatch)
+    path = card_file(tmp_path / "slow.csv", 2, "hs")
+    main(["batch", "run", str(path), "--env", "live", "--yes"])
+    said = capsys.readouterr()
+    assert "Stopped at row 2" in said.out + said.err
+    assert "hs-1" not in stand_in.payouts  # the run stopped at the row with no outcome
