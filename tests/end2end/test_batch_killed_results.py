@@ -4,16 +4,11 @@ pay it twice); compared row by row with the sandbox's orders."""
 
 from __future__ import annotations
 
-import csv
-import json
 import os
 import signal
 import subprocess
 import sys
 import time
-import urllib.request
-from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,40 +21,10 @@ from console.core.history import History
 from console.core.pipeline import Pipeline
 from console.core.transport import Transport
 from console.sandbox import SandboxHandle
-from tests.helpers.batch_files import card_file
-from tests.helpers.sandbox_client import pem_of, start
+from tests.helpers.batch_files import card_file, results
+from tests.helpers.sandbox_client import payouts
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def sandbox(rsa_key: rsa.RSAPrivateKey) -> Iterator[SandboxHandle]:
-    handle = start(rsa_key)
-    try:
-        yield handle
-    finally:
-        handle.stop()
-
-
-@pytest.fixture
-def conn(sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> list[str]:
-    key = tmp_path / "demo.pem"
-    key.write_bytes(pem_of(rsa_key))
-    demo = sandbox.demo
-    return [
-        "--base-url", sandbox.base_url, "--login", demo.login,
-        "--endpoint-id", str(demo.endpoint_id), "--key-file", str(key),
-    ]  # fmt: skip
-
-
-def _orders(sandbox: SandboxHandle) -> Counter[str]:
-    with urllib.request.urlopen(sandbox.control_url + "/orders?kind=payout", timeout=10) as r:
-        return Counter(o["client_orderid"] for o in json.load(r))
-
-
-def _results(path: Path) -> dict[str, dict[str, str]]:
-    with path.open(encoding="utf-8") as fh:
-        return {row["client_orderid"]: row for row in csv.DictReader(fh)}
 
 
 @pytest.mark.parametrize("concurrency", ["1", "3"])
@@ -79,7 +44,7 @@ def test_after_kill_9_no_row_the_gateway_holds_says_not_sent_yet(
     )
     try:
         deadline = time.monotonic() + 60
-        while sum(_orders(sandbox).values()) < 5 and time.monotonic() < deadline:
+        while sum(payouts(sandbox).values()) < 5 and time.monotonic() < deadline:
             time.sleep(0.01)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
@@ -87,9 +52,9 @@ def test_after_kill_9_no_row_the_gateway_holds_says_not_sent_yet(
         if proc.poll() is None:
             proc.kill()
     time.sleep(0.5)  # the requests in flight reach the sandbox's books
-    held = _orders(sandbox)
+    held = payouts(sandbox)
     assert 5 <= sum(held.values()) < 60
-    written = _results(tmp_path / "p.results.csv")
+    written = results(tmp_path / "p.results.csv")
     assert len(written) == 60
     for order_id, row in written.items():
         if held[order_id]:  # the gateway holds it: never "not sent yet"
@@ -102,7 +67,7 @@ def test_after_kill_9_no_row_the_gateway_holds_says_not_sent_yet(
 
     # rebuilt from the journal alone (its pending rows): still no held row "not sent yet"
     main(["batch", "status", str(path)])
-    rebuilt = _results(tmp_path / "p.results.csv")
+    rebuilt = results(tmp_path / "p.results.csv")
     for order_id, row in rebuilt.items():
         if held[order_id]:
             assert row["outcome"] in ("accepted", "unknown"), (order_id, row)
@@ -112,7 +77,7 @@ def test_after_kill_9_no_row_the_gateway_holds_says_not_sent_yet(
     # a status check settles each row as the sandbox's books say
     sandbox.set_faults(None)
     main(["batch", "status", str(path), *conn, "--check"])
-    checked = _results(tmp_path / "p.results.csv")
+    checked = results(tmp_path / "p.results.csv")
     for order_id, row in checked.items():
         if held[order_id]:
             assert row["outcome"] == "accepted", (order_id, row)
@@ -142,26 +107,26 @@ def test_rows_told_as_leaving_that_a_stopped_run_never_sent_say_not_sent_yet(
         v = core.check_batch(core.read_batch(path), lambda o: pipeline.verdict(core.COMMAND, o))
         plan = core.Plan(v, "sandbox", False, core.BatchLimits(100))
         out = tmp_path / "p.results.csv"
-        results = core.ResultsFile(out, core.result_lines(v, pipeline))
+        results_file = core.ResultsFile(out, core.result_lines(v, pipeline))
         written: list[dict[str, dict[str, str]]] = []
 
         def on_row(result: core.RowResult, progress: core.Progress) -> None:
-            results.update(result)
+            results_file.update(result)
             if progress.done == 12:  # from the 13th payout on, the answer is lost
-                written.append(_results(out))
+                written.append(results(out))
                 sandbox.set_faults("payout-check:drop")
 
         runner = core.BatchRunner(
-            pipeline, connection, plan, core.BatchDecision(), on_row=on_row, leaving=results
+            pipeline, connection, plan, core.BatchDecision(), on_row=on_row, leaving=results_file
         )
         report = runner.run()
-        results.flush()
+        results_file.flush()
     assert report.stopped.startswith("Stopped at row 14")
     # while it ran, rows ahead of the one in flight were on disk as "sent, outcome unknown"
     assert written[0]["s-12"]["outcome"] == "unknown"
-    final = _results(out)
+    final = results(out)
     assert [final[f"s-{i}"]["outcome"] for i in range(13)] == ["accepted"] * 12 + ["unknown"]
     assert "broke after the request was sent" in final["s-12"]["error"]  # its own words
     assert {final[f"s-{i}"]["outcome"] for i in range(13, 40)} == {"not sent yet"}
     assert {final[f"s-{i}"]["error"] for i in range(13, 40)} == {""}
-    assert sum(_orders(sandbox).values()) == 13
+    assert sum(payouts(sandbox).values()) == 13

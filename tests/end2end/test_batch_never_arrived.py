@@ -4,35 +4,16 @@ holds no order for it) is named with its next step, ``--resend-unknown``, not an
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
 from console.cli.failures import EXIT_GATEWAY_FAILED, EXIT_OK, EXIT_UNKNOWN
 from console.sandbox import SandboxHandle
 from tests.helpers.batch_files import card_file
-from tests.helpers.sandbox_client import pem_of
-
-
-@pytest.fixture
-def conn(sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> list[str]:
-    key = tmp_path / "demo.pem"
-    key.write_bytes(pem_of(rsa_key))
-    demo = sandbox.demo
-    return [
-        "--base-url", sandbox.base_url, "--login", demo.login,
-        "--endpoint-id", str(demo.endpoint_id), "--key-file", str(key),
-    ]  # fmt: skip
-
-
-def payouts(sandbox: SandboxHandle) -> Counter[str]:
-    with urllib.request.urlopen(sandbox.control_url + "/orders?kind=payout", timeout=10) as r:
-        return Counter(o["client_orderid"] for o in json.load(r))
+from tests.helpers.sandbox_client import payouts
 
 
 def test_a_row_a_status_check_proves_never_arrived_is_told_to_go_with_resend_unknown(

@@ -4,7 +4,6 @@ whatever happens to the process, and card data never leaves the person's own fil
 from __future__ import annotations
 
 import csv
-import json
 import os
 import re
 import signal
@@ -13,9 +12,8 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,43 +38,11 @@ from console.core.paths import resolve
 from console.core.pipeline import Pipeline
 from console.core.transport import Transport
 from console.sandbox import SandboxHandle
-from tests.helpers.batch_files import HEADER, PAN, card_file, card_row, write_csv
+from tests.helpers.batch_files import HEADER, PAN, card_file, card_row, results, write_csv
 from tests.helpers.http_server import Reply, serve
-from tests.helpers.sandbox_client import pem_of, start
+from tests.helpers.sandbox_client import payouts
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def sandbox(rsa_key: rsa.RSAPrivateKey) -> Iterator[SandboxHandle]:
-    handle = start(rsa_key)
-    try:
-        yield handle
-    finally:
-        handle.stop()
-
-
-@pytest.fixture
-def conn(sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> list[str]:
-    key = tmp_path / "demo.pem"
-    key.write_bytes(pem_of(rsa_key))
-    demo = sandbox.demo
-    return [
-        "--base-url", sandbox.base_url, "--login", demo.login,
-        "--endpoint-id", str(demo.endpoint_id), "--key-file", str(key),
-    ]  # fmt: skip
-
-
-def payouts(sandbox: SandboxHandle) -> Counter[str]:
-    """client_orderid -> how many orders the sandbox holds for it."""
-    with urllib.request.urlopen(sandbox.control_url + "/orders?kind=payout", timeout=10) as r:
-        orders = json.load(r)
-    return Counter(o["client_orderid"] for o in orders)
-
-
-def results(path: Path) -> dict[str, dict[str, str]]:
-    with path.open(encoding="utf-8") as fh:
-        return {row["client_orderid"]: row for row in csv.DictReader(fh)}
 
 
 def test_dry_run_sends_nothing_and_a_run_sends_the_valid_rows_once(

@@ -10,7 +10,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric import rsa
 from openpyxl import Workbook, load_workbook
 
 from console.cli import main
@@ -18,18 +17,6 @@ from console.cli.failures import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from console.core.batch import read_batch
 from console.sandbox import SandboxHandle
 from tests.helpers.batch_files import HEADER, card_row, write_csv
-from tests.helpers.sandbox_client import pem_of
-
-
-@pytest.fixture
-def conn(sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> list[str]:
-    key = tmp_path / "demo.pem"
-    key.write_bytes(pem_of(rsa_key))
-    demo = sandbox.demo
-    return [
-        "--base-url", sandbox.base_url, "--login", demo.login,
-        "--endpoint-id", str(demo.endpoint_id), "--key-file", str(key),
-    ]  # fmt: skip
 
 
 def typed(row: list[str]) -> list[object]:

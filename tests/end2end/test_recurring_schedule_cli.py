@@ -19,17 +19,6 @@ from console.sandbox import SandboxHandle
 from tests.helpers.sandbox_client import pem_of
 
 
-@pytest.fixture
-def conn(sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> list[str]:
-    key = tmp_path / "demo.pem"
-    key.write_bytes(pem_of(rsa_key))
-    demo = sandbox.demo
-    return [
-        "--base-url", sandbox.base_url, "--login", demo.login,
-        "--endpoint-id", str(demo.endpoint_id), "--key-file", str(key),
-    ]  # fmt: skip
-
-
 def profile_file(tmp_path: Path, start: date) -> Path:
     """A monthly profile from ``start``: 5.00, then 7.00 for its remaining charges."""
     values = example_values("create-recurring-payment", today=start)

@@ -12,9 +12,7 @@ from pathlib import Path
 
 from console.cli.failures import EXIT_ALREADY_ACCEPTED, EXIT_OK
 from console.sandbox import SandboxHandle
-from tests.end2end.test_recurring_schedule_cli import conn, profile_file
-
-__all__ = ["conn"]  # the fixture, shared
+from tests.end2end.test_recurring_schedule_cli import profile_file
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -4,45 +4,16 @@ the gateway declined never goes on the wire again, from ``send`` or ``batch run`
 from __future__ import annotations
 
 import csv
-import json
-import urllib.request
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
 from console.cli.failures import EXIT_ALREADY_ACCEPTED, EXIT_REJECTED, EXIT_UNKNOWN
 from console.sandbox import SandboxHandle
 from tests.helpers.batch_files import PAN, card_row, write_csv
-from tests.helpers.sandbox_client import pem_of, start
-
-
-@pytest.fixture
-def sandbox(rsa_key: rsa.RSAPrivateKey) -> Iterator[SandboxHandle]:
-    handle = start(rsa_key)
-    try:
-        yield handle
-    finally:
-        handle.stop()
-
-
-@pytest.fixture
-def conn(sandbox: SandboxHandle, tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> list[str]:
-    key = tmp_path / "demo.pem"
-    key.write_bytes(pem_of(rsa_key))
-    demo = sandbox.demo
-    return [
-        "--base-url", sandbox.base_url, "--login", demo.login,
-        "--endpoint-id", str(demo.endpoint_id), "--key-file", str(key),
-    ]  # fmt: skip
-
-
-def _orders(sandbox: SandboxHandle) -> Counter[str]:
-    with urllib.request.urlopen(sandbox.control_url + "/orders?kind=payout", timeout=10) as r:
-        return Counter(o["client_orderid"] for o in json.load(r))
+from tests.helpers.sandbox_client import payouts
 
 
 def _payout(conn: list[str], order_id: str, *extra: str) -> list[str]:
@@ -83,7 +54,7 @@ def test_a_payout_declined_after_an_unknown_outcome_is_never_sent_again(
     for extra in ((), ("--resend-unknown",)):
         main(["batch", "run", str(path), *conn, *extra])
         assert "1 declined before (skipped)" in capsys.readouterr().out
-    assert _orders(sandbox) == Counter({"dec-1": 1, "ok-1": 1})
+    assert payouts(sandbox) == Counter({"dec-1": 1, "ok-1": 1})
     with (tmp_path / "again.results.csv").open(encoding="utf-8") as fh:
         out = {row["client_orderid"]: row for row in csv.DictReader(fh)}
     assert out["dec-1"]["final_status"] == "declined"
@@ -102,7 +73,7 @@ def test_a_resend_the_gateway_refuses_as_a_duplicate_keeps_the_first_orders_fact
     main(["batch", "run", str(path), *conn])
     sandbox.set_faults(None)
     main(["batch", "run", str(path), *conn, "--resend-unknown"])
-    assert _orders(sandbox) == Counter({"dup-1": 1})
+    assert payouts(sandbox) == Counter({"dup-1": 1})
     results = tmp_path / "p.results.csv"
     with results.open(encoding="utf-8") as fh:
         row = next(csv.DictReader(fh))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 PAN = "4444444444444448"
@@ -43,3 +44,9 @@ def card_number(n: int) -> str:
         d = int(ch) * (2 if i % 2 == 0 else 1)
         total += d - 9 if d > 9 else d
     return body + str(-total % 10)
+
+
+def results(path: Path) -> dict[str, dict[str, str]]:
+    """A results CSV by client_orderid."""
+    with path.open(encoding="utf-8") as fh:
+        return {row["client_orderid"]: row for row in csv.DictReader(fh)}

@@ -10,6 +10,7 @@ import json
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -47,6 +48,13 @@ def start(key: rsa.RSAPrivateKey, **options: Any) -> SandboxHandle:
     options.setdefault("callback_delay", 0.0)
     options.setdefault("callback_backoff", 0.05)
     return start_sandbox(demo_key=key, **options)
+
+
+def payouts(sandbox: SandboxHandle) -> Counter[str]:
+    """client_orderid -> how many payout orders the sandbox holds for it."""
+    with urllib.request.urlopen(sandbox.control_url + "/orders?kind=payout", timeout=10) as r:
+        orders = json.load(r)
+    return Counter(o["client_orderid"] for o in orders)
 
 
 def url_for(
