@@ -5,7 +5,6 @@ revealed, is tried against the sandbox, and none gets past its signature check."
 from __future__ import annotations
 
 import base64
-import dataclasses
 import re
 import subprocess
 from typing import Any
@@ -14,11 +13,11 @@ import requests
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QTableWidget
 
-from console.core.environments import EnvKind
 from console.core.signing import SignedRequest
 from console.ui.inspector.widgets import CopyBlock
 from console.ui.main_window import MainWindow
 from tests.helpers.dialogs import answer_next_question
+from tests.helpers.production import cancel_on_production
 
 _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]|%2[BFbf]){40,}(?:=|%3[Dd]){0,2}")
 _HEX = re.compile(r"[0-9a-fA-F]{64,}")
@@ -120,13 +119,7 @@ def test_nothing_copied_after_cancel_on_a_card_number_question_verifies(
 def test_nothing_copied_after_cancel_on_the_production_confirmation_verifies(
     qtbot: Any, window: MainWindow
 ) -> None:
-    env = window.session.environment
-    assert env is not None
-    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
-    window.session.use(live, window.session.private_key)
-    window.fill_example()
-    answer_next_question(False, [])
-    window.send()
+    cancel_on_production(window)
     qtbot.waitUntil(lambda: "Cancelled" in window.panel.result.text(), timeout=5_000)
     _none_verifies(window)
 

@@ -4,7 +4,6 @@ Python one, run with the key in its environment, is accepted by the sandbox."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import sys
@@ -18,7 +17,6 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from PySide6.QtGui import QGuiApplication
 
 from console.core.client import Outcome
-from console.core.environments import EnvKind
 from console.core.errors import NetworkError, NotSentError, OutcomeUnknownError
 from console.core.exports import LANGUAGES, program_for_request, render_code
 from console.core.exports.program import PLACEHOLDER_ORDER_ID_PREFIX
@@ -27,8 +25,8 @@ from console.core.spec.examples import SANDBOX_CARD, SANDBOX_CVV2
 from console.ui.code_copy import CopyAsCode
 from console.ui.main_window import MainWindow
 from console.ui.signature_lab import SignatureLabDialog
-from tests.helpers.dialogs import answer_next_question
 from tests.helpers.mistaken_signer import sign
+from tests.helpers.production import cancel_on_production
 
 CARD = "4111111111111111"
 CVV2 = "987"
@@ -171,13 +169,7 @@ def test_the_lab_says_why_nothing_was_copied(qtbot: Any, pasted: str, said: str)
 def test_a_request_cancelled_at_the_confirmation_is_copied_with_a_fresh_order_id_and_says_so(
     qtbot: Any, window: MainWindow
 ) -> None:
-    env = window.session.environment
-    assert env is not None
-    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
-    window.session.use(live, window.session.private_key)
-    window.fill_example()
-    answer_next_question(False, [])
-    window.send()
+    cancel_on_production(window)
     assert "Cancelled" in window.panel.result.text()
     cancelled = window.inspector.prepared
     assert cancelled is not None
@@ -208,14 +200,7 @@ def test_a_request_the_gateway_answered_is_copied_with_its_own_order_id(
 def test_a_request_that_never_arrived_is_copied_as_not_sent_one_that_may_have_keeps_its_id(
     qtbot: Any, window: MainWindow, error: type[NetworkError], reached: bool
 ) -> None:
-    env = window.session.environment
-    assert env is not None
-    window.session.use(
-        dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION), window.session.private_key
-    )
-    window.fill_example()
-    answer_next_question(False, [])
-    window.send()
+    cancel_on_production(window)
     prepared = window.inspector.prepared
     assert prepared is not None
     order_id = prepared.value("client_orderid")

@@ -3,24 +3,16 @@ confirmation, not after a send (it would pay out past the confirmation and the j
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-from console.core.environments import EnvKind
 from console.ui.main_window import MainWindow
-from tests.helpers.dialogs import answer_next_question
+from tests.helpers.production import cancel_on_production
 
 
 def test_after_cancel_on_production_the_curl_is_an_unsigned_template(
     qtbot: Any, window: MainWindow
 ) -> None:
-    env = window.session.environment
-    assert env is not None
-    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
-    window.session.use(live, window.session.private_key)
-    window.fill_example()
-    answer_next_question(False, [])
-    window.send()
+    cancel_on_production(window)
     assert "Cancelled" in window.panel.result.text()
     request = window.inspector.request
     request.reveal.click()  # even revealed, on purpose

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-from console.core.environments import EnvKind
 from console.ui.main_window import MainWindow
 from tests.helpers.dialogs import answer_next_question
+from tests.helpers.production import go_live
 from tests.ui.test_sending import _requests
 
 PAN = "4111111111111111"
@@ -17,11 +16,7 @@ MASKED = "411111******1111"
 def test_recurring_profile_confirmation_names_the_masked_card(
     qtbot: Any, window: MainWindow
 ) -> None:
-    env = window.session.environment
-    assert env is not None
-    window.session.use(
-        dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION), window.session.private_key
-    )
+    go_live(window)
     window.show_command("create-recurring-payment")
     window.fill_example()
     window.form.load({"credit-card-number": PAN, "cvv2": "111"})
@@ -44,11 +39,7 @@ def test_nothing_says_sending_while_the_confirmation_is_open(
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    env = window.session.environment
-    assert env is not None
-    window.session.use(
-        dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION), window.session.private_key
-    )
+    go_live(window)
     window.show_command("payout-check")
     window.fill_example()
     panel = window.panel

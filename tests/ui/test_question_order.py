@@ -4,15 +4,14 @@ number, then production; Cancel at any of them sends nothing and asks nothing mo
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from console.core.environments import EnvKind
 from console.ui.main_window import MainWindow
 from tests.helpers.asking import MISTYPED
+from tests.helpers.production import go_live
 
 # the window's dialogs for resend_unknown, card_number, production (tests/helpers/asking.ORDER)
 DIALOGS = ["unknown-outcome-question", "card-number-confirmation", "production-confirmation"]
@@ -46,10 +45,7 @@ def _answer(go: int, seen: list[str], questions: int) -> None:
 def test_the_window_asks_in_the_cores_order_and_the_first_cancel_ends_it(
     qtbot: Any, window: MainWindow
 ) -> None:
-    env = window.session.environment
-    assert env is not None
-    live = dataclasses.replace(env, name="live", kind=EnvKind.PRODUCTION)
-    window.session.use(live, window.session.private_key)
+    go_live(window)
     window.fill_example()
     window.form.rows["client_orderid"].set_text("q-1")
     window.session.sandbox.set_faults("payout-check:drop")  # processed, the answer is lost
