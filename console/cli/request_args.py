@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from console.cli import arg_types
 from console.core.errors import InputError
@@ -18,6 +18,9 @@ from console.core.gateway_identity import gateway_for
 from console.core.input_files import MAX_KEY_FILE, InputFileError, parse_json, read_capped
 from console.core.keys import KeyProblem, load_private_key
 from console.core.masking import mask_text
+
+if TYPE_CHECKING:
+    from console.core.environments import Environment
 
 # A fields file is one request's fields: merchant_data (64k) and the rest fit many times over.
 MAX_FIELDS_FILE = 1024 * 1024
@@ -160,7 +163,7 @@ def connection(
 def _env_connection(args: argparse.Namespace, command: str, name: str) -> Connection:
     """Connection from the saved environment ``name`` and its key: --key-file, else the
     keyring."""
-    from console.core.environments import EnvironmentStoreError, EnvKind, connect
+    from console.core.environments import EnvironmentStoreError, connect
     from console.core.secret_store import KeyringUnavailableError, VaultError
 
     key = load_key(args) if args.key_file else None  # an explicit key: no keyring needed
@@ -179,13 +182,26 @@ def _env_connection(args: argparse.Namespace, command: str, name: str) -> Connec
     if args.endpoint_id or args.group_id:
         kwargs["endpoint_id"], kwargs["endpoint_group_id"] = args.endpoint_id, args.group_id
     env = conn.environment
+    return _environment_connection(args, env, kwargs, templates_of=env.templates_for)
+
+
+def _environment_connection(
+    args: argparse.Namespace,
+    env: Environment,
+    settings: dict[str, Any],
+    templates_of: Callable[[str], dict[str, str]] | None = None,
+) -> Connection:
+    """``settings`` with ``env``'s production flag, timeouts and CA bundle, the command
+    line's --connect-timeout, --timeout and --ca-bundle first."""
+    from console.core.environments import EnvKind  # boundary: as its callers' imports
+
     return Connection(
-        kwargs,
+        settings,
         production=env.kind is EnvKind.PRODUCTION,
         connect_timeout=getattr(args, "connect_timeout", None) or env.connect_timeout,
         read_timeout=getattr(args, "timeout", None) or env.read_timeout,
         ca_bundle=getattr(args, "ca_bundle", None) or env.ca_bundle or None,
-        templates_of=env.templates_for,
+        templates_of=templates_of,
     )
 
 
@@ -204,7 +220,7 @@ def sender_connection(args: argparse.Namespace, journal: Any) -> Connection:
 def keyless_connection(args: argparse.Namespace, private_key: Any) -> Connection:
     """--env's address, login and endpoint signed with ``private_key`` (the team sender's
     environments: the key is the sender's, never read here)."""
-    from console.core.environments import EnvironmentStore, EnvironmentStoreError, EnvKind
+    from console.core.environments import EnvironmentStore, EnvironmentStoreError
 
     try:
         env = EnvironmentStore().get(args.env)
@@ -212,13 +228,7 @@ def keyless_connection(args: argparse.Namespace, private_key: Any) -> Connection
         raise UsageError(f"--env {args.env}: {exc}") from exc
     settings = address_settings(args, args.api_command)
     settings["private_key"] = private_key
-    return Connection(
-        settings,
-        production=env.kind is EnvKind.PRODUCTION,
-        connect_timeout=getattr(args, "connect_timeout", None) or env.connect_timeout,
-        read_timeout=getattr(args, "timeout", None) or env.read_timeout,
-        ca_bundle=getattr(args, "ca_bundle", None) or env.ca_bundle or None,
-    )
+    return _environment_connection(args, env, settings)
 
 
 def gateway_of(args: argparse.Namespace, command: str) -> str | None:
