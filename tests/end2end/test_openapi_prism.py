@@ -19,6 +19,7 @@ from console.cli import main
 from console.core.signing import sign
 from console.core.spec import COMMANDS, example_values, validate
 from console.core.spec.model import Severity
+from tests.helpers.examples import changed_example
 from tests.helpers.prism import prism_mock
 from tests.helpers.runtimes import require_prism
 
@@ -86,12 +87,7 @@ REFUSED = [
 def test_prism_refuses_what_the_console_refuses(
     prism: str, rsa_key: rsa.RSAPrivateKey, command: str, change: dict[str, str | None]
 ) -> None:
-    values = example_values(command)
-    for name, value in change.items():
-        if value is None:
-            del values[name]
-        else:
-            values[name] = value
+    values = changed_example(command, change)
     assert any(p.severity is Severity.ERROR for p in validate(command, values))
     path = COMMANDS[command].path_templates["endpoint"].replace("{endpoint_id}", "1001")
     answer = _post(prism, path, values, rsa_key)

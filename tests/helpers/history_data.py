@@ -10,6 +10,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.core.client import Outcome
 from console.core.errors import OutcomeUnknownError
 from console.core.gateway_identity import gateway_for
+from console.core.history import History
+from console.core.paths import resolve
 from console.core.prepared import PreparedRequest, prepare
 from console.core.responses import decode
 from console.core.spec import example_values, get_command
@@ -77,3 +79,12 @@ def lost(req: PreparedRequest) -> Outcome:
     """The outcome of ``req`` when the answer never came (read timeout)."""
     error = OutcomeUnknownError("No answer within 60 s; the request may have arrived.", req.url)
     return Outcome(req, None, error, 60.0, time.time())
+
+
+def journal_rows() -> int:
+    """How many requests the journal at the configured path holds (0: none written yet)."""
+    path = resolve().history_db
+    if not path.exists():
+        return 0
+    with History(path) as history:
+        return len(history.fetch())

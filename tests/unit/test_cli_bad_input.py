@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from console.core.history import History
 from console.core.paths import resolve
 from console.core.spec import example_values
+from tests.helpers.history_data import journal_rows
 from tests.helpers.http_server import Reply, TestServer, serve
 
 FORM = {"Content-Type": "text/html;charset=utf-8"}
@@ -56,14 +56,6 @@ def _send(
     for name, value in {**example_values("payout-check"), **fields}.items():
         args += ["-f", f"{name}={value}"] if name != omit else []
     return args
-
-
-def _journal_rows() -> int:
-    path = resolve().history_db
-    if not path.exists():
-        return 0
-    with History(path) as history:
-        return len(history.fetch())
 
 
 def test_a_deeply_nested_fields_file_is_refused(tmp_path: Path) -> None:
@@ -111,7 +103,7 @@ def test_a_send_timeout_that_is_not_a_positive_number_sends_and_journals_nothing
     assert done.returncode == 2
     assert f"argument {option}: give a number of seconds above 0" in done.stderr
     assert gateway.received == []
-    assert _journal_rows() == 0
+    assert journal_rows() == 0
     # the client_orderid is not blocked: nothing was sent under it
     assert _cli(*_send(gateway, key_file, f"{option}=30")).returncode == 0
 
@@ -163,7 +155,7 @@ def test_a_control_character_in_a_field_is_not_sent(
     assert done.returncode == 1  # invalid input: nothing was sent
     assert f"{name}: {name} holds {said}" in done.stderr
     assert gateway.received == []
-    assert _journal_rows() == 0
+    assert journal_rows() == 0
 
 
 @pytest.mark.parametrize("name", ["client_orderid", "card_printed_name"])
@@ -176,4 +168,4 @@ def test_a_nul_from_a_fields_file_is_not_sent(
     assert done.returncode == 1
     assert f"{name}: {name} holds a NUL" in done.stderr
     assert gateway.received == []
-    assert _journal_rows() == 0
+    assert journal_rows() == 0

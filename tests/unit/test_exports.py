@@ -16,6 +16,7 @@ from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 from console.cli import main
 from console.core.exports import literals, openapi_document, render_code
 from console.core.spec import COMMANDS, FieldType, example_values
+from tests.helpers.examples import changed_example
 
 HOSTILE = "a b+c~d*e&f=g%h/i?j ü€😀 \"'\\$@URL@ {x} \n\t\x7f"
 
@@ -160,12 +161,7 @@ def test_the_schema_refuses_what_validation_refuses_across_fields(
     from console.core.spec import validate
     from console.core.spec.model import Severity
 
-    values = example_values(command)
-    for name, value in change.items():
-        if value is None:
-            del values[name]
-        else:
-            values[name] = value
+    values = changed_example(command, change)
     refused = [p for p in validate(command, values) if p.severity is Severity.ERROR]
     assert refused, "validation refuses the combination"
     assert not _request_schema(openapi_document(), command).is_valid(values)

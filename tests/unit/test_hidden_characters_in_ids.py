@@ -11,11 +11,10 @@ import pytest
 
 from console.cli import main
 from console.cli.failures import EXIT_INVALID
-from console.core.history import History
-from console.core.paths import resolve
 from console.core.spec import example_values, validate
 from console.core.spec.hidden import ID_FIELDS
 from tests.helpers.batch_files import card_row, write_csv
+from tests.helpers.history_data import journal_rows
 from tests.helpers.http_server import Reply, serve
 
 FORM = {"Content-Type": "text/html;charset=utf-8"}
@@ -79,14 +78,6 @@ def test_a_line_separator_is_refused_anywhere_and_text_keeps_its_letters() -> No
     assert _errors("payout-check", values) == []
 
 
-def _journal_rows() -> int:
-    path = resolve().history_db
-    if not path.exists():
-        return 0
-    with History(path) as history:
-        return len(history.fetch())
-
-
 def test_send_from_fields_and_a_fields_file_sends_and_journals_nothing(
     key_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -104,7 +95,7 @@ def test_send_from_fields_and_a_fields_file_sends_and_journals_nothing(
         assert main([*base, "--fields-file", str(fields)]) == EXIT_INVALID
         assert "U+202E RIGHT-TO-LEFT OVERRIDE at position 5" in capsys.readouterr().err
         assert server.received == []
-    assert _journal_rows() == 0
+    assert journal_rows() == 0
 
 
 @pytest.mark.parametrize(("char", "named"), [HIDDEN[0], HIDDEN[2], HIDDEN[4]])
