@@ -106,12 +106,10 @@ def run_line(line: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_the_team_set_up_runs_as_printed_with_a_createrole_owner(
-    shell_env: dict[str, str], tmp_path: Path
-) -> None:
-    page = TEAM_PAGE.read_text(encoding="utf-8")
-    lines = setup_lines(page)
-    assert lines[0].startswith("DSN=$(scripts/dev-postgres.sh)")
+def run_setup(lines: list[str], shell_env: dict[str, str]) -> tuple[str, list[str]]:
+    """Run the set-up lines as printed, each to a clean exit: the first starts a throwaway
+    cluster (its DSN and where to stop it go into ``shell_env``), the others reach it where
+    the page says db.example. The cluster's address and each other line's output."""
     address = ""
     said: list[str] = []
     for line in lines:
@@ -125,6 +123,16 @@ def test_the_team_set_up_runs_as_printed_with_a_createrole_owner(
         done = run_line(line.replace("db.example", address), shell_env)
         said.append(done.stdout)
         assert done.returncode == 0, f"{line}\nexit {done.returncode}\n{done.stderr}"
+    return address, said
+
+
+def test_the_team_set_up_runs_as_printed_with_a_createrole_owner(
+    shell_env: dict[str, str], tmp_path: Path
+) -> None:
+    page = TEAM_PAGE.read_text(encoding="utf-8")
+    lines = setup_lines(page)
+    assert lines[0].startswith("DSN=$(scripts/dev-postgres.sh)")
+    address, said = run_setup(lines, shell_env)
 
     assert "Team database created at schema" in said[1]
     assert "owner is a team admin" in said[1]
@@ -165,18 +173,8 @@ def test_the_team_sender_set_up_runs_as_printed(
     there is no OS keyring here, so the production key and the sealing key come from files
     only that account can read (the options the page names for it)."""
     page = TEAM_PAGE.read_text(encoding="utf-8")
-    address = ""
-    for line in setup_lines(page):
-        if line.startswith("DSN="):
-            done = run_line(line.removeprefix("DSN=$(").rsplit(")", 1)[0], shell_env)
-            assert done.returncode == 0, done.stderr
-            shell_env["DSN"] = done.stdout.strip()
-            shell_env["CLUSTER_DIR"] = done.stderr.split("stop with: ")[1].split()[-1]
-            address = shell_env["DSN"].split("@")[1].split("/")[0]
-            continue
-        done = run_line(line.replace("db.example", address), shell_env)
-        assert done.returncode == 0, f"{line}\nexit {done.returncode}\n{done.stderr}"
-    assert "sendbot is a new login, now a sender." in done.stdout
+    address, said = run_setup(setup_lines(page), shell_env)
+    assert "sendbot is a new login, now a sender." in said[-1]
 
     sender_env = {**shell_env, "GATEWAY_CONSOLE_HOME": str(tmp_path / "sender-profile")}
     lines = sender_lines(page)
