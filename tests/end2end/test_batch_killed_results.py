@@ -5,7 +5,6 @@ pay it twice); compared row by row with the sandbox's orders."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -22,7 +21,7 @@ from console.core.pipeline import Pipeline
 from console.core.transport import Transport
 from console.sandbox import SandboxHandle
 from tests.helpers.batch_files import card_file, results
-from tests.helpers.sandbox_client import payouts
+from tests.helpers.sandbox_client import kill_9_after_payouts, payouts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,15 +41,7 @@ def test_after_kill_9_no_row_the_gateway_holds_says_not_sent_yet(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    try:
-        deadline = time.monotonic() + 60
-        while sum(payouts(sandbox).values()) < 5 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    kill_9_after_payouts(proc, sandbox, 5, poll=0.01)
     time.sleep(0.5)  # the requests in flight reach the sandbox's books
     held = payouts(sandbox)
     assert 5 <= sum(held.values()) < 60

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import os
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -40,7 +39,7 @@ from console.core.transport import Transport
 from console.sandbox import SandboxHandle
 from tests.helpers.batch_files import HEADER, PAN, card_file, card_row, results, write_csv
 from tests.helpers.http_server import Reply, serve
-from tests.helpers.sandbox_client import payouts
+from tests.helpers.sandbox_client import kill_9_after_payouts, payouts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -210,15 +209,7 @@ def test_a_run_killed_midway_and_resumed_pays_each_order_once(
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "console", "batch", "run", str(path), *conn, "--concurrency", "2"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while sum(payouts(sandbox).values()) < 8 and time.monotonic() < deadline:
-            time.sleep(0.02)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    kill_9_after_payouts(proc, sandbox, 8, poll=0.02)
     before = payouts(sandbox)
     assert 8 <= sum(before.values()) < 40
     sandbox.set_faults(None)

@@ -7,6 +7,8 @@ independent-client tests, with requests-oauthlib; the sandbox verifies with its 
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -55,6 +57,22 @@ def payouts(sandbox: SandboxHandle) -> Counter[str]:
     with urllib.request.urlopen(sandbox.control_url + "/orders?kind=payout", timeout=10) as r:
         orders = json.load(r)
     return Counter(o["client_orderid"] for o in orders)
+
+
+def kill_9_after_payouts(
+    proc: subprocess.Popen[bytes], sandbox: SandboxHandle, count: int, poll: float
+) -> None:
+    """SIGKILL ``proc`` once the sandbox holds ``count`` payouts (or after a minute), checking
+    every ``poll`` seconds; it is killed and reaped whatever happens here."""
+    try:
+        deadline = time.monotonic() + 60
+        while sum(payouts(sandbox).values()) < count and time.monotonic() < deadline:
+            time.sleep(poll)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 def url_for(
