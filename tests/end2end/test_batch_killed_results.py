@@ -15,13 +15,10 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
 from console.core import batch as core
-from console.core.gateway_identity import gateway_for
 from console.core.history import History
-from console.core.pipeline import Pipeline
-from console.core.transport import Transport
 from console.sandbox import SandboxHandle
 from tests.helpers.batch_files import card_file, results
-from tests.helpers.sandbox_client import kill_9_after_payouts, payouts
+from tests.helpers.sandbox_client import demo_pipeline, kill_9_after_payouts, payouts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,20 +78,9 @@ def test_rows_told_as_leaving_that_a_stopped_run_never_sent_say_not_sent_yet(
 ) -> None:
     """The file is written ahead of the rows (a block at a time); a run that stops by itself
     at an unknown outcome puts the rows it did not send back to "not sent yet"."""
-    demo = sandbox.demo
-    connection = {
-        "base_url": sandbox.base_url, "login": demo.login, "private_key": rsa_key,
-        "endpoint_id": demo.endpoint_id,
-    }  # fmt: skip
     path = card_file(tmp_path / "p.csv", 40, "s")
     with History() as journal:
-        pipeline = Pipeline(
-            "sandbox",
-            gateway=lambda command: gateway_for(command, **connection),
-            production=False,
-            journal=journal,
-            transport=Transport,
-        )
+        pipeline, connection = demo_pipeline(sandbox, rsa_key, journal)
         v = core.check_batch(core.read_batch(path), lambda o: pipeline.verdict(core.COMMAND, o))
         plan = core.Plan(v, "sandbox", False, core.BatchLimits(100))
         out = tmp_path / "p.results.csv"

@@ -31,15 +31,12 @@ from console.cli.failures import (
     EXIT_USAGE,
 )
 from console.core import batch as core
-from console.core.gateway_identity import gateway_for
 from console.core.history import History
 from console.core.paths import resolve
-from console.core.pipeline import Pipeline
-from console.core.transport import Transport
 from console.sandbox import SandboxHandle
 from tests.helpers.batch_files import HEADER, PAN, card_file, card_row, results, write_csv
 from tests.helpers.http_server import Reply, serve
-from tests.helpers.sandbox_client import kill_9_after_payouts, payouts
+from tests.helpers.sandbox_client import demo_pipeline, kill_9_after_payouts, payouts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -146,18 +143,7 @@ def runner_for(
     on_row: Callable[[core.RowResult, core.Progress], None],
 ) -> core.BatchRunner:
     """A batch runner for the sandbox's demo merchant, journalled in ``journal``."""
-    demo = sandbox.demo
-    connection = {
-        "base_url": sandbox.base_url, "login": demo.login, "private_key": key,
-        "endpoint_id": demo.endpoint_id,
-    }  # fmt: skip
-    pipeline = Pipeline(
-        "sandbox",
-        gateway=lambda command: gateway_for(command, **connection),
-        production=False,
-        journal=journal,
-        transport=Transport,
-    )
+    pipeline, connection = demo_pipeline(sandbox, key, journal)
     v = core.check_batch(core.read_batch(path), lambda o: pipeline.verdict(core.COMMAND, o))
     plan = core.Plan(v, "sandbox", False, core.BatchLimits(100))
     return core.BatchRunner(pipeline, connection, plan, core.BatchDecision(), on_row=on_row)

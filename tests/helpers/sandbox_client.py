@@ -20,8 +20,12 @@ import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from console.core.gateway_identity import gateway_for
+from console.core.history import History
+from console.core.pipeline import Pipeline
 from console.core.signing import SignedRequest, sign
 from console.core.spec import command_url
+from console.core.transport import Transport
 from console.sandbox import SandboxHandle, start_sandbox
 
 
@@ -73,6 +77,26 @@ def kill_9_after_payouts(
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def demo_pipeline(
+    sandbox: SandboxHandle, key: rsa.RSAPrivateKey, journal: History
+) -> tuple[Pipeline, dict[str, Any]]:
+    """A pipeline to the sandbox's demo merchant signing with ``key``, journalled in
+    ``journal``, and the connection settings it prepares requests with."""
+    demo = sandbox.demo
+    connection: dict[str, Any] = {
+        "base_url": sandbox.base_url, "login": demo.login, "private_key": key,
+        "endpoint_id": demo.endpoint_id,
+    }  # fmt: skip
+    pipeline = Pipeline(
+        "sandbox",
+        gateway=lambda command: gateway_for(command, **connection),
+        production=False,
+        journal=journal,
+        transport=Transport,
+    )
+    return pipeline, connection
 
 
 def url_for(
