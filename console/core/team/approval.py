@@ -42,7 +42,6 @@ from console.core.team.submissions import (
     decision_text,
     submission_of,
     waiting,
-    waiting_under_lock,
 )
 
 if TYPE_CHECKING:
@@ -74,25 +73,6 @@ def approved_row(environment: str, prepared: PreparedRequest, key: str) -> dict[
         "receiver": columns["receiver"],
         "content_hash": content_hash(environment, prepared, key),
     }
-
-
-def submit_args(
-    environment: str, prepared: PreparedRequest, row: dict[str, Any], card: bool
-) -> tuple[Any, ...]:
-    """The arguments the database's submit functions start with: the :func:`approved_row`
-    columns, the fields masked as the journal keeps them, and the fields in full only where
-    the request carries no card data."""
-    return (
-        environment,
-        prepared.command,
-        row["client_orderid"],
-        row["amount"],
-        row["currency"],
-        row["receiver"],
-        row["content_hash"],
-        json.dumps(mask_params(prepared.params)),
-        None if card else json.dumps([list(p) for p in prepared.params]),
-    )
 
 
 class Approvals:
@@ -245,12 +225,27 @@ class Approvals:
         card = carries_card_data(prepared)
         row = approved_row(environment, prepared, self.journal.hash_key)
         with self.journal.writing() as db:
-            earlier = waiting_under_lock(db, environment, row["content_hash"])
+            # one submitter at a time per content: a second of the same request finds the first
+            db.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (row["content_hash"],)
+            )
+            earlier = waiting(db, environment, row["content_hash"], batch=False)
             if earlier is not None:
                 return Submitted(earlier.id, environment, prepared, earlier)
             sid = db.execute(
                 "SELECT gateway.submit(%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s)",
-                (*submit_args(environment, prepared, row, card), card),
+                (
+                    environment,
+                    prepared.command,
+                    row["client_orderid"],
+                    row["amount"],
+                    row["currency"],
+                    row["receiver"],
+                    row["content_hash"],
+                    json.dumps(mask_params(prepared.params)),
+                    None if card else json.dumps([list(p) for p in prepared.params]),
+                    card,
+                ),
             ).fetchone()[0]
         if sid is None:
             raise TeamPermissionError(

@@ -105,14 +105,6 @@ def waiting(db: Any, environment: str, digest: str, *, batch: bool) -> Submissio
     return submission_of(tuple(row)) if row is not None else None
 
 
-def waiting_under_lock(db: Any, environment: str, digest: str) -> Submission | None:
-    """:func:`waiting` for a single request, once this transaction holds the lock on its
-    content: one submitter at a time per content, so a second of the same request finds the
-    first instead of queueing another."""
-    db.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (digest,))
-    return waiting(db, environment, digest, batch=False)
-
-
 def decision_text(s: Submission) -> str:
     """What became of a submission, in a person's words."""
     who = f" by {s.decided_by}" if s.decided_by else ""

@@ -13,6 +13,7 @@ back from the shared journal as the :class:`~console.core.pipeline.Sent` every f
 from __future__ import annotations
 
 import functools
+import json
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -21,10 +22,11 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.client import Outcome
 from console.core.errors import NetworkError, NotSentError, OutcomeUnknownError
+from console.core.masking import mask_params
 from console.core.pipeline import Sent
 from console.core.pipeline.guard import NEW
 from console.core.responses import DecodedResponse, Kind
-from console.core.team.approval import approved_row, submit_args
+from console.core.team.approval import approved_row
 from console.core.team.errors import (
     ApprovalPendingError,
     NotApprovedError,
@@ -33,7 +35,7 @@ from console.core.team.errors import (
 )
 from console.core.team.hashing import carries_card_data
 from console.core.team.sealing import seal
-from console.core.team.submissions import Submitted, decision_text, waiting_under_lock
+from console.core.team.submissions import Submitted, decision_text, waiting
 
 if TYPE_CHECKING:
     from console.core.prepared import PreparedRequest
@@ -80,14 +82,24 @@ def submit_to_sender(
             )
         sealed, sealed_to = seal(key[0], prepared.params, row["content_hash"]), str(key[1])
     with journal.writing() as db:
-        earlier = waiting_under_lock(db, environment, row["content_hash"])
+        # one submitter at a time per content: a second of the same request finds the first
+        db.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (row["content_hash"],))
+        earlier = waiting(db, environment, row["content_hash"], batch=False)
         if earlier is not None:
             return Submitted(earlier.id, environment, prepared, earlier)
         sid = db.execute(
             "SELECT gateway.submit_to_sender(%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s,"
             " %s, %s)",
             (
-                *submit_args(environment, prepared, row, card),
+                environment,
+                prepared.command,
+                row["client_orderid"],
+                row["amount"],
+                row["currency"],
+                row["receiver"],
+                row["content_hash"],
+                json.dumps(mask_params(prepared.params)),
+                None if card else json.dumps([list(p) for p in prepared.params]),
                 prepared.gateway,
                 sealed_to,
                 sealed,
