@@ -88,7 +88,7 @@ class CommandForm(QWidget):
         self.hint.setFrameShape(QFrame.Shape.StyledPanel)  # test data, set apart from the form
         self.hint.setMargin(6)
         self.hint.setVisible(False)
-        self.hint.setAccessibleName("Sandbox test data")
+        self.hint.setAccessibleDescription("Sandbox test data")  # its text is its name
         self.hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.hint.setOpenExternalLinks(False)
         self.hint.linkActivated.connect(self._hint_link)

@@ -17,6 +17,7 @@ from console.ui.banner import first_sentence
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.validation_view import ProblemSummary
 from console.ui.icons import icon
+from console.ui.speech import announce
 from console.ui.theme import state_colour
 from console.ui.window.guard_row import GuardRow
 
@@ -89,7 +90,9 @@ class SendPanel(QWidget):
         self.guard.changed.connect(self.update_send)
         self.result = QLabel()
         self.result.setWordWrap(True)
-        self.result.setAccessibleName("Last outcome")
+        # no accessible name: its text is what a screen reader reads (and hears change)
+        self.result.setObjectName("last-outcome")
+        self.result.setAccessibleDescription("Last outcome")
         self.use_in_payout_button = QPushButton("Use in payout")
         self.use_in_payout_button.setToolTip(
             "Open the payout form with this stored card reference filled in"
@@ -329,8 +332,12 @@ class SendPanel(QWidget):
     # -- the result line ---------------------------------------------------------------------
     def show_result(self, state: str, text: str, command: str | None = None) -> None:
         """Set the result line of ``command`` (default: the form shown) and show it."""
-        self._results[command or self.forms.command] = (state, text)
+        command = command or self.forms.command
+        changed = self._results.get(command) != (state, text)
+        self._results[command] = (state, text)
         self.refresh_result()
+        if changed and command == self.forms.command:
+            announce(self.result, text)  # heard where it is said: under the form shown
 
     def result_of(self, command: str) -> tuple[str, str]:
         """(state, text) of a form's result line."""
