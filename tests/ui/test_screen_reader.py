@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QAccessibleEvent
-from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QPushButton, QWidget
 
 from console.core.pipeline.summary import SendSummary
 from console.ui.main_window import MainWindow
@@ -101,3 +101,81 @@ def test_production_question_is_an_alert_with_environment_and_amount(
     assert "Live EUR" in alerts[0] and "125.50 EUR" in alerts[0]
 
 
+
+
+# -- the keyboard's cursor -------------------------------------------------------------------
+def focused() -> QWidget:
+    widget = QApplication.focusWidget()
+    assert widget is not None, "nothing has the keyboard focus"
+    return widget
+
+
+def in_sight(widget: QWidget) -> bool:
+    """Shown and not scrolled away: some of it is on the screen."""
+    return widget.isVisible() and not widget.visibleRegion().isEmpty()
+
+
+def describe(widget: QWidget) -> str:
+    return widget.objectName() or read(widget) or type(widget).__name__
+
+
+@pytest.fixture
+def active(qtbot: Any, window: MainWindow) -> MainWindow:
+    window.activateWindow()
+    qtbot.waitActive(window)
+    window.show_command("payout-check")
+    return window
+
+
+def test_enter_on_send_keeps_the_cursor_in_sight(qtbot: Any, active: MainWindow) -> None:
+    active.fill_example()
+    send = active.panel.send_button
+    send.setFocus()
+    before = active.last_outcome
+    qtbot.keyClick(send, Qt.Key.Key_Return)
+    assert in_sight(focused()), f"the cursor went to {describe(focused())}, out of sight"
+    qtbot.waitUntil(lambda: active.last_outcome is not before, timeout=20_000)
+    assert in_sight(focused()), f"the cursor went to {describe(focused())}, out of sight"
+    assert "Accepted" in read(focused())  # where the cursor waits, the answer is read
+
+
+def test_every_tab_stop_of_the_payout_form_is_in_sight(qtbot: Any, active: MainWindow) -> None:
+    active.form.focus_first()
+    seen: list[QWidget] = []
+    for _ in range(60):
+        widget = focused()
+        assert in_sight(widget), f"Tab stop {len(seen) + 1} ({describe(widget)}) is out of sight"
+        if seen and widget is seen[0]:
+            break
+        assert widget not in seen[-1:], f"Tab after {describe(widget)} did not move the cursor"
+        seen.append(widget)
+        qtbot.keyClick(widget, Qt.Key.Key_Tab)
+    names = [w.objectName() for w in seen]
+    assert "sandbox-hint-more" in names  # the test data's "More" is a stop of its own
+    more = next(w for w in seen if w.objectName() == "sandbox-hint-more")
+    more.setFocus()
+    qtbot.keyClick(more, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "116" in read(active.form.hint))  # all the CVV2 outcomes
+
+
+def test_enter_presses_the_focused_button(qtbot: Any, active: MainWindow) -> None:
+    row = active.form.rows["client_orderid"]
+    row.set_text("")
+    generate = next(b for b in row.findChildren(QPushButton) if b.text() == "Generate")
+    generate.setFocus()
+    qtbot.keyClick(generate, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: row.text() != "")
+
+
+def test_a_skip_from_the_card_details_to_send(qtbot: Any, active: MainWindow) -> None:
+    active.fill_example()
+    active.form.focus_field("cvv2")
+    for _ in range(3):
+        qtbot.keyClick(focused(), Qt.Key.Key_Tab)
+        if focused().objectName().startswith("skip-to-send"):
+            break
+    skip = focused()
+    assert skip.objectName() == "skip-to-send:card", describe(skip)
+    assert in_sight(skip)
+    qtbot.keyClick(skip, Qt.Key.Key_Return)
+    assert focused() is active.panel.send_button
