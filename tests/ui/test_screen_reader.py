@@ -4,15 +4,30 @@ production question announced at once."""
 
 from __future__ import annotations
 
-
+import re
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QAccessibleEvent
-from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QTabBar,
+    QTextEdit,
+    QWidget,
+)
 
 from console.core.pipeline.summary import SendSummary
+from console.core.spec import COMMANDS
 from console.ui.main_window import MainWindow
 from console.ui.sending import ask_production, production_question
 from console.ui.speech import plain_text
@@ -63,7 +78,8 @@ def test_status_lines_are_read_by_their_text(qtbot: Any, window: MainWindow, hea
     _send(qtbot, window)
     result = status_line(window, "last-outcome")
     spoken = read(result)
-    assert "Accepted" in spoken and window.form.values()["client_orderid"] in spoken
+    assert "Accepted" in spoken
+    assert window.form.values()["client_orderid"] in spoken
     assert spoken == plain_text(result.text())
     assert ("Polite", spoken) in heard  # the outcome is heard without looking for it
     # the same id again: Send is off, and the reason is read and heard
@@ -98,9 +114,8 @@ def test_production_question_is_an_alert_with_environment_and_amount(
     alerts = [words for politeness, words in heard if politeness == "Assertive"]
     assert len(alerts) == 1, heard
     assert "PRODUCTION" in alerts[0]
-    assert "Live EUR" in alerts[0] and "125.50 EUR" in alerts[0]
-
-
+    assert "Live EUR" in alerts[0]
+    assert "125.50 EUR" in alerts[0]
 
 
 # -- the keyboard's cursor -------------------------------------------------------------------
@@ -179,3 +194,102 @@ def test_a_skip_from_the_card_details_to_send(qtbot: Any, active: MainWindow) ->
     assert in_sight(skip)
     qtbot.keyClick(skip, Qt.Key.Key_Return)
     assert focused() is active.panel.send_button
+
+
+# -- names, labels and states ----------------------------------------------------------------
+INTERACTIVE = (
+    QAbstractButton,
+    QLineEdit,
+    QComboBox,
+    QAbstractSpinBox,
+    QPlainTextEdit,
+    QTextEdit,
+    QAbstractItemView,
+    QTabBar,
+)
+_INSIDE = (QComboBox, QAbstractSpinBox, QAbstractItemView, QTabBar)  # their parts are theirs
+
+
+def _words(text: str) -> str:
+    """A visible label as words: no mnemonic &, no required *, no trailing colon or …."""
+    text = re.sub(r"<[^>]+>", "", text).replace("&&", "\0").replace("&", "").replace("\0", "&")
+    return text.replace("*", "").strip().rstrip(":…").strip()
+
+
+def unclear_controls(root: QWidget) -> list[str]:
+    """Every control a person can use under ``root`` whose spoken name is missing, leaves
+    out its visible label, or is its current value or a glyph."""
+    labels = {id(b): lab for lab in root.findChildren(QLabel) if (b := lab.buddy()) is not None}
+    found: list[str] = []
+    for w in root.findChildren(QWidget):
+        if not isinstance(w, INTERACTIVE) or not w.isVisibleTo(root):
+            continue
+        if isinstance(w.parentWidget(), _INSIDE) or w.focusPolicy() == Qt.FocusPolicy.NoFocus:
+            continue
+        name = read(w)
+        interface = QAccessible.queryAccessibleInterface(w)
+        # a screen reader says a control's labels (Qt: on Linux a combo box's name is its
+        # value, and its label relation says what it is)
+        labelled = [str(i.text(QAccessible.Text.Name)) for i, _ in interface.relations()]
+        said = " ".join([name, *labelled])
+        what = f"{type(w).__name__} {w.objectName() or '?'} named {name!r}"
+        visible = ""
+        if isinstance(w, QAbstractButton) and w.text():
+            visible = _words(w.text())
+        elif id(w) in labels:
+            visible = _words(labels[id(w)].text())
+        if not said.strip() or (name.strip() in "•✓!✕#" and not labelled):
+            found.append(f"{what}: no name")
+        elif visible and visible.lower() not in said.lower():
+            found.append(f"{what}: its visible label {visible!r} is not in it")
+        elif isinstance(w, QComboBox) and not labelled:
+            found.append(f"{what}: read by its current value, nothing says what it is")
+    return found
+
+
+def test_every_field_is_named_by_its_label_with_wire_name_and_states(
+    qtbot: Any, window: MainWindow
+) -> None:
+    problems: list[str] = []
+    for name, form in window.forms.items():
+        window.show_command(name)
+        for field in COMMANDS[name].fields:
+            row = form.rows[field.name]
+            spoken = row.findChild(QLineEdit, f"field:{field.name}") or row.editor
+            interface = QAccessible.queryAccessibleInterface(spoken)
+            said = str(interface.text(QAccessible.Text.Name))
+            described = str(interface.text(QAccessible.Text.Description))
+            label = _words(row.label.text())
+            if label not in said:
+                problems.append(f"{name} {field.name}: read as {said!r}, shown as {label!r}")
+            if field.name not in described:
+                problems.append(f"{name} {field.name}: wire name not in {described!r}")
+            if row.required and "required" not in described:
+                problems.append(f"{name} {field.name}: required, not said: {described!r}")
+            labelled = [str(i.text(QAccessible.Text.Name)) for i, _ in interface.relations()]
+            if not any(label in text for text in labelled):
+                problems.append(f"{name} {field.name}: no label relation ({labelled})")
+        problems += [f"{name}: {p}" for p in unclear_controls(form)]
+    assert not problems, "\n".join(problems)
+
+
+def test_an_invalid_field_says_so_with_its_message(qtbot: Any, active: MainWindow) -> None:
+    row = active.form.rows["amount"]
+    row.editor.setFocus()
+    qtbot.keyClicks(row.editor, "-5")
+    qtbot.keyClick(row.editor, Qt.Key.Key_Tab)  # left with a mistake: now it is one
+    qtbot.waitUntil(lambda: row.state == "error")
+    described = str(
+        QAccessible.queryAccessibleInterface(row.editor).text(QAccessible.Text.Description)
+    )
+    assert "invalid" in described
+    assert row.message.full_text().rstrip(".") in described
+    assert read(row.mark) == "invalid"  # the state mark is not read as "✕"
+    row.editor.setFocus()
+    qtbot.keyClick(row.editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(row.editor, "5.00")
+    qtbot.waitUntil(lambda: row.state == "fine")
+    assert read(row.mark) == "valid"
+    assert "invalid" not in str(
+        QAccessible.queryAccessibleInterface(row.editor).text(QAccessible.Text.Description)
+    )
