@@ -110,7 +110,9 @@ class EnvironmentForm(QWidget):
         ca.addWidget(browse)
         listen = QHBoxLayout()
         listen.addWidget(self.listen_host, 1)
-        listen.addWidget(QLabel("port"))
+        port = QLabel("port")
+        port.setBuddy(self.listen_port)
+        listen.addWidget(port)
         listen.addWidget(self.listen_port)
         form = QFormLayout(self)
         form.addRow("Name", self.name)
@@ -128,6 +130,11 @@ class EnvironmentForm(QWidget):
         form.addRow("Callbacks", self.listen)
         form.addRow("Listen on", listen)
         form.addRow("Merchant control", self.control_secret)
+        # a row whose field is a layout gets a label that labels nothing: name its editor
+        for row_layout, editor in ((ca, self.ca_bundle), (listen, self.listen_host)):
+            label = form.labelForField(row_layout)
+            if isinstance(label, QLabel):
+                label.setBuddy(editor)
         form.addRow(self.problems)
         for edit in (
             self.name,

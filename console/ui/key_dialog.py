@@ -44,6 +44,7 @@ from console.core.vault import (
 from console.ui.confirm import ask
 from console.ui.inspector.widgets import CopyBlock
 from console.ui.secrets_access import SecretsAccess
+from console.ui.speech import label_unseen
 from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
 
@@ -153,11 +154,14 @@ class KeyDialog(QDialog):
         self.delete_button = QPushButton("Delete")
         close = QPushButton("Close")
         top = QHBoxLayout()
-        top.addWidget(QLabel("Environment"))
+        environment_label = QLabel("Environment")
+        environment_label.setBuddy(self.environment)  # a combo box is read by its label
+        top.addWidget(environment_label)
         top.addWidget(self.environment, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_button)
         buttons.addWidget(self.bits)
+        label_unseen(self.bits, "Key size", buttons)
         buttons.addWidget(self.generate_button)
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.delete_button)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QTextDocument
+from PySide6.QtWidgets import QBoxLayout, QLabel, QWidget
 
 
 def plain_text(rich: str) -> str:
@@ -28,3 +29,15 @@ def announce(source: QObject, text: str, *, alert: bool = False) -> None:
     politeness = QAccessible.AnnouncementPoliteness
     event.setPoliteness(politeness.Assertive if alert else politeness.Polite)
     QAccessible.updateAccessibility(event)
+
+
+def label_unseen(control: QWidget, words: str, layout: QBoxLayout) -> QLabel:
+    """A label a screen reader reads for a control whose purpose the screen shows another
+    way (a value that says it, a row of buttons): Qt names a combo box on Linux by its
+    current value, and only a label relation says what it is. Kept hidden, in ``layout``
+    beside the control so the relation finds it."""
+    label = QLabel(words)
+    label.setBuddy(control)
+    label.setVisible(False)
+    layout.addWidget(label)
+    return label

@@ -5,6 +5,7 @@ production question announced at once."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QDialog,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -201,6 +203,7 @@ INTERACTIVE = (
     QAbstractButton,
     QLineEdit,
     QComboBox,
+    QDialog,
     QAbstractSpinBox,
     QPlainTextEdit,
     QTextEdit,
@@ -293,3 +296,50 @@ def test_an_invalid_field_says_so_with_its_message(qtbot: Any, active: MainWindo
     assert "invalid" not in str(
         QAccessible.queryAccessibleInterface(row.editor).text(QAccessible.Text.Description)
     )
+
+
+def test_every_control_of_the_window_and_its_docks_is_named(qtbot: Any, window: MainWindow) -> None:
+    window.show_command("payout-check")
+    for dock in window.journal.docks:
+        dock.show()
+    window.inspector.show()
+    problems = unclear_controls(window)
+    assert not problems, "\n".join(problems)
+
+
+DIALOGS: dict[str, Callable[[MainWindow], object]] = {
+    "keys": lambda w: w.actions_by_name["keys"].trigger(),
+    "environments": lambda w: w.actions_by_name["environments"].trigger(),
+    "batch payouts": lambda w: w.actions_by_name["batch"].trigger(),
+    "signature lab": lambda w: w.actions_by_name["signature-lab"].trigger(),
+    "keyboard shortcuts": lambda w: w.actions_by_name["shortcuts"].trigger(),
+}
+
+
+@pytest.mark.parametrize("name", DIALOGS)
+def test_every_control_of_every_dialog_is_named(qtbot: Any, window: MainWindow, name: str) -> None:
+    before = {id(w) for w in QApplication.topLevelWidgets() if w.isVisible()}
+    found: list[str] = []
+    done: list[bool] = []
+
+    def walk() -> None:
+        dialog = next(
+            (
+                w
+                for w in QApplication.topLevelWidgets()
+                if isinstance(w, QDialog) and w.isVisible() and id(w) not in before
+            ),
+            None,
+        )
+        if dialog is None:
+            QTimer.singleShot(20, walk)
+            return
+        qtbot.wait(100)
+        found.extend(unclear_controls(dialog))
+        done.append(True)
+        dialog.reject()
+
+    QTimer.singleShot(0, walk)
+    DIALOGS[name](window)
+    qtbot.waitUntil(lambda: bool(done), timeout=15_000)
+    assert not found, f"{name}:\n" + "\n".join(found)
