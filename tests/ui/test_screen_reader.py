@@ -343,3 +343,33 @@ def test_every_control_of_every_dialog_is_named(qtbot: Any, window: MainWindow, 
     DIALOGS[name](window)
     qtbot.waitUntil(lambda: bool(done), timeout=15_000)
     assert not found, f"{name}:\n" + "\n".join(found)
+
+
+def test_f6_goes_from_pane_to_pane_and_the_shortcut_list_says_so(
+    qtbot: Any, active: MainWindow
+) -> None:
+    from console.ui.menus import shortcut_rows
+
+    active.inspector.show()
+    history = active.journal.history_dock
+    history.show()
+    active.form.focus_field("amount")
+    visited = []
+    for _ in range(3):
+        qtbot.keyClick(focused(), Qt.Key.Key_F6)
+        here = focused()
+        assert in_sight(here), describe(here)
+        visited.append(
+            "inspector"
+            if active.inspector.isAncestorOf(here)
+            else "history"
+            if history.isAncestorOf(here)
+            else "form"
+            if active.centralWidget().isAncestorOf(here)
+            else describe(here)
+        )
+    assert visited[-1] == "form"
+    assert {"inspector", "history"} <= set(visited)
+    qtbot.keyClick(focused(), Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+    assert not active.centralWidget().isAncestorOf(focused())
+    assert ("Next pane", "F6") in shortcut_rows(active)
