@@ -68,7 +68,7 @@ class EnvironmentForm(QWidget):
         self.base_url.setPlaceholderText(URL_HINT)
         self.url_rule = QLabel(URL_RULE)
         self.url_rule.setWordWrap(True)
-        self.url_rule.setAccessibleName("Base URL rule")
+        self.url_rule.setAccessibleDescription("Base URL rule")
         self.login = QLineEdit()
         self.endpoint_id = QLineEdit()
         self.endpoint_group_id = QLineEdit()
@@ -103,7 +103,7 @@ class EnvironmentForm(QWidget):
         self.control_secret.setPlaceholderText("unchanged (kept in the OS keyring)")
         self.problems = QLabel()
         self.problems.setWordWrap(True)
-        self.problems.setAccessibleName("Problems with these settings")
+        self.problems.setAccessibleDescription("Problems with these settings")
 
         ca = QHBoxLayout()
         ca.addWidget(self.ca_bundle, 1)

@@ -247,6 +247,12 @@ def unclear_controls(root: QWidget) -> list[str]:
             found.append(f"{what}: its visible label {visible!r} is not in it")
         elif isinstance(w, QComboBox) and not labelled:
             found.append(f"{what}: read by its current value, nothing says what it is")
+    for label in root.findChildren(QLabel):
+        shown = plain_text(label.text()) if label.text() else ""
+        fixed = label.accessibleName()
+        glyph = len(shown) == 1  # a state mark: its name is its words
+        if shown and fixed and not glyph and label.isVisibleTo(root) and plain_text(fixed) != shown:
+            found.append(f"QLabel {fixed!r}: a fixed name replaces its text {shown[:60]!r}")
     return found
 
 

@@ -165,7 +165,7 @@ class FieldRow(QWidget):
         self._editor.setObjectName(f"field:{field.name}")
         if isinstance(self._editor, _DateEditor):  # the line inside is what takes the focus
             self._editor.line.setObjectName(f"field:{field.name}")
-            self._editor.button.setAccessibleName(f"Pick {label_for(field.name)}")
+            self._editor.button.setAccessibleName(f"Pick a date for {label_for(field.name)}")
 
         # plain words first, the contract's wire name under them (beside the message line,
         # so it costs no height)
