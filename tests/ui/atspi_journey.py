@@ -143,9 +143,7 @@ def journey(pid: int) -> None:
     app = find_app(pid, 60)
     report: dict[str, Any] = {"steps": []}
     ready = wait_for(
-        lambda: any(
-            "key is loaded" in n.description for n in walk(app) if n.getRoleName() == "label"
-        ),
+        lambda: any("key is loaded" in n.name for n in walk(app) if n.getRoleName() == "label"),
         60,
     )
     report["ready"] = bool(ready)
@@ -158,19 +156,23 @@ def journey(pid: int) -> None:
         15,
     )
     report["summary"] = summary[0]["name"] if summary else labels(app, "Validation summary")
+
+    def press(name: str) -> dict[str, Any] | None:
+        """A key, then the focus it moved to (waits for the focus event; a slow machine
+        must not read the stop before)."""
+        count = len(focus)
+        key(name)
+        wait_for(lambda: len(focus) > count, 5)
+        pump(0.1)
+        return focused(app)
+
     for _ in range(TAB_LIMIT):
-        key("Tab")
-        pump(0.15)
-        here = focused(app)
+        here = press("Tab")
         report["steps"].append(here)
         if here and here["name"] == "Skip to Send":
             break
-    key("Return")  # on "Skip to Send"
-    pump(0.5)
-    report["after_skip"] = focused(app)
-    key("Return")  # on Send
-    pump(0.3)
-    report["after_send"] = focused(app)
+    report["after_skip"] = press("Return")  # on "Skip to Send": to Send
+    report["after_send"] = press("Return")  # on Send: the cursor moves off it, in sight
     outcome = wait_for(
         lambda: [r for r in labels(app, "Last outcome") if "Accepted" in r["name"]], 30
     )
