@@ -118,7 +118,7 @@ class EnvironmentsDialog(QDialog):
         self.builtin_note.setWordWrap(True)
         self.message = QLabel()
         self.message.setWordWrap(True)
-        self.message.setAccessibleName("Result")
+        self.message.setAccessibleDescription("Result")
         self.add_button = QPushButton("Add")
         self.remove_button = QPushButton("Remove")
         self.save_button = QPushButton("Save")

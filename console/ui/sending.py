@@ -52,6 +52,7 @@ def ask_production(parent: QWidget, text: str) -> bool:
         title="Production: confirm sending",
         action="Send to production",
         name="production-confirmation",
+        alert=True,
     )
 
 
