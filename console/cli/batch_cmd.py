@@ -170,6 +170,12 @@ def register(sub: Any) -> None:
         "process holds)",
     )
     r.add_argument(
+        "--after-rejection",
+        action="store_true",
+        help="team mode: submit the batch again although a checker rejected it (or one of its "
+        "order ids) before; said to the checkers and written in the audit trail",
+    )
+    r.add_argument(
         "--results",
         type=Path,
         metavar="OUT.csv",

@@ -107,6 +107,12 @@ def register(sub: Any) -> None:
         "checker's decision and send when approved (needed when the request carries card "
         "data, which only this process holds)",
     )
+    p_send.add_argument(
+        "--after-rejection",
+        action="store_true",
+        help="team mode: submit a request again although a checker rejected the same request "
+        "(or its client_orderid) before; said to the checkers and written in the audit trail",
+    )
     p_send.set_defaults(func=run_send)
 
 

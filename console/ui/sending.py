@@ -242,12 +242,17 @@ class SendController(QObject):
         if not self.team or env is None:
             return False
         from console.core.team.approval import Approvals
+        from console.core.team.gateways import Target
         from console.core.team.journal import TeamJournal
 
         journal = self.journal
         assert isinstance(journal, TeamJournal)
         amount, currency = values.get("amount") or None, values.get("currency") or None
-        return Approvals(journal).needs_approval_of(env.name, command, amount, currency)
+        try:
+            target = Target.for_command(command, self.session.prepare_kwargs(command))
+        except (RuntimeError, ValueError):  # no key or no usable address: nothing to hold
+            return False
+        return Approvals(journal).needs_approval_of(target, command, amount, currency)
 
     def _go(self, pipeline: Pipeline, ready: Ready) -> None:
         """On a worker: send it; or, held for a checker, submit it, and this window keeps it

@@ -41,18 +41,31 @@ if TYPE_CHECKING:
 
 def hold(pipeline: Pipeline, check: Check) -> Held | None:
     """The hold on ``check``'s request, or None: send it as usual (one person's journal, a
-    policy that does not apply, or a request the pipeline refuses anyway)."""
-    from console.core.team.approval import Approvals
+    policy that does not apply, or a request the pipeline refuses anyway).
+
+    Raises:
+        UnregisteredGatewayError: the team has not registered the gateway it goes to (and
+            it is not on this computer): nothing is asked, submitted or sent.
+    """
+    from console.core.team.approval import Approvals, approved_row, policy_of
+    from console.core.team.gateways import Target, require_registered
 
     journal = pipeline.journal
     if journal is None or not journal.shared:
         return None  # one person: no team database, no approval
     if check.blocked:  # nothing to approve: the pipeline refuses it and says why
         return None
-    approvals = Approvals(cast("TeamJournal", journal))  # the shared journal is the team's
-    if not approvals.needs_approval(pipeline.environment, check.prepared):
+    team = cast("TeamJournal", journal)  # the shared journal is the team's
+    with team.reading() as db:
+        gateway = require_registered(db, Target.of(check.prepared), pipeline.environment)
+    approvals = Approvals(team)
+    if gateway is None or not approvals.needs_approval(check.prepared):
         return None
-    return Held(approvals, pipeline, check, approvals.policy(pipeline.environment))
+    row = approved_row(pipeline.environment, check.prepared, team.hash_key)
+    rejected = approvals.rejected_before(
+        row["content_hash"], check.prepared.command, [row["client_orderid"]]
+    )
+    return Held(approvals, pipeline, check, policy_of(gateway), rejected)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +78,23 @@ class Held:
     pipeline: Pipeline
     check: Check
     policy: Policy
+    rejected: Submission | None = None  # the same request, rejected before
 
     @property
     def environment(self) -> str:
         return self.pipeline.environment
+
+    @property
+    def rejection(self) -> str:
+        """The earlier rejection of the same request, in words ("": none)."""
+        from console.core.team.submissions import rejection_text
+
+        if self.rejected is None:
+            return ""
+        return (
+            f"The same request {rejection_text(self.rejected)}. Submitting it again, after "
+            "that rejection, is written in the audit trail and shown to the checkers."
+        )
 
     @property
     def prepared(self) -> PreparedRequest:
@@ -90,9 +116,11 @@ class Held:
             if self.card_data
             else ""
         )
+        again = f" {self.rejection}" if self.rejection else ""
         return (
-            f"The approval policy of {self.environment} ({self.policy.describe()}) holds this "
-            f"{self.prepared.command} for a checker's approval.{where}"
+            f"The approval policy of the gateway {self.policy.gateway} "
+            f"({self.policy.describe()}) holds this {self.prepared.command} for a checker's "
+            f"approval.{where}{again}"
         )
 
     def submit(self, *, waiting: bool, decision: Decision | None = None) -> Awaiting:
@@ -109,6 +137,8 @@ class Held:
             CardDataNeedsWaitingError: card data, and this console does not wait.
             RefusedError: the pipeline would refuse it when approved (an unknown earlier
                 outcome, or a card number failing its check, not decided).
+            RejectedBeforeError: rejected before, and ``decision`` does not say to submit
+                it again after that rejection.
         """
         from console.core.pipeline import Decision
         from console.core.pipeline.asking import refuse_undecided
@@ -120,12 +150,14 @@ class Held:
         refuse_undecided(self.check, approved_decision(decided))
         if self.card_data and not waiting:
             raise CardDataNeedsWaitingError(
-                f"The approval policy of {self.environment} needs a checker's approval, and "
+                f"The approval policy of {self.policy.gateway} needs a checker's approval, and "
                 "this request carries card data, which never goes to the team database: only "
                 "the console holding it can send it, so that console must wait for the "
                 "approval. Nothing was submitted."
             )
-        submitted = self.approvals.submit(self.environment, self.prepared)
+        submitted = self.approvals.submit(
+            self.environment, self.prepared, after_rejection=decided.after_rejection
+        )
         return Awaiting(self.approvals, self.pipeline, submitted, decided)
 
 

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from console.core.pipeline import Pipeline
     from console.core.prepared import PreparedRequest
     from console.core.team.approval import Approvals
+    from console.core.team.gateways import Target
     from console.core.team.journal import TeamJournal
     from console.core.team.submissions import Policy, Submission
 
@@ -50,16 +51,25 @@ OnRow = Callable[[RowResult, Progress], None]
 
 def hold_batch(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) -> HeldBatch | None:
     """The hold on ``plan``'s batch, or None: run it as usual (one person's journal, no
-    policy for it, nothing to send, or a plan the runner refuses anyway)."""
-    from console.core.team.approval import Approvals
+    policy for it, nothing to send, or a plan the runner refuses anyway).
+
+    Raises:
+        UnregisteredGatewayError: the team has not registered the gateway the batch goes to
+            (and it is not on this computer): nothing is submitted or sent.
+    """
+    from console.core.team.approval import Approvals, policy_of
+    from console.core.team.gateways import Target, require_registered
 
     journal = pipeline.journal
     if journal is None or not journal.shared or not plan.to_send or plan.refusal() is not None:
         return None
-    approvals = Approvals(cast("TeamJournal", journal))  # the shared journal is the team's
-    environment = pipeline.environment
-    if not any(
-        approvals.needs_approval_of(environment, COMMAND, f"{t.total:.2f}", t.currency or None)
+    team = cast("TeamJournal", journal)  # the shared journal is the team's
+    target = Target.for_command(COMMAND, connection)
+    with team.reading() as db:
+        gateway = require_registered(db, target, pipeline.environment)
+    approvals = Approvals(team)
+    if gateway is None or not any(
+        approvals.needs_approval_of(target, COMMAND, f"{t.total:.2f}", t.currency or None)
         for t in plan.totals.values()
     ):
         return None
@@ -68,7 +78,7 @@ def hold_batch(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) ->
         for checked in plan.to_send
     ]
     return HeldBatch(
-        approvals, pipeline, dict(connection), plan, approvals.policy(environment), requests
+        approvals, pipeline, dict(connection), plan, policy_of(gateway), requests, target
     )
 
 
@@ -82,6 +92,7 @@ class HeldBatch:
     plan: Plan = field(repr=False)
     policy: Policy = field(repr=False)
     requests: list[PreparedRequest] = field(repr=False)
+    target: Target = field(repr=False)
 
     @property
     def environment(self) -> str:
@@ -103,10 +114,16 @@ class HeldBatch:
             else ""
         )
         return (
-            f"The approval policy of {self.environment} ({self.policy.describe()}) holds this "
-            f"batch of {len(self.requests)} payouts for one checker's approval of the whole "
-            f"batch.{where}"
+            f"The approval policy of the gateway {self.policy.gateway} "
+            f"({self.policy.describe()}) holds this batch of {len(self.requests)} payouts for "
+            f"one checker's approval of the whole batch.{where}"
         )
+
+    def rejected(self) -> Submission | None:
+        """The newest rejected submission of this batch, or of one of its rows' order ids
+        (None: none): a rejection is not undone by running the file again."""
+        ids = [r.value("client_orderid") for r in self.requests]
+        return self.approvals.rejected_before(self.digest(), COMMAND, ids)
 
     @property
     def lines(self) -> list[str]:
@@ -125,20 +142,22 @@ class HeldBatch:
             return None
         return self.approvals.latest_batch(self.environment, self.digest())
 
-    def submit(self, *, waiting: bool) -> AwaitingBatch:
+    def submit(self, *, waiting: bool, after_rejection: bool = False) -> AwaitingBatch:
         """Record the whole batch for one checker's decision; nothing is sent. A submission
         of exactly this batch still pending or approved is used instead of a new one
         (:attr:`AwaitingBatch.new` is then False).
 
         Raises:
             CardDataNeedsWaitingError: card rows, and this console does not wait.
+            RejectedBeforeError: the batch, or one of its order ids, was rejected before
+                and ``after_rejection`` is not set.
         """
         found = self.existing()
         if found is not None:
             return AwaitingBatch(self, found.id, new=False)
         if self.card_data and not waiting:
             raise CardDataNeedsWaitingError(
-                f"The approval policy of {self.environment} needs a checker's approval of this "
+                f"The approval policy of {self.policy.gateway} needs a checker's approval of this "
                 "batch, and its rows carry card data, which never goes to the team database: "
                 "only the console holding them can run it, so that console must wait for the "
                 "approval. Nothing was submitted."
@@ -152,6 +171,8 @@ class HeldBatch:
             self.requests,
             card_data=self.card_data,
             source=summary.source,
+            target=self.target,
+            after_rejection=after_rejection,
         )
         return AwaitingBatch(self, sid)
 

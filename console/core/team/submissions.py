@@ -19,7 +19,9 @@ ROLES = ("maker", "checker", "admin")
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    environment: str
+    """The approval policy of a registered gateway (``gateway``: its name)."""
+
+    gateway: str
     mode: str  # none, all, above
     thresholds: dict[str, str] = field(default_factory=dict)  # currency -> amount
     expiry: timedelta = timedelta(hours=24)
@@ -57,6 +59,9 @@ class Submission:
     batch_rows: int | None = None  # a batch file approved as a whole: its rows
     rows_sent: int = 0
     shown: str = ""  # what the checker reads: the masked fields, or a batch's summary
+    gateway_name: str | None = None  # the registered gateway it goes to (None: this computer)
+    after_rejection_of: int | None = None  # submitted again after this one's rejection
+    decided_at: datetime | None = None
 
     @property
     def values(self) -> dict[str, str]:
@@ -80,7 +85,8 @@ class Submission:
 SUBMISSION_SQL = (
     "SELECT id, environment, command, client_orderid, amount, currency, receiver, card_data,"
     " params, maker, created, expires, state, decided_by, reason, sender, request_id,"
-    " batch_rows, rows_sent, request_json FROM gateway.submissions"
+    " batch_rows, rows_sent, request_json, gateway_name, after_rejection_of, decided_at"
+    " FROM gateway.submissions"
 )
 
 
@@ -101,6 +107,13 @@ def waiting(db: Any, environment: str, digest: str, *, batch: bool) -> Submissio
         (environment, digest),
     ).fetchone()
     return submission_of(tuple(row)) if row is not None else None
+
+
+def rejection_text(s: Submission) -> str:
+    """A rejection, as the maker and the checkers read it when the same request comes again
+    ("#24 was rejected before by bob at 2026-11-28 15:20: wrong month")."""
+    when = f" at {s.decided_at.astimezone():%Y-%m-%d %H:%M}" if s.decided_at else ""
+    return f"#{s.id} was rejected before by {s.decided_by}{when}: {s.reason or 'no reason given'}"
 
 
 def decision_text(s: Submission) -> str:
