@@ -198,22 +198,16 @@ def _row(s: Submission) -> dict[str, Any]:
 
 def run_pending(args: argparse.Namespace) -> int:
     from console.core.team.approval import Approvals
-    from console.core.team.submissions import rejection_text
 
     with team_journal(args) as journal:
-        approvals = Approvals(journal)
-        waiting = approvals.pending()
-        rejected = {s.id: approvals.rejection(s) for s in waiting}
+        waiting = Approvals(journal).pending_with_rejections()
     if args.json:
-        rows = [
-            _row(s) | {"rejected_before": rejection_text(r) if (r := rejected[s.id]) else None}
-            for s in waiting
-        ]
+        rows = [_row(s) | {"rejected_before": again or None} for s, again in waiting]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return EXIT_OK
     if not waiting:
         print("Nothing waits for approval.")
-    for s in waiting:
+    for s, again in waiting:
         card = " (card data: sent by the maker's console)" if s.card_data else ""
         expires = f"expires {s.expires.astimezone():%Y-%m-%d %H:%M}"
         where = f"{s.environment} ({s.gateway_name})" if s.gateway_name else s.environment
@@ -226,8 +220,8 @@ def run_pending(args: argparse.Namespace) -> int:
                 f"#{s.id}  {where}  {s.command}  {s.client_orderid or '-'}  "
                 f"{_row(s)['amount'] or '-'}  {s.receiver or '-'}  by {s.maker}  {expires}{card}"
             )
-        if (earlier := rejected[s.id]) is not None:
-            print(f"    ! {rejection_text(earlier)}; {s.maker} submitted it again")
+        if again:
+            print(f"    ! {again}")
     return EXIT_OK
 
 

@@ -63,12 +63,30 @@ def approval_question(held: Hold) -> str:
     return "<br>".join(lines)
 
 
+AGAIN = "Submit it again after that rejection"  # the box a rejected request needs ticked
+
+
 def ask_approval(parent: QWidget, text: str) -> bool:
     """Ask before submitting a request for a checker's approval; Cancel is the default."""
     from console.ui.confirm import ask  # boundary: the dialog on first question
 
     return ask(
         parent, text, title="Approval needed", action="Submit for approval", name="submit-question"
+    )
+
+
+def ask_approval_again(parent: QWidget, text: str) -> bool:
+    """Ask before submitting a request a checker rejected before: Submit goes only with the
+    box ticked (:data:`AGAIN`); Cancel is the default."""
+    from console.ui.confirm import ask  # boundary: the dialog on first question
+
+    return ask(
+        parent,
+        text,
+        title="Rejected before",
+        action="Submit for approval",
+        name="submit-again-question",
+        confirm=AGAIN,
     )
 
 
@@ -120,6 +138,8 @@ class WindowAsker:
         return self.controller.confirm_card(self.window, check.card_question)
 
     def submit_for_approval(self, held: Hold) -> bool:
+        if held.rejection:  # the core then submits it after that rejection, audited
+            return self.controller.confirm_submit_again(self.window, approval_question(held))
         return self.controller.confirm_submit(self.window, approval_question(held))
 
     def production(self, check: Check) -> bool:
@@ -161,6 +181,7 @@ class SendController(QObject):
         self.confirm_resend: Callable[[QWidget, str], str] = ask_resend
         self.confirm_card: Callable[[QWidget, str], bool] = ask_card_number
         self.confirm_submit: Callable[[QWidget, str], bool] = ask_approval
+        self.confirm_submit_again: Callable[[QWidget, str], bool] = ask_approval_again
         self.awaiting: dict[int, Awaiting] = {}  # submitted here, card data in memory
         self.wait_step = 2.0  # seconds per wait for a decision (closing stays quick)
 

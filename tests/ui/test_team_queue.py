@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.core.team import Approvals, TeamJournal
 from console.core.team.gateways import Target
 from console.ui.tasks import TaskManager
-from console.ui.team.queue_pane import ApprovalQueuePane
+from console.ui.team.queue_pane import HEADINGS, ApprovalQueuePane
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import prepared_payout, register_environment, register_policy
 
@@ -174,3 +174,22 @@ def test_a_batch_shows_its_totals_and_is_approved_as_a_whole(
     pane.approve_button.click()
     qtbot.waitUntil(lambda: "It is a batch" in pane.message.text(), timeout=3000)
     assert pane.message.text().startswith(f"#{sid} approved by bob")
+
+
+def test_the_queue_shows_the_rejection_a_submission_comes_after(
+    qtbot: Any, pane_for: Any, team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        register_policy(admin, "prod", "all")
+    payout = prepared_payout("http://127.0.0.1:9", rsa_key)
+    with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
+        first = Approvals(alice).submit("prod", payout).id
+        Approvals(bob).reject(first, "wrong month")
+        Approvals(alice).submit("prod", payout, after_rejection=True)
+    pane = pane_for("carol")
+    with qtbot.waitSignal(pane.refreshed, timeout=5000):
+        pane.reload()
+    column = HEADINGS.index("Rejected before")
+    shown = pane.table.item(0, column).text()
+    assert shown.startswith(f"#{first} was rejected before by bob at ")
+    assert shown.endswith(": wrong month; alice submitted it again")

@@ -49,6 +49,7 @@ from console.core.team.submissions import (
     Submitted,
     decision_text,
     rejection_text,
+    resubmitted_text,
     submission_of,
     waiting,
 )
@@ -241,6 +242,15 @@ class Approvals:
     def rejection(self, s: Submission) -> Submission | None:
         """The rejected submission ``s`` was submitted again after (None: none)."""
         return self.submission(s.after_rejection_of) if s.after_rejection_of else None
+
+    def pending_with_rejections(self) -> list[tuple[Submission, str]]:
+        """:meth:`pending`, each with what a checker reads of the rejection it was submitted
+        again after ("": none)."""
+        said = []
+        for s in self.pending():
+            earlier = self.rejection(s)
+            said.append((s, resubmitted_text(s, earlier) if earlier is not None else ""))
+        return said
 
     def submit_batch(
         self,

@@ -22,7 +22,7 @@ from any console of the team.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from console.core.batch import (
@@ -77,9 +77,11 @@ def hold_batch(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) ->
         pipeline.prepare(COMMAND, checked.row.values, **connection).prepared
         for checked in plan.to_send
     ]
-    return HeldBatch(
+    held = HeldBatch(
         approvals, pipeline, dict(connection), plan, policy_of(gateway), requests, target
     )
+    ids = [r.value("client_orderid") for r in requests]
+    return replace(held, rejected=approvals.rejected_before(held.digest(), COMMAND, ids))
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,7 @@ class HeldBatch:
     policy: Policy = field(repr=False)
     requests: list[PreparedRequest] = field(repr=False)
     target: Target = field(repr=False)
+    rejected: Submission | None = None  # this batch, or one of its order ids, rejected before
 
     @property
     def environment(self) -> str:
@@ -113,17 +116,25 @@ class HeldBatch:
             if self.card_data
             else ""
         )
+        again = f" {self.rejection}" if self.rejection else ""
         return (
             f"The approval policy of the gateway {self.policy.gateway} "
             f"({self.policy.describe()}) holds this batch of {len(self.requests)} payouts for "
-            f"one checker's approval of the whole batch.{where}"
+            f"one checker's approval of the whole batch.{where}{again}"
         )
 
-    def rejected(self) -> Submission | None:
-        """The newest rejected submission of this batch, or of one of its rows' order ids
-        (None: none): a rejection is not undone by running the file again."""
-        ids = [r.value("client_orderid") for r in self.requests]
-        return self.approvals.rejected_before(self.digest(), COMMAND, ids)
+    @property
+    def rejection(self) -> str:
+        """This batch (or one of its order ids) rejected before, in words ("": never): a
+        rejection is not undone by running the file again."""
+        from console.core.team.submissions import rejection_text
+
+        if self.rejected is None:
+            return ""
+        return (
+            f"It {rejection_text(self.rejected)}. Submitting it again, after that rejection, "
+            "is written in the audit trail and shown to the checkers."
+        )
 
     @property
     def lines(self) -> list[str]:

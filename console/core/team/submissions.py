@@ -116,6 +116,11 @@ def rejection_text(s: Submission) -> str:
     return f"#{s.id} was rejected before by {s.decided_by}{when}: {s.reason or 'no reason given'}"
 
 
+def resubmitted_text(s: Submission, earlier: Submission) -> str:
+    """What a checker reads of a submission made again after ``earlier``'s rejection."""
+    return f"{rejection_text(earlier)}; {s.maker} submitted it again"
+
+
 def decision_text(s: Submission) -> str:
     """What became of a submission, in a person's words."""
     who = f" by {s.decided_by}" if s.decided_by else ""
