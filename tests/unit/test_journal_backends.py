@@ -37,7 +37,8 @@ from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import FORM, PAN, accepted, pipeline, prepared_payout, register_policy
 
-_GATEWAYS = ("acme-sb", "acme-live", "gw", "sb", "live")  # env_base_url's, besides the default BASE_URL
+# the gateways env_base_url names, besides the default BASE_URL
+_GATEWAYS = ("acme-sb", "acme-live", "gw", "sb", "live")
 
 
 @dataclass

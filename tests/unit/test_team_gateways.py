@@ -241,3 +241,68 @@ def test_an_internationalised_gateway_is_one_gateway_to_the_teams_guard(
         assert other.check(again).verdict.seen is Seen.ACCEPTED
         with pytest.raises(RefusedError, match="accepted"):
             other.send(again, Decision(production_confirmed=True))
+
+
+def test_an_approved_payout_is_not_sent_through_an_unregistered_address(
+    team_db: TeamDatabase,
+    key_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """team approve / team send with connection options naming another gateway: exit 19,
+    and the approval stays usable for the registered one."""
+    with serve(lambda r: Reply(200, accepted(), FORM)) as server:
+        _live(monkeypatch, team_db, server.url)
+        _as(monkeypatch, team_db, "alice")
+        assert main(_send(f"{server.url}/paynet", key_file)) == EXIT_SUBMITTED
+        _as(monkeypatch, team_db, "bob")
+        far = _connection("https://192.0.2.7/paynet", key_file)
+        assert main(["team", "approve", "1", *far]) == EXIT_UNREGISTERED_GATEWAY
+        assert main(["team", "send", "1", *far]) == EXIT_UNREGISTERED_GATEWAY
+        assert "has not registered the gateway" in capsys.readouterr().err
+        with TeamJournal(team_db.dsn("carol")) as carol:
+            assert Approvals(carol).submission(1).state == "approved"
+        near = _connection(f"{server.url}/paynet", key_file)
+        assert main(["team", "send", "1", *near]) == 0
+        assert len(server.received) == 1
+
+
+def test_an_upgrade_keeps_environment_policies_aside_and_lets_nothing_out_unheld(
+    pg_cluster: Any, key_file: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """A team at schema 5 held acme-live's payouts above 1000 EUR by its environment's
+    name. After `team init`: nothing goes to that gateway until it is registered, and
+    registered under that name it takes that policy."""
+    import time
+
+    from console.core.team import initialise
+    from console.core.team import schema as team_schema
+
+    name = f"team_v5_{int(time.time() * 1000)}"
+    with connect(pg_cluster.dsn()) as owner:
+        owner.execute(f"CREATE DATABASE {name}")
+    dsn = pg_cluster.dsn("postgres", name)
+    with monkeypatch.context() as old:
+        old.setattr(team_schema, "MIGRATIONS", team_schema.MIGRATIONS[:5])
+        old.setattr(team_schema, "SCHEMA_VERSION", 5)
+        with connect(dsn) as conn:
+            initialise(conn)
+            conn.execute(
+                "SELECT gateway.set_policy('acme-live', 'above', '{\"EUR\": \"1000.00\"}',"
+                " interval '8 hours')"
+            )
+    assert main(["team", "init", "--dsn", dsn, "--no-save"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "updated from 5 to schema" in said
+    assert "not used any more: acme-live (above)" in said
+    assert "nothing held before goes out unheld" in said
+    monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", dsn)
+    live = "https://192.0.2.7/paynet"
+    assert main(_send(live, key_file, amount="5000.00")) == EXIT_UNREGISTERED_GATEWAY
+    add = ["team", "gateway", "add", "acme-live", "--base-url", live, "--login", "merchant",
+           "--endpoint-id", "1"]  # fmt: skip
+    assert main(add) == 0
+    assert "approval above 1000.00 EUR" in capsys.readouterr().out
+    assert main(["team", "policy", "acme-live"]) == 0
+    assert "expire after 8:00:00" in capsys.readouterr().out

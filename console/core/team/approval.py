@@ -444,6 +444,8 @@ class Approvals:
         the reason in the audit trail: nothing was sent, and nobody waits on it.
 
         Raises:
+            UnregisteredGatewayError: ``prepared`` goes to a gateway the team has not
+                registered (the approval stays as it was).
             ApprovalRefusedError: not approved, already sent or being sent, expired, or not
                 the request approved (then the approval is void).
             SendRefusedError: the pipeline refused it (the submission is then "refused").
@@ -451,6 +453,8 @@ class Approvals:
         found = self.submission(sid)
         if found.state == "approved":
             # before claiming: a refused send must not use up the approval
+            with self.journal.reading() as db:
+                gateways.require_registered(db, Target.of(prepared), pipeline.environment)
             pipeline.check(prepared).refuse_if_blocked()
         try:  # anything else is refused by the database, which audits the refusal
             self.claim(sid, content_hash(pipeline.environment, prepared, self.journal.hash_key))
