@@ -112,9 +112,10 @@ def named(db: Any, name: str) -> Gateway | None:
 def gateway_at(db: Any, target: Target) -> Gateway | None:
     """The registered gateway a request to ``target`` goes to (None: not registered)."""
     found = db.execute(
-        "SELECT name FROM gateway.gateway_at(%s, %s)", (target.url, target.login)
+        f"{GATEWAY_SQL.replace('gateway.gateways', 'gateway.gateway_at(%s, %s)')}",
+        (target.url, target.login),
     ).fetchone()
-    return named(db, found[0]) if found and found[0] is not None else None
+    return gateway_of(tuple(found)) if found and found[0] is not None else None
 
 
 def require_registered(db: Any, target: Target, environment: str) -> Gateway | None:
