@@ -51,10 +51,10 @@ def register(action: Action) -> None:
 
 
 def run_gateway_add(args: argparse.Namespace) -> int:
-    from console.core.team.approval import Approvals
+    from console.core.team.registry import GatewayRegistry
 
     with team_journal(args) as journal:
-        found = Approvals(journal).add_gateway(
+        found = GatewayRegistry(journal).add(
             args.name,
             base_url=args.base_url,
             login=args.login,
@@ -70,10 +70,10 @@ def run_gateway_add(args: argparse.Namespace) -> int:
 
 
 def run_gateway_list(args: argparse.Namespace) -> int:
-    from console.core.team.approval import Approvals
+    from console.core.team.registry import GatewayRegistry
 
     with team_journal(args) as journal:
-        found = Approvals(journal).gateways()
+        found = GatewayRegistry(journal).listed()
     if args.json:
         rows = [
             {
@@ -103,17 +103,17 @@ def run_gateway_list(args: argparse.Namespace) -> int:
 
 
 def run_policy(args: argparse.Namespace) -> int:
-    from console.core.team.approval import Approvals
     from console.core.team.inputs import expiry
+    from console.core.team.registry import GatewayRegistry
 
     lifetime = expiry(args.expiry_hours)
     limits = dict(_pair(item) for item in args.above)
     with team_journal(args) as journal:
-        approvals = Approvals(journal)
+        registry = GatewayRegistry(journal)
         if args.mode is None:
-            policy = approvals.policy(args.gateway)
+            policy = registry.policy(args.gateway)
         else:
-            policy = approvals.set_policy(args.gateway, args.mode, limits, lifetime)
+            policy = registry.set_policy(args.gateway, args.mode, limits, lifetime)
     print(
         f"{policy.gateway}: {policy.describe()}; pending submissions expire after {policy.expiry}."
     )

@@ -107,12 +107,12 @@ def register_policy(
     """As an admin (``admin``: their TeamJournal): register the gateway ``name`` (once; by
     default every gateway on this computer that the test helpers' requests reach, whatever
     its port) and set its approval policy."""
-    from console.core.team import Approvals
+    from console.core.team.registry import GatewayRegistry
 
-    approvals = Approvals(admin)
-    if name not in {g.name for g in approvals.gateways()}:
-        approvals.add_gateway(name, base_url=base_url, login=login, endpoint_id=endpoint_id)
-    approvals.set_policy(name, mode, thresholds, **policy)
+    registry = GatewayRegistry(admin)
+    if name not in {g.name for g in registry.listed()}:
+        registry.add(name, base_url=base_url, login=login, endpoint_id=endpoint_id)
+    registry.set_policy(name, mode, thresholds, **policy)
 
 
 def register_environment(

@@ -22,6 +22,7 @@ from console.core.gateway_identity import gateway_identity
 from console.core.pipeline import Decision
 from console.core.team import Approvals, TeamJournal, connect
 from console.core.team.errors import UnregisteredGatewayError
+from console.core.team.registry import GatewayRegistry
 from tests.helpers.batch_files import write_csv
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
@@ -180,7 +181,7 @@ def test_a_new_gateway_holds_every_payout_until_its_policy_is_set(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     with TeamJournal(team_db.dsn("root_admin")) as admin:
-        added = Approvals(admin).add_gateway(
+        added = GatewayRegistry(admin).add(
             "acme", base_url="https://Gatewäy.example/paynet/", login="acme", endpoint_id="5"
         )
     assert (added.identity, added.mode) == ("https://xn--gatewy-fua.example:443/paynet", "all")
@@ -225,11 +226,11 @@ def test_an_internationalised_gateway_is_one_gateway_to_the_teams_guard(
     from tests.helpers.history_data import answered
 
     with TeamJournal(team_db.dsn("root_admin")) as admin:
-        Approvals(admin).add_gateway(
+        GatewayRegistry(admin).add(
             "idn", base_url="https://xn--gatewy-fua.example/paynet", login="merchant",
             endpoint_id="1",
         )  # fmt: skip
-        Approvals(admin).set_policy("idn", "none")
+        GatewayRegistry(admin).set_policy("idn", "none")
     unicode = prepared_payout("https://gatewäy.example/paynet", rsa_key, order="idn-1")
     with TeamJournal(team_db.dsn("alice")) as alice:
         hooks = alice.journal("unicode")

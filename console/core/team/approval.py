@@ -21,7 +21,7 @@ import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from console.core.errors import ConsoleError
@@ -36,14 +36,12 @@ from console.core.team.errors import (
     TeamSetupError,
     UnregisteredGatewayError,
 )
-from console.core.team.gateways import Gateway, Target
+from console.core.team.gateways import Target
 from console.core.team.hashing import carries_card_data, content_hash
 from console.core.team.submissions import (
-    MODES,
     ROLES,
     SUBMISSION_SQL,
     AuditEntry,
-    Policy,
     RoleChange,
     Submission,
     Submitted,
@@ -91,84 +89,7 @@ class Approvals:
     def __init__(self, journal: TeamJournal) -> None:
         self.journal = journal
 
-    # -- policy and people ----------------------------------------------------------------
-
-    def policy(self, name: str) -> Policy:
-        """The approval policy of the gateway registered as ``name``.
-
-        Raises:
-            TeamSetupError: no gateway is registered under that name.
-        """
-        with self.journal.reading() as db:
-            found = gateways.named(db, name)
-        if found is None:
-            raise TeamSetupError(
-                f"No gateway is registered as {name!r}: `gateway-console team gateway list` "
-                "names them; an admin registers one with `team gateway add`."
-            )
-        return policy_of(found)
-
-    def policy_at(self, target: Target) -> Policy | None:
-        """The policy of the registered gateway ``target`` goes to (None: not registered)."""
-        with self.journal.reading() as db:
-            found = gateways.gateway_at(db, target)
-        return policy_of(found) if found is not None else None
-
-    def set_policy(
-        self,
-        name: str,
-        mode: str,
-        thresholds: dict[str, str] | None = None,
-        expiry: timedelta = timedelta(hours=24),
-    ) -> Policy:
-        """Set the policy of the gateway registered as ``name`` (admin)."""
-        if mode not in MODES:
-            raise TeamSetupError(f"policy: mode must be one of {', '.join(MODES)}, not {mode!r}")
-        limits = {
-            c.strip().upper(): inputs.threshold(c.strip().upper(), a.strip())
-            for c, a in (thresholds or {}).items()
-        }
-        inputs.expiry(expiry / timedelta(hours=1))
-        self._call(
-            "SELECT gateway.set_policy(%s, %s, %s::jsonb, %s)",
-            (name, mode, json.dumps(limits), expiry),
-        )
-        return self.policy(name)
-
-    def add_gateway(
-        self,
-        name: str,
-        *,
-        base_url: str,
-        login: str,
-        endpoint_id: str | None = None,
-        group_id: str | None = None,
-    ) -> Gateway:
-        """Register a gateway of the team (admin), with the policy of an environment of the
-        same name from before schema 6, else ``all`` until its policy is set."""
-        try:
-            with self.journal.writing() as db:
-                answer = gateways.register(
-                    db,
-                    name,
-                    base_url=base_url,
-                    login=login,
-                    endpoint_id=endpoint_id,
-                    group_id=group_id,
-                )
-        except _privilege() as exc:
-            raise TeamPermissionError(f"Refused by the team database: {_message(exc)}.") from exc
-        if answer != "ok":
-            raise TeamPermissionError(f"Refused by the team database: {answer[9:]}.")
-        with self.journal.reading() as db:
-            found = gateways.named(db, name.strip())
-        assert found is not None  # registered in the transaction above
-        return found
-
-    def gateways(self) -> list[Gateway]:
-        """The team's registered gateways, by name."""
-        with self.journal.reading() as db:
-            return gateways.registered(db)
+    # -- people --------------------------------------------------------------------------
 
     def add_user(self, name: str, role: str) -> RoleChange:
         """Give login ``name`` (made when missing) the team ``role``; say what changed."""
@@ -194,16 +115,7 @@ class Approvals:
         self._call("SELECT gateway.set_callback_secret(%s, %s)", (environment, secret))
 
     def _call(self, sql: str, args: tuple[Any, ...]) -> None:
-        """An admin step; the database answers "ok" or "refused: ..." (audited)."""
-        import psycopg
-
-        try:
-            with self.journal.writing() as db:
-                answer = str(db.execute(sql, args).fetchall()[0][0])
-        except psycopg.errors.InsufficientPrivilege as exc:
-            raise TeamPermissionError(f"Refused by the team database: {_message(exc)}.") from exc
-        if answer != "ok":
-            raise TeamPermissionError(f"Refused by the team database: {answer[9:]}.")
+        admin_step(self.journal, sql, args)
 
     # -- submitting -----------------------------------------------------------------------
 
@@ -521,9 +433,19 @@ def _now(journal: TeamJournal) -> datetime:
     return now
 
 
-def policy_of(found: Gateway) -> Policy:
-    """The :class:`Policy` of a registered gateway."""
-    return Policy(found.name, found.mode, found.thresholds, found.expiry)
+def admin_step(journal: TeamJournal, sql: str, args: tuple[Any, ...]) -> None:
+    """An admin step; the database answers "ok" or "refused: ..." (audited).
+
+    Raises:
+        TeamPermissionError: refused (not an admin, or what the database says).
+    """
+    try:
+        with journal.writing() as db:
+            answer = str(db.execute(sql, args).fetchall()[0][0])
+    except _privilege() as exc:
+        raise TeamPermissionError(f"Refused by the team database: {_message(exc)}.") from exc
+    if answer != "ok":
+        raise TeamPermissionError(f"Refused by the team database: {answer[9:]}.")
 
 
 def _privilege() -> type[Exception]:

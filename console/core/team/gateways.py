@@ -141,16 +141,16 @@ def require_registered(db: Any, target: Target, environment: str) -> Gateway | N
     )
 
 
-def register(
-    db: Any,
+def registration(
     name: str,
     *,
     base_url: str,
     login: str,
     endpoint_id: str | None = None,
     group_id: str | None = None,
-) -> str:
-    """Register a gateway (admin); the database answers "ok" or "refused: ...".
+) -> tuple[str, str, str, str | None, str | None]:
+    """What ``gateway.gateway_add`` takes to register a gateway: the fields checked, the
+    base URL's host in ASCII.
 
     Raises:
         TeamSetupError: a field missing or not usable (named, with its fix).
@@ -173,8 +173,4 @@ def register(
         raise TeamSetupError(
             f"--base-url {base_url!r}: {exc}; write it as https://gateway.example/paynet"
         ) from exc
-    answer = db.execute(
-        "SELECT gateway.gateway_add(%s, %s, %s, %s, %s)",
-        (name, ascii_url(base_url), login, endpoint_id, group_id),
-    ).fetchone()[0]
-    return str(answer)
+    return name, ascii_url(base_url), login, endpoint_id, group_id

@@ -47,8 +47,9 @@ def hold(pipeline: Pipeline, check: Check) -> Held | None:
         UnregisteredGatewayError: the team has not registered the gateway it goes to (and
             it is not on this computer): nothing is asked, submitted or sent.
     """
-    from console.core.team.approval import Approvals, approved_row, policy_of
+    from console.core.team.approval import Approvals, approved_row
     from console.core.team.gateways import Target, require_registered
+    from console.core.team.registry import policy_of
 
     journal = pipeline.journal
     if journal is None or not journal.shared:

@@ -57,8 +57,9 @@ def hold_batch(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) ->
         UnregisteredGatewayError: the team has not registered the gateway the batch goes to
             (and it is not on this computer): nothing is submitted or sent.
     """
-    from console.core.team.approval import Approvals, policy_of
+    from console.core.team.approval import Approvals
     from console.core.team.gateways import Target, require_registered
+    from console.core.team.registry import policy_of
 
     journal = pipeline.journal
     if journal is None or not journal.shared or not plan.to_send or plan.refusal() is not None:

@@ -43,9 +43,9 @@ class PolicyLine(QLabel):
 def _describe(dsn: str, environment: Environment) -> str:
     """The policy of the registered gateway the environment's payouts go to."""
     # boundary: the team database's modules load on the worker that reads the policy
-    from console.core.team.approval import Approvals
     from console.core.team.gateways import Target
     from console.core.team.journal import TeamJournal
+    from console.core.team.registry import GatewayRegistry
 
     command = "payout-check"
     try:
@@ -62,7 +62,7 @@ def _describe(dsn: str, environment: Environment) -> str:
     except ValueError as exc:
         return f"Approval policy (team): none yet ({exc})."
     with TeamJournal(dsn) as journal:
-        policy = Approvals(journal).policy_at(target)
+        policy = GatewayRegistry(journal).policy_at(target)
     if policy is None:
         if target.local:
             return "Approval policy (team): none (a gateway on this computer, not registered)."
