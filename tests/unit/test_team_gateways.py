@@ -78,6 +78,15 @@ def test_the_same_gateway_spelled_otherwise_is_held_by_its_policy(
         assert main(_send(copy, key_file, amount="9999.00")) == EXIT_SUBMITTED
         err = capsys.readouterr().err
         assert "The approval policy of the gateway live" in err
+        # an environment of its own name for the same gateway: held all the same
+        copy_env = ["env", "add", "live-copy", "--kind", "sandbox", "--base-url",
+                    f"{server.url}/paynet/", "--login", "merchant",
+                    "--endpoint-id", "1"]  # fmt: skip
+        assert main(copy_env) == 0
+        values = [f"-f{n}={v}" for n, v in payout_values("p-2", amount="9999.00").items()]
+        by_env = ["send", "payout-check", "--env", "live-copy", "--key-file", str(key_file)]
+        assert main([*by_env, *values]) == EXIT_SUBMITTED
+        assert "The approval policy of the gateway live" in capsys.readouterr().err
         assert server.received == []
 
 
