@@ -316,3 +316,38 @@ def test_an_upgrade_keeps_environment_policies_aside_and_lets_nothing_out_unheld
     assert "approval above 1000.00 EUR" in capsys.readouterr().out
     assert main(["team", "policy", "acme-live"]) == 0
     assert "expire after 8:00:00" in capsys.readouterr().out
+
+
+def test_an_approval_for_one_gateway_covers_no_row_for_another(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """Alice claims her payout approved for the sandbox gateway and writes, in psql, the
+    same amount, receiver and hash to live: refused, the approval names its gateway."""
+    from console.core.team.approval import approved_row
+    from tests.helpers.team import register_policy
+
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        register_policy(admin, "sandbox", "all", base_url="https://sandbox.example")
+        register_policy(admin, "live", "all", base_url="https://live.example")
+    approved = prepared_payout("https://sandbox.example", rsa_key, amount="25.00")
+    with TeamJournal(team_db.dsn("alice")) as alice:
+        sid = Approvals(alice).submit("prod", approved).id
+        key = alice.hash_key
+    with TeamJournal(team_db.dsn("bob")) as bob:
+        Approvals(bob).approve(sid)
+    live = prepared_payout("https://live.example", rsa_key, amount="25.00")
+    row = approved_row("prod", approved, key) | {"sid": sid, "url": live.url,
+                                                 "gateway": live.gateway}  # fmt: skip
+    insert = (
+        "INSERT INTO gateway.requests (created, environment, command, url, gateway,"
+        " client_orderid, amount, currency, receiver, content_hash, outcome, submission_id)"
+        " VALUES (1, 'prod', 'payout-check', %(url)s, %(gateway)s, %(client_orderid)s,"
+        " %(amount)s, %(currency)s, %(receiver)s, %(content_hash)s, 'pending', %(sid)s)"
+    )
+    with connect(team_db.dsn("alice")) as sql:
+        assert (
+            sql.execute("SELECT gateway.claim(%s, %s)", (sid, row["content_hash"])).fetchone()[0]
+            == "ok"
+        )
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="not claimed"):
+            sql.execute(insert, row)

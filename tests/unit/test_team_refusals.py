@@ -155,7 +155,7 @@ def test_a_batch_summary_nobody_can_read_is_listed_without_it(
         for shown in ("not json", '["a list"]', '{"lines": 5}'):
             alice.execute(
                 "SELECT gateway.submit_batch('prod', 'payout-check', %s, %s, %s::jsonb, false,"
-                " 'pay.csv')",
+                " 'pay.csv', 'http://127.0.0.1:1/api/v4/payout-check/1', 'merchant')",
                 ("0" * 64, shown, json.dumps(rows)),
             )
     _as(monkeypatch, team_db.dsn("bob"))

@@ -103,14 +103,15 @@ def test_psql_under_the_makers_login_cannot_submit_a_rejected_request_again_unse
         digest = sql.execute("SELECT content_hash FROM gateway.submissions").fetchone()[0]
         call = (
             "SELECT gateway.submit('x', 'payout-check', %s, '10.50', 'USD', NULL, %s, '[]',"
-            " NULL, false)"
+            " NULL, false, 'http://127.0.0.1:1/api/v4/payout-check/1', 'merchant')"
         )
         for order, hashed in (("p-2", "0" * 64), ("other", digest)):
             with pytest.raises(psycopg.errors.InsufficientPrivilege, match="rejected before"):
                 sql.execute(call, (order, hashed))
-        with_url = call.replace("false)", "false, %s, 'merchant', false)")
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="rejected before"):
-            sql.execute(with_url, ("p-2", "1" * 64, "http://127.0.0.1:1/api/v4/payout-check/1"))
+        # without the address it goes to: no submission at all
+        bare = call.replace("'http://127.0.0.1:1/api/v4/payout-check/1'", "NULL")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="names the address"):
+            sql.execute(bare, ("p-new", "2" * 64))
 
 
 def test_a_batch_file_run_again_after_its_rejection_needs_saying_so(

@@ -254,9 +254,9 @@ CREATE FUNCTION gateway.submission_target(url text, who text, OUT ident text,
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 DECLARE normal text := gateway.url_identity(url);
 BEGIN
-    IF url IS NULL THEN RETURN; END IF;
     IF normal IS NULL THEN
-        RAISE EXCEPTION 'the address % is not one the team database can read', url
+        RAISE EXCEPTION 'the address % is not one the team database can read (a submission '
+            'names the address it goes to)', coalesce(url, '(none)')
             USING ERRCODE = 'insufficient_privilege';
     END IF;
     ident := normal || ' ' || btrim(who);
@@ -281,8 +281,7 @@ END $$;
 DROP FUNCTION gateway.submit(text, text, text, text, text, text, text, text, jsonb, boolean);
 CREATE FUNCTION gateway.submit(env text, cmd text, orderid text, amt text, cur text,
                                rcv text, digest text, shown text, fields jsonb, card boolean,
-                               url text DEFAULT NULL, who text DEFAULT NULL,
-                               after_rejection boolean DEFAULT false)
+                               url text, who text, after_rejection boolean DEFAULT false)
 RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 DECLARE new_id bigint; lifetime interval; target record; earlier bigint;
         again text := '';
@@ -315,7 +314,7 @@ END $$;
 DROP FUNCTION gateway.submit_batch(text, text, text, text, jsonb, boolean, text);
 CREATE FUNCTION gateway.submit_batch(env text, cmd text, digest text, shown text,
                                      approved_rows jsonb, card boolean, source text,
-                                     url text DEFAULT NULL, who text DEFAULT NULL,
+                                     url text, who text,
                                      after_rejection boolean DEFAULT false)
 RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 DECLARE new_id bigint; lifetime interval; orderids text[]; target record; earlier bigint;
@@ -387,7 +386,7 @@ BEGIN
         SELECT * INTO s FROM gateway.submissions WHERE id = NEW.submission_id FOR UPDATE;
         IF s.state <> 'sending' OR s.sender <> session_user
            OR s.environment <> NEW.environment OR s.command <> NEW.command
-           OR (s.gateway IS NOT NULL AND s.gateway IS DISTINCT FROM NEW.gateway)
+           OR s.gateway IS DISTINCT FROM NEW.gateway
            OR (s.order_ids IS NULL AND s.client_orderid IS DISTINCT FROM NEW.client_orderid)
            OR (s.order_ids IS NOT NULL AND NOT (NEW.client_orderid = ANY (s.order_ids)))
            OR (s.order_ids IS NOT NULL AND EXISTS (SELECT 1 FROM gateway.requests r
