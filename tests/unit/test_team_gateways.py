@@ -351,3 +351,33 @@ def test_an_approval_for_one_gateway_covers_no_row_for_another(
         )
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="not claimed"):
             sql.execute(insert, row)
+
+
+def test_an_upgrade_expires_submissions_that_name_no_gateway(
+    pg_cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from console.core.team import initialise
+    from console.core.team import schema as team_schema
+
+    name = f"team_v5s_{int(time.time() * 1000)}"
+    with connect(pg_cluster.dsn()) as owner:
+        owner.execute(f"CREATE DATABASE {name}")
+    dsn = pg_cluster.dsn("postgres", name)
+    with monkeypatch.context() as old:
+        old.setattr(team_schema, "MIGRATIONS", team_schema.MIGRATIONS[:5])
+        old.setattr(team_schema, "SCHEMA_VERSION", 5)
+        with connect(dsn) as conn:
+            initialise(conn)
+            conn.execute("GRANT gateway_maker TO postgres")
+            conn.execute(
+                "SELECT gateway.submit('prod', 'payout-check', 'p-1', '25.00', 'USD', 'x',"
+                " %s, '[]', NULL, false)",
+                ("a" * 64,),
+            )
+    with connect(dsn) as conn:
+        initialise(conn)
+        state, reason = conn.execute("SELECT state, reason FROM gateway.submissions").fetchone()
+    assert state == "expired"
+    assert "upgraded (schema 6) before it was sent: submit it again" in reason

@@ -19,6 +19,8 @@ rejections that are not undone by asking again.
   registered under the name of such an environment takes its policy. Every other gateway
   starts with ``all`` (every payout held) until an admin sets its policy. Until a gateway is
   registered, nothing goes to it: nothing held before is let through unheld.
+* Every submission names the identity of the address it goes to, and a row it covers must
+  go there; submissions pending or approved at the upgrade name none: they expire.
 * A submission with the request hash or a client_orderid of a rejected one is refused unless
   the maker says ``after_rejection`` (audited, and shown to the checkers with who rejected
   the earlier one, when and why).
@@ -231,6 +233,11 @@ END $$;
 ALTER TABLE gateway.submissions ADD COLUMN gateway text COLLATE "C",
     ADD COLUMN gateway_name text, ADD COLUMN after_rejection_of bigint
         REFERENCES gateway.submissions(id);
+-- Submissions from before name no gateway, so no row could carry them: they expire, and
+-- are submitted again (then to a registered gateway).
+UPDATE gateway.submissions SET state = 'expired',
+    reason = 'the team database was upgraded (schema 6) before it was sent: submit it again'
+    WHERE state IN ('pending', 'approved');
 CREATE INDEX ix_submissions_rejected ON gateway.submissions(content_hash)
     WHERE state = 'rejected';
 CREATE INDEX ix_submissions_rejected_order ON gateway.submissions(client_orderid)
