@@ -83,6 +83,10 @@ def test_add_user_says_what_changed_and_names_maker_and_checker(
     assert "both" not in said
     assert main(["team", "audit"]) == 0
     assert "alice is now checker,maker (was maker)" in capsys.readouterr().out
+    from console.core.team import connect
+
+    with connect(team_db.dsn()) as owner:  # roles are the cluster's: later tests' alice is a maker
+        owner.execute("REVOKE gateway_checker FROM alice")
 
 
 def test_team_init_upgrades_a_schema_3_database_and_chains_its_audit_trail(

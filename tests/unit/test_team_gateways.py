@@ -370,8 +370,14 @@ def test_an_upgrade_expires_submissions_that_name_no_gateway(
         old.setattr(team_schema, "SCHEMA_VERSION", 5)
         with connect(dsn) as conn:
             initialise(conn)
-            conn.execute("GRANT gateway_maker TO postgres")
+            # a maker of its own (roles are the cluster's: no other test's role changes)
             conn.execute(
+                "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'v5_maker')"
+                " THEN CREATE ROLE v5_maker LOGIN; END IF; END $$"
+            )
+            conn.execute("GRANT gateway_maker TO v5_maker")
+        with connect(pg_cluster.dsn("v5_maker", name)) as maker:
+            maker.execute(
                 "SELECT gateway.submit('prod', 'payout-check', 'p-1', '25.00', 'USD', 'x',"
                 " %s, '[]', NULL, false)",
                 ("a" * 64,),
