@@ -119,7 +119,8 @@ class ApprovalQueuePane(QWidget):
                 amount = "; ".join(s.batch_lines[1:])
             expires = f"{s.expires.astimezone():%d.%m %H:%M}"
             command = "batch" if s.is_batch else s.command
-            cells = (str(s.id), s.environment, command, s.client_orderid or "", amount,
+            where = f"{s.environment} ({s.gateway_name})" if s.gateway_name else s.environment
+            cells = (str(s.id), where, command, s.client_orderid or "", amount,
                      s.receiver or "", s.maker, expires, again)  # fmt: skip
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
