@@ -151,7 +151,7 @@ def gateways_news(dsn: str, *, upgraded: bool) -> str:
         kept = [
             f"{env} ({mode})"
             for env, mode in conn.execute(
-                "SELECT environment, mode FROM gateway.environment_policies ORDER BY 1"
+                "SELECT environment, mode FROM gateway.policies ORDER BY 1"
             )
         ]
     if kept:

@@ -307,6 +307,8 @@ def test_an_upgrade_keeps_environment_policies_aside_and_lets_nothing_out_unheld
     assert "updated from 5 to schema" in said
     assert "not used any more: acme-live (above)" in said
     assert "nothing held before goes out unheld" in said
+    with connect(dsn) as conn, pytest.raises(psycopg.errors.FeatureNotSupported):
+        conn.execute("SELECT gateway.needs_approval('acme-live', 'payout-check', '5', 'EUR')")
     monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", dsn)
     live = "https://192.0.2.7/paynet"
     assert main(_send(live, key_file, amount="5000.00")) == EXIT_UNREGISTERED_GATEWAY

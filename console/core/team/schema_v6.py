@@ -14,11 +14,13 @@ rejections that are not undone by asking again.
   submission claimed for it covers it. Where several registered gateways match (one base URL
   and login, several endpoints), the strictest policy applies. A URL the database cannot read
   (a host not in ASCII: the console writes the ``xn--`` form) is refused.
-* Policies were kept per environment name before: that table is kept, renamed
-  ``gateway.environment_policies``, and used by nothing but ``gateway_add``: a gateway
-  registered under the name of such an environment takes its policy. Every other gateway
-  starts with ``all`` (every payout held) until an admin sets its policy. Until a gateway is
-  registered, nothing goes to it: nothing held before is let through unheld.
+* Policies were kept per environment name before: that table (``gateway.policies``) is
+  kept as it was, a record that nothing decides by any more but ``gateway_add``: a gateway
+  registered under the name of such an environment takes its policy. The old question
+  ``gateway.needs_approval(env, ...)`` stays, for code written against it, but refuses to
+  answer (a name says nothing of the gateway): ``gateway.needs_approval_at`` answers. Every
+  other gateway starts with ``all`` (every payout held) until an admin sets its policy. Until
+  a gateway is registered, nothing goes to it: nothing held before is let through unheld.
 * Every submission names the identity of the address it goes to, and a row it covers must
   go there; submissions pending or approved at the upgrade name none: they expire.
 * A submission with the request hash or a client_orderid of a rejected one is refused unless
@@ -29,7 +31,6 @@ rejections that are not undone by asking again.
 from __future__ import annotations
 
 V6 = r"""
-ALTER TABLE gateway.policies RENAME TO environment_policies;
 DROP FUNCTION gateway.set_policy(text, text, jsonb, interval);
 
 -- The spelling of an http(s) address the guard compares (console.core.gateway_identity):
@@ -176,13 +177,21 @@ RETURNS boolean LANGUAGE sql STABLE SECURITY DEFINER SET search_path = gateway, 
                      AND gateway.policy_holds(g.mode, g.thresholds, cmd, amt, cur))
 $$;
 
-DROP FUNCTION gateway.needs_approval(text, text, text, text);
+-- A policy by environment name would let the same gateway out under another name: asked,
+-- the old function says so instead of answering (an error, so nothing goes on from it).
+CREATE OR REPLACE FUNCTION gateway.needs_approval(env text, cmd text, amt text, cur text)
+RETURNS boolean LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RAISE EXCEPTION 'approval policies belong to registered gateways since schema 6, not to '
+        'environment names (%): ask gateway.needs_approval_at(url, login, ...)', env
+        USING ERRCODE = 'feature_not_supported';
+END $$;
 
 -- Admin steps answer "ok" or "refused: ..." (an error would roll back the audit entry).
 CREATE FUNCTION gateway.gateway_add(gname text, base text, who text, endpoint text,
                                     grp text) RETURNS text
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
-DECLARE ident text := gateway.url_identity(base); old gateway.environment_policies;
+DECLARE ident text := gateway.url_identity(base); old gateway.policies;
         taken text;
 BEGIN
     IF NOT pg_has_role(session_user, 'gateway_admin', 'MEMBER') THEN
@@ -199,7 +208,7 @@ BEGIN
     IF taken IS NOT NULL THEN
         RETURN format('refused: this gateway is registered already, as %s', taken);
     END IF;
-    SELECT * INTO old FROM gateway.environment_policies WHERE environment = gname;
+    SELECT * INTO old FROM gateway.policies WHERE environment = gname;
     INSERT INTO gateway.gateways (name, base_url, login, endpoint_id, group_id, prefix, mode,
         thresholds, expiry)
     VALUES (gname, base, who, endpoint, grp, ident, coalesce(old.mode, 'all'),
@@ -439,8 +448,7 @@ BEGIN
 END $$;
 
 REVOKE ALL ON gateway.gateways FROM PUBLIC;
-GRANT SELECT ON gateway.gateways, gateway.environment_policies
-    TO gateway_maker, gateway_checker, gateway_admin;
+GRANT SELECT ON gateway.gateways TO gateway_maker, gateway_checker, gateway_admin;
 REVOKE ALL ON FUNCTION gateway.url_unquote(text), gateway.is_loopback_host(text),
     gateway.url_identity(text), gateway.reaches(gateway.gateways, text, text),
     gateway.gateway_at(text, text), gateway.policy_holds(text, jsonb, text, text, text),
