@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QCheckBox, QMessageBox, QWidget
 
 from console.ui.speech import announce
 
@@ -19,6 +19,7 @@ def choose(
     others: Sequence[str] = (),
     name: str = "",
     alert: bool = False,
+    confirm: str = "",
 ) -> str:
     """A modal warning whose default and Escape answer is Cancel.
 
@@ -31,6 +32,8 @@ def choose(
         name: an object name, so tests and accessibility tools can find the box.
         alert: a screen reader says the whole question at once when the box shows (real
             money: the environment and the amount are heard before any answer).
+        confirm: a box to tick before ``action`` can be pressed (what the person confirms
+            by ticking it); "" for none.
 
     Returns:
         The words of the button pressed; "" for Cancel, Escape or a closed box.
@@ -48,6 +51,13 @@ def choose(
     box.setEscapeButton(cancel)
     if alert:
         QTimer.singleShot(0, box, lambda: announce(box, text, alert=True))  # once it shows
+    if confirm:
+        tick = QCheckBox(confirm)
+        tick.setObjectName(f"{name}-confirm" if name else "confirm")
+        go = buttons[0][0]
+        go.setEnabled(False)
+        tick.toggled.connect(go.setEnabled)
+        box.setCheckBox(tick)
     box.exec()
     clicked = box.clickedButton()
     return next((words for button, words in buttons if button is clicked), "")
@@ -61,7 +71,11 @@ def ask(
     action: str,
     name: str = "",
     alert: bool = False,
+    confirm: str = "",
 ) -> bool:
     """A modal warning whose default and Escape answer is Cancel; True only for ``action``
     (see :func:`choose` for the arguments)."""
-    return choose(parent, text, title=title, action=action, name=name, alert=alert) == action
+    answer = choose(
+        parent, text, title=title, action=action, name=name, alert=alert, confirm=confirm
+    )
+    return answer == action

@@ -204,7 +204,7 @@ class EnvironmentsDialog(QDialog):
         self.use_button.setEnabled(True)
         self.show_problem("")
         if self.policy is not None:
-            self.policy.show_for(env.name)
+            self.policy.show_for(env)
 
     def local_changed(self) -> None:
         """The window's environment changed: the built-in sandbox, when shown, may have
