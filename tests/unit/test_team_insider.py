@@ -151,10 +151,13 @@ def test_a_maker_cannot_settle_another_persons_payout(
     assert "no callback or status answer the database could verify" in refusals[0]
 
 
+# a status row as a console writes it (its gateway the identity of its address: bob's
+# payout went to this computer, so no registration is needed)
 FAKE_STATUS = (
-    "INSERT INTO gateway.requests (created, environment, command, url, client_orderid, outcome,"
-    " final_status, final_status_source) VALUES (1, 'gw', 'status', 'https://gw.example',"
-    " 'p-1', 'accepted', 'declined', 'status') RETURNING id"
+    "INSERT INTO gateway.requests (created, environment, command, url, gateway, client_orderid,"
+    " outcome, final_status, final_status_source) VALUES (1, 'gw', 'status',"
+    " 'http://127.0.0.1:9/paynet/api/v4/status/1', 'http://localhost/paynet/api/v4/status/1"
+    " merchant', 'p-1', 'accepted', 'declined', 'status') RETURNING id"
 )
 
 
