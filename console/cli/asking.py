@@ -32,7 +32,15 @@ class CommandLineAsker:
         return bool(self.args.confirm_card_number)
 
     def submit_for_approval(self, held: Hold) -> bool:
-        return True  # held back by the team's policy: submitted, and said so (exit 12)
+        """Held back by the team's policy: submitted, and said so (exit 12); one a checker
+        rejected before only with ``--after-rejection``."""
+        if held.rejection and not getattr(self.args, "after_rejection", False):
+            from console.core.team.errors import RejectedBeforeError
+
+            raise RejectedBeforeError(
+                f"Not submitted: {held.rejection} Pass --after-rejection to submit it again."
+            )
+        return True
 
     def production(self, check: Check) -> bool:
         for line in check.summary.lines():

@@ -39,6 +39,7 @@ from console.cli.failures import (
     EXIT_ROWS_SKIPPED,
     EXIT_SUBMITTED,
     EXIT_UNKNOWN,
+    EXIT_UNREGISTERED_GATEWAY,
     EXIT_USAGE,
 )
 from console.cli.parser import RawDescriptionHelpFormatter
@@ -81,6 +82,8 @@ EXIT_TABLE = f"""exit status:
   {EXIT_OVER_LIMIT} over the environment's batch limits (rows or total): nothing was sent
   {EXIT_ROWS_SKIPPED} the batch ran; rows were refused when their turn came and not sent (a card
      number failing its check digit, an id accepted meanwhile...): see the results file
+  {EXIT_UNREGISTERED_GATEWAY} team mode: the team has not registered the gateway the batch goes to:
+     nothing was sent or submitted
   70 internal error: a bug, the details are in the log file
 """
 
@@ -171,6 +174,12 @@ def register(sub: Any) -> None:
         help="team mode, where the approval policy holds the batch back: wait this long for a "
         "checker's decision and run it when approved (needed for card rows, which only this "
         "process holds)",
+    )
+    r.add_argument(
+        "--after-rejection",
+        action="store_true",
+        help="team mode: submit the batch again although a checker rejected it (or one of its "
+        "order ids) before; said to the checkers and written in the audit trail",
     )
     r.add_argument(
         "--results",

@@ -39,6 +39,7 @@ EXIT_ROWS_SKIPPED = 16  # a batch ran, but rows were refused when their turn cam
 EXIT_AUDIT_BROKEN = 17  # team audit --verify: the audit trail was changed
 EXIT_NOT_FINAL = 18  # nothing final yet: batch rows processing or not sent; a recurring
 # profile whose first charge is not due yet (send status)
+EXIT_UNREGISTERED_GATEWAY = 19  # team mode: a gateway the team has not registered
 EXIT_INTERNAL = 70  # a bug (EX_SOFTWARE); the traceback is in the log file
 # The other commands' statuses, kept here too so that one number has one meaning per command.
 EXIT_FAILED = EXIT_INVALID  # history, keys: the action failed; nothing was changed
@@ -72,6 +73,8 @@ EXIT_TABLE = f"""exit status:
   {EXIT_AUDIT_BROKEN} team audit --verify: the audit trail was changed (its chain is broken)
   {EXIT_NOT_FINAL} send status of a recurring profile whose first charge is not due yet: the
      gateway holds no charge for it until then (the schedule says when)
+  {EXIT_UNREGISTERED_GATEWAY} team mode: the team has not registered this gateway (and it is not on
+     this computer): nothing was sent or submitted; an admin registers it (team gateway add)
   {EXIT_INTERNAL} internal error: a bug, the details are in the log file
 """
 
@@ -145,6 +148,8 @@ def exit_code(exc: ConsoleError) -> int:
             Refusal.NOT_CONFIRMED: EXIT_NOT_CONFIRMED,
             Refusal.PLAIN_HTTP: EXIT_USAGE,
             Refusal.CARD_NUMBER: EXIT_INVALID,
+            Refusal.NOT_SUBMITTED: EXIT_APPROVAL_REFUSED,
+            Refusal.UNREGISTERED_GATEWAY: EXIT_UNREGISTERED_GATEWAY,
         }[exc.code]
     from console.core.team.errors import (
         ApprovalPendingError,
@@ -152,10 +157,13 @@ def exit_code(exc: ConsoleError) -> int:
         AuditTamperedError,
         TeamPermissionError,
         TeamSetupError,
+        UnregisteredGatewayError,
     )
 
     if isinstance(exc, AuditTamperedError):
         return EXIT_AUDIT_BROKEN
+    if isinstance(exc, UnregisteredGatewayError):
+        return EXIT_UNREGISTERED_GATEWAY
     if isinstance(exc, ApprovalPendingError):
         return EXIT_SUBMITTED
     if isinstance(exc, ApprovalRefusedError | TeamPermissionError):

@@ -113,6 +113,12 @@ def register(sub: Any) -> None:
         help="team mode with a team sender: submit, print the submission number and return "
         "(exit 12) without waiting for the outcome",
     )
+    p_send.add_argument(
+        "--after-rejection",
+        action="store_true",
+        help="team mode: submit a request again although a checker rejected the same request "
+        "(or its client_orderid) before; said to the checkers and written in the audit trail",
+    )
     p_send.set_defaults(func=run_send)
 
 

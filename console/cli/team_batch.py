@@ -26,7 +26,9 @@ def submit_or_approved(args: argparse.Namespace, held: HeldBatch) -> AwaitingBat
         print(line, file=sys.stderr)
     wait = float(getattr(args, "wait", 0.0) or 0.0)
     try:
-        awaiting = held.submit(waiting=wait > 0)
+        awaiting = held.submit(
+            waiting=wait > 0, after_rejection=bool(getattr(args, "after_rejection", False))
+        )
     except CardDataNeedsWaitingError as exc:
         raise UsageError(
             f"{exc.message} Add --wait SECONDS so this console runs it when the approval arrives."

@@ -15,6 +15,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from console.cli import team_gateway_cmd
 from console.cli.failures import (
     EXIT_OK,
     EXIT_TABLE,
@@ -25,7 +26,9 @@ from console.cli.failures import (
 from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.request_args import Connection, UsageError, add_connection_options, connection
 from console.cli.team_audit_cmd import add_key_options, run_audit_key, run_verify
+from console.cli.team_db import team_dsn, team_journal
 from console.cli.team_sender import add_options as add_sender_options
+from console.core.team.schema_sql import GATEWAYS_SCHEMA
 
 if TYPE_CHECKING:
     from console.core.team.journal import TeamJournal
@@ -59,11 +62,7 @@ def register(sub: Any) -> None:
     q.add_argument("name")
     # the core checks the role and the mode (one rule), and says which values it takes
     q.add_argument("--role", required=True, help="maker, checker, admin or sender")
-    q = action("policy", "show or set an environment's approval policy (admin)", run_policy)
-    q.add_argument("environment")
-    q.add_argument("--mode", help="none, all, or above")
-    q.add_argument("--above", action="append", default=[], metavar="CUR=AMOUNT", help="repeatable")
-    q.add_argument("--expiry-hours", default="24", help="pending submissions expire (hours)")
+    team_gateway_cmd.register(action)
     q = action("pending", "submissions waiting for a checker", run_pending, TEAM_READ_EXIT_TABLE)
     q.add_argument("--json", action="store_true")
     q = action(
@@ -97,7 +96,7 @@ def register(sub: Any) -> None:
         action(
             "audit-key",
             "create the team's audit key (admin), or sign what is new in the trail with it",
-            lambda args: run_audit_key(args, _dsn(args)),
+            lambda args: run_audit_key(args, team_dsn(args)),
             TEAM_AUDIT_EXIT_TABLE,
         )
     )
@@ -129,28 +128,12 @@ def _send_options(q: argparse.ArgumentParser) -> None:
     q.add_argument("--reveal", action="store_true", help=argparse.SUPPRESS)
 
 
-def _dsn(args: argparse.Namespace) -> str:
-    from console.core.team.dsn import configured_dsn, parse_dsn
-
-    dsn = args.dsn or configured_dsn()
-    if not dsn:
-        raise UsageError("no team database: run `team init --dsn URL` or pass --dsn")
-    parse_dsn(dsn)
-    return dsn
-
-
-def _journal(args: argparse.Namespace) -> TeamJournal:
-    from console.core.team.journal import TeamJournal
-
-    return TeamJournal(_dsn(args))
-
-
 def run_init(args: argparse.Namespace) -> int:
     from console.core.team.audit_state import AuditState, pin_on_first_use
     from console.core.team.dsn import connect, save_dsn
     from console.core.team.schema import initialise, name_admin
 
-    dsn = _dsn(args)
+    dsn = team_dsn(args)
     with connect(dsn) as conn:
         before, now = initialise(conn)
         admin = name_admin(conn, args.admin)
@@ -159,6 +142,8 @@ def run_init(args: argparse.Namespace) -> int:
         save_dsn(dsn)
     did = "already at" if before == now else f"updated from {before} to" if before else "created at"
     print(f"Team database {did} schema {now}.")
+    if before < GATEWAYS_SCHEMA <= now:
+        print(gateways_news(dsn, upgraded=before > 0))
     if admin is not None:
         print(
             f"{admin} is a team admin: adds users (team add-user) and sets approval policies "
@@ -172,10 +157,40 @@ def run_init(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def gateways_news(dsn: str, *, upgraded: bool) -> str:
+    """What schema 6 changes for the team: its gateways are registered, and policies are
+    theirs (an upgrade names the environment policies it kept aside)."""
+    from console.core.team.dsn import connect
+
+    said = (
+        "Consoles of the team send only to gateways the team registered (and to this "
+        "computer): register each with `gateway-console team gateway add NAME --base-url URL "
+        "--login LOGIN --endpoint-id N`; its approval policy is `team policy NAME` (a new "
+        "gateway holds every payout back until then)."
+    )
+    if not upgraded:
+        return said
+    with connect(dsn) as conn:
+        kept = [
+            f"{env} ({mode})"
+            for env, mode in conn.execute(
+                "SELECT environment, mode FROM gateway.policies ORDER BY 1"
+            )
+        ]
+    if kept:
+        said += (
+            " The policies kept per environment name before are not used any more: "
+            f"{', '.join(kept)}. Until their gateways are registered nothing is sent to them "
+            "(nothing held before goes out unheld); a gateway registered under one of these "
+            "names takes its policy."
+        )
+    return said
+
+
 def run_add_user(args: argparse.Namespace) -> int:
     from console.core.team.approval import Approvals
 
-    with _journal(args) as journal:
+    with team_journal(args) as journal:
         change = Approvals(journal).add_user(args.name, args.role)
     print(change.describe())
     if change.before is None:
@@ -186,36 +201,11 @@ def run_add_user(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_policy(args: argparse.Namespace) -> int:
-    from console.core.team.approval import Approvals
-    from console.core.team.inputs import expiry
-
-    lifetime = expiry(args.expiry_hours)
-    limits = dict(_pair(item) for item in args.above)
-    with _journal(args) as journal:
-        approvals = Approvals(journal)
-        if args.mode is None:
-            policy = approvals.policy(args.environment)
-        else:
-            policy = approvals.set_policy(args.environment, args.mode, limits, lifetime)
-    print(
-        f"{policy.environment}: {policy.describe()}; pending submissions expire after "
-        f"{policy.expiry}."
-    )
-    return EXIT_OK
-
-
-def _pair(item: str) -> tuple[str, str]:
-    currency, sep, amount = item.partition("=")
-    if not sep or not currency.strip() or not amount.strip():
-        raise UsageError(f"--above {item!r}: write it as CURRENCY=AMOUNT, e.g. EUR=1000.00")
-    return currency.strip().upper(), amount.strip()
-
-
 def _row(s: Submission) -> dict[str, Any]:
     return {
         "id": s.id,
         "environment": s.environment,
+        "gateway": s.gateway_name,
         "command": s.command,
         "client_orderid": s.client_orderid,
         "amount": " ".join(x for x in (s.amount, s.currency) if x),
@@ -232,14 +222,15 @@ def _row(s: Submission) -> dict[str, Any]:
 def run_pending(args: argparse.Namespace) -> int:
     from console.core.team.approval import Approvals
 
-    with _journal(args) as journal:
-        waiting = Approvals(journal).pending()
+    with team_journal(args) as journal:
+        waiting = Approvals(journal).pending_with_rejections()
     if args.json:
-        print(json.dumps([_row(s) for s in waiting], indent=2, ensure_ascii=False))
+        rows = [_row(s) | {"rejected_before": again or None} for s, again in waiting]
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
         return EXIT_OK
     if not waiting:
         print("Nothing waits for approval.")
-    for s in waiting:
+    for s, again in waiting:
         card = (
             (
                 " (card data: sealed to the team sender)"
@@ -250,15 +241,18 @@ def run_pending(args: argparse.Namespace) -> int:
             else ""
         )
         expires = f"expires {s.expires.astimezone():%Y-%m-%d %H:%M}"
+        where = f"{s.environment} ({s.gateway_name})" if s.gateway_name else s.environment
         if s.is_batch:
-            print(f"#{s.id}  {s.environment}  batch  by {s.maker}  {expires}{card}")
+            print(f"#{s.id}  {where}  batch  by {s.maker}  {expires}{card}")
             for line in s.batch_lines:
                 print(f"    {line}")
-            continue
-        print(
-            f"#{s.id}  {s.environment}  {s.command}  {s.client_orderid or '-'}  "
-            f"{_row(s)['amount'] or '-'}  {s.receiver or '-'}  by {s.maker}  {expires}{card}"
-        )
+        else:
+            print(
+                f"#{s.id}  {where}  {s.command}  {s.client_orderid or '-'}  "
+                f"{_row(s)['amount'] or '-'}  {s.receiver or '-'}  by {s.maker}  {expires}{card}"
+            )
+        if again:
+            print(f"    ! {again}")
     return EXIT_OK
 
 
@@ -267,7 +261,7 @@ def run_approve(args: argparse.Namespace) -> int:
     from console.core.team.inputs import submission_id
 
     sid = submission_id(args.id)
-    with _journal(args) as journal:
+    with team_journal(args) as journal:
         approvals = Approvals(journal)
         decided = approvals.approve(sid)
         print(f"#{decided.id} approved by {journal.user}.", file=sys.stderr)
@@ -315,7 +309,7 @@ def run_send_approved(args: argparse.Namespace) -> int:
     from console.core.team.inputs import submission_id
 
     sid = submission_id(args.id)
-    with _journal(args) as journal:
+    with team_journal(args) as journal:
         found = Approvals(journal).submission(sid)
         if found.is_batch:
             raise UsageError(
@@ -356,7 +350,7 @@ def run_reject(args: argparse.Namespace) -> int:
     from console.core.team.inputs import reason, submission_id
 
     sid, why = submission_id(args.id), reason(args.reason)
-    with _journal(args) as journal:
+    with team_journal(args) as journal:
         decided = Approvals(journal).reject(sid, why)
         print(f"#{decided.id} rejected by {journal.user}: {decided.reason}")
     return EXIT_OK
@@ -367,9 +361,9 @@ def run_audit(args: argparse.Namespace) -> int:
     from console.core.team.inputs import since
 
     if args.verify:
-        return run_verify(args, _dsn(args))
+        return run_verify(args, team_dsn(args))
     when = since(args.since)
-    with _journal(args) as journal:
+    with team_journal(args) as journal:
         entries = Approvals(journal).audit(when)
     if args.json:
         rows = [{**dataclasses.asdict(e), "at": e.at.isoformat()} for e in entries]
@@ -393,7 +387,7 @@ def run_audit(args: argparse.Namespace) -> int:
 def run_sender(args: argparse.Namespace) -> int:
     from console.cli.team_sender import run_sender as run
 
-    return run(args, _dsn(args))
+    return run(args, team_dsn(args))
 
 
 def run_callback_secret(args: argparse.Namespace) -> int:
@@ -404,7 +398,7 @@ def run_callback_secret(args: argparse.Namespace) -> int:
     secret = getpass.getpass(f"Merchant control secret of {args.environment}: ")
     if not secret.strip():
         raise UsageError("no secret given: nothing was stored")
-    with _journal(args) as journal:
+    with team_journal(args) as journal:
         Approvals(journal).set_callback_secret(args.environment, secret)
     print(
         f"The team database now verifies {args.environment}'s callbacks before they settle "
@@ -418,7 +412,7 @@ def run_password(args: argparse.Namespace) -> int:
 
     from console.core.team.dsn import KEYRING_SERVICE, keyring_user, parse_dsn
 
-    entry = keyring_user(parse_dsn(_dsn(args)))
+    entry = keyring_user(parse_dsn(team_dsn(args)))
     if not sys.stdin.isatty():
         raise UsageError("team password asks for the password on a terminal")
     secret = getpass.getpass(f"Password for {entry}: ")

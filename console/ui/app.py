@@ -155,6 +155,9 @@ def run_app(args: argparse.Namespace) -> int:
     if not shot:
         AfterFirstPaint(window, open_log)
     window.show()
+    # the keyboard (and a screen reader) starts in the console, also without a window
+    # manager that would hand a new window the focus
+    window.activateWindow()
     size = getattr(args, "size", None)
     if size:
         window.resize(*size)

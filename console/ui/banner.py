@@ -88,7 +88,9 @@ class EnvironmentBanner(QFrame):
         # (elided, the whole text in its tooltip): a key arriving or going changes its
         # words, not the banner's height, so the form below does not jump.
         self.state_line = OneLine(self)
-        self.state_line.setAccessibleName("Whether this environment can send")
+        self.state_line.setAccessibleDescription(
+            "Whether this environment can send"
+        )  # read by its text
         words = QVBoxLayout()
         words.setSpacing(0)
         words.addWidget(self.detail)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBox
 
 from console.core.errors import ConsoleError
 from console.ui.icons import icon
+from console.ui.speech import label_unseen
 
 if TYPE_CHECKING:
     from console.core.exports import Program
@@ -77,7 +78,7 @@ class CopyAsCode(QWidget):
         for name, title in LANGUAGE_TITLES.items():
             self.language.addItem(title, name)
         self.button = QPushButton(icon("copy"), "Copy as code")
-        self.button.setAccessibleName("Copy the request as a program")
+        self.button.setAccessibleDescription("Copy the request as a program")
         self.button.setToolTip(
             "Copy a program that signs this request when it runs (fresh nonce and timestamp) "
             "and sends it. It holds no key and no card data: it reads both from the "
@@ -90,6 +91,7 @@ class CopyAsCode(QWidget):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.language)
+        label_unseen(self.language, "Language of the program to copy", row)
         row.addWidget(self.button)
         row.addStretch(1)
         lay = QVBoxLayout(self)

@@ -68,7 +68,7 @@ class EnvironmentForm(QWidget):
         self.base_url.setPlaceholderText(URL_HINT)
         self.url_rule = QLabel(URL_RULE)
         self.url_rule.setWordWrap(True)
-        self.url_rule.setAccessibleName("Base URL rule")
+        self.url_rule.setAccessibleDescription("Base URL rule")
         self.login = QLineEdit()
         self.endpoint_id = QLineEdit()
         self.endpoint_group_id = QLineEdit()
@@ -103,14 +103,16 @@ class EnvironmentForm(QWidget):
         self.control_secret.setPlaceholderText("unchanged (kept in the OS keyring)")
         self.problems = QLabel()
         self.problems.setWordWrap(True)
-        self.problems.setAccessibleName("Problems with these settings")
+        self.problems.setAccessibleDescription("Problems with these settings")
 
         ca = QHBoxLayout()
         ca.addWidget(self.ca_bundle, 1)
         ca.addWidget(self.browse)
         listen = QHBoxLayout()
         listen.addWidget(self.listen_host, 1)
-        listen.addWidget(QLabel("port"))
+        port = QLabel("port")
+        port.setBuddy(self.listen_port)
+        listen.addWidget(port)
         listen.addWidget(self.listen_port)
         form = QFormLayout(self)
         form.addRow("Name", self.name)
@@ -128,6 +130,11 @@ class EnvironmentForm(QWidget):
         form.addRow("Callbacks", self.listen)
         form.addRow("Listen on", listen)
         form.addRow("Merchant control", self.control_secret)
+        # a row whose field is a layout gets a label that labels nothing: name its editor
+        for row_layout, editor in ((ca, self.ca_bundle), (listen, self.listen_host)):
+            label = form.labelForField(row_layout)
+            if isinstance(label, QLabel):
+                label.setBuddy(editor)
         form.addRow(self.problems)
         for edit in (
             self.name,

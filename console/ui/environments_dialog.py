@@ -118,7 +118,7 @@ class EnvironmentsDialog(QDialog):
         self.builtin_note.setWordWrap(True)
         self.message = QLabel()
         self.message.setWordWrap(True)
-        self.message.setAccessibleName("Result")
+        self.message.setAccessibleDescription("Result")
         self.add_button = QPushButton("Add")
         self.remove_button = QPushButton("Remove")
         self.save_button = QPushButton("Save")
@@ -204,7 +204,7 @@ class EnvironmentsDialog(QDialog):
         self.use_button.setEnabled(True)
         self.show_problem("")
         if self.policy is not None:
-            self.policy.show_for(env.name)
+            self.policy.show_for(env)
 
     def local_changed(self) -> None:
         """The window's environment changed: the built-in sandbox, when shown, may have

@@ -45,6 +45,7 @@ from console.ui.confirm import ask
 from console.ui.inspector.widgets import CopyBlock
 from console.ui.screen_room import fit_on_screen
 from console.ui.secrets_access import SecretsAccess
+from console.ui.speech import label_unseen
 from console.ui.tasks import TaskManager
 from console.ui.theme import state_colour
 
@@ -148,7 +149,7 @@ class KeyDialog(QDialog):
         self.environment.setAccessibleName("Environment")
         self.keyring_note = QLabel()
         self.keyring_note.setWordWrap(True)
-        self.keyring_note.setAccessibleName("Keyring")
+        self.keyring_note.setAccessibleDescription("Keyring")
         self.memory_button = QPushButton("Keep keys in memory for this session only")
         self.memory_button.setToolTip(MEMORY_MEANS)
         self.memory_button.clicked.connect(self.keep_in_memory)
@@ -156,14 +157,14 @@ class KeyDialog(QDialog):
         self.memory_note.setWordWrap(True)
         self.info = QLabel()
         self.info.setWordWrap(True)
-        self.info.setAccessibleName("Key")
+        self.info.setAccessibleDescription("Key")
         # two lines always (size and fingerprint, or why there is no key): a key generated
         # or deleted changes the words, never the height of what follows
         self.info.setMinimumHeight(2 * self.info.fontMetrics().lineSpacing())
         self.public = CopyBlock("Public key (hand this to the gateway)", lines=6)
         self.message = QLabel()
         self.message.setWordWrap(True)
-        self.message.setAccessibleName("Result")
+        self.message.setAccessibleDescription("Result")
         self.bits = QComboBox()
         for bits in KEY_SIZES:
             self.bits.addItem(f"{bits} bits", bits)
@@ -173,11 +174,14 @@ class KeyDialog(QDialog):
         self.delete_button = QPushButton("Delete")
         close = QPushButton("Close")
         top = QHBoxLayout()
-        top.addWidget(QLabel("Environment"))
+        environment_label = QLabel("Environment")
+        environment_label.setBuddy(self.environment)  # a combo box is read by its label
+        top.addWidget(environment_label)
         top.addWidget(self.environment, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_button)
         buttons.addWidget(self.bits)
+        label_unseen(self.bits, "Key size", buttons)
         buttons.addWidget(self.generate_button)
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.delete_button)

@@ -21,6 +21,7 @@ from console.core.spec import example_values
 from console.ui import collect_as_usual
 from console.ui.banner import EnvironmentBanner
 from console.ui.drafts import DraftStore
+from console.ui.enter_key import EnterPressesButtons
 from console.ui.environment_menu import EnvironmentMenu
 from console.ui.icons import app_icon
 from console.ui.inspector.dock import InspectorDock
@@ -59,6 +60,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setWindowTitle(APP_NAME)
         self.setObjectName("main-window")
+        self.installEventFilter(EnterPressesButtons(self))  # Enter presses a focused button
         self.session = session
         self.drafts = drafts
         self.persist_drafts = True  # off for --screenshot: an example must not become a draft

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QDialog, QMainWindow, QMenu, QVBoxLayout, QWidget
 from console.core.errors import ConsoleError
 from console.core.spec import COMMANDS
 from console.ui.icons import icon
+from console.ui.pane_keys import go_to_pane
 from console.ui.screen_room import fit_on_screen
 from console.ui.theme import THEMES
 
@@ -125,6 +126,11 @@ def build_menus(
         view.addAction(
             act(f"tab:{tab}", f"{tab} tab", f"Alt+{i + 1}", partial(inspector.show_tab, i))
         )
+    # the panes' own Tab rounds do not cross: F6 goes from one pane to the next
+    view.addAction(act("next-pane", "Next &pane", "F6", partial(go_to_pane, window, True)))
+    view.addAction(
+        act("previous-pane", "Previous pane", "Shift+F6", partial(go_to_pane, window, False))
+    )
     themes = view.addMenu("&Theme")
     group = QActionGroup(window)
     for name in THEMES:

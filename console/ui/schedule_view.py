@@ -140,6 +140,9 @@ class SchedulePreview(QWidget):
         self.strip = TimelineStrip()
         self.table = QTableWidget(0, 3)
         self.table.setHorizontalHeaderLabels(["#", "Date", "Amount"])
+        number = self.table.horizontalHeaderItem(0)
+        if number is not None:  # "#" is read as "number sign"
+            number.setData(Qt.ItemDataRole.AccessibleTextRole, "Charge number")
         self.table.verticalHeader().setVisible(False)
         self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move inside
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

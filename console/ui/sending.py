@@ -52,6 +52,7 @@ def ask_production(parent: QWidget, text: str) -> bool:
         title="Production: confirm sending",
         action="Send to production",
         name="production-confirmation",
+        alert=True,
     )
 
 
@@ -63,12 +64,30 @@ def approval_question(held: Hold) -> str:
     return "<br>".join(lines)
 
 
+AGAIN = "Submit it again after that rejection"  # the box a rejected request needs ticked
+
+
 def ask_approval(parent: QWidget, text: str) -> bool:
     """Ask before submitting a request for a checker's approval; Cancel is the default."""
     from console.ui.confirm import ask  # boundary: the dialog on first question
 
     return ask(
         parent, text, title="Approval needed", action="Submit for approval", name="submit-question"
+    )
+
+
+def ask_approval_again(parent: QWidget, text: str) -> bool:
+    """Ask before submitting a request a checker rejected before: Submit goes only with the
+    box ticked (:data:`AGAIN`); Cancel is the default."""
+    from console.ui.confirm import ask  # boundary: the dialog on first question
+
+    return ask(
+        parent,
+        text,
+        title="Rejected before",
+        action="Submit for approval",
+        name="submit-again-question",
+        confirm=AGAIN,
     )
 
 
@@ -120,6 +139,8 @@ class WindowAsker:
         return self.controller.confirm_card(self.window, check.card_question)
 
     def submit_for_approval(self, held: Hold) -> bool:
+        if held.rejection:  # the core then submits it after that rejection, audited
+            return self.controller.confirm_submit_again(self.window, approval_question(held))
         return self.controller.confirm_submit(self.window, approval_question(held))
 
     def production(self, check: Check) -> bool:
@@ -161,6 +182,7 @@ class SendController(QObject):
         self.confirm_resend: Callable[[QWidget, str], str] = ask_resend
         self.confirm_card: Callable[[QWidget, str], bool] = ask_card_number
         self.confirm_submit: Callable[[QWidget, str], bool] = ask_approval
+        self.confirm_submit_again: Callable[[QWidget, str], bool] = ask_approval_again
         self.awaiting: dict[int, Awaiting] = {}  # submitted here, card data in memory
         self.wait_step = 2.0  # seconds per wait for a decision (closing stays quick)
 
@@ -242,12 +264,17 @@ class SendController(QObject):
         if not self.team or env is None:
             return False
         from console.core.team.approval import Approvals
+        from console.core.team.gateways import Target
         from console.core.team.journal import TeamJournal
 
         journal = self.journal
         assert isinstance(journal, TeamJournal)
         amount, currency = values.get("amount") or None, values.get("currency") or None
-        return Approvals(journal).needs_approval_of(env.name, command, amount, currency)
+        try:
+            target = Target.for_command(command, self.session.prepare_kwargs(command))
+        except (RuntimeError, ValueError):  # no key or no usable address: nothing to hold
+            return False
+        return Approvals(journal).needs_approval_of(target, command, amount, currency)
 
     def _go(self, pipeline: Pipeline, ready: Ready) -> None:
         """On a worker: send it; or, held for a checker, submit it, and this window keeps it

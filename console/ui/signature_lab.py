@@ -47,6 +47,7 @@ from console.core.siglab.keysource import load_public_key
 from console.core.siglab.received import from_capture as received_from
 from console.ui.code_copy import CopyAsCode, pasted_program
 from console.ui.screen_room import fit_on_screen
+from console.ui.speech import label_unseen
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
@@ -180,6 +181,7 @@ class SignatureLabDialog(QDialog):
         keys.addWidget(self.key_button)
         buttons = QHBoxLayout()
         buttons.addWidget(self.scheme)
+        label_unseen(self.scheme, "Scheme of a raw HTTP request", buttons)
         buttons.addWidget(self.reveal)
         buttons.addStretch(1)
         buttons.addWidget(self.import_button)

@@ -64,7 +64,7 @@ class FollowStrip(QWidget):
         self.follow = follow
         self.label = QLabel()
         self.label.setTextFormat(Qt.TextFormat.RichText)
-        self.label.setAccessibleName(f"Following order {follow.order.client_orderid}")
+        self.label.setAccessibleDescription(f"Following order {follow.order.client_orderid}")
         self.button = QPushButton("Cancel")
         self.button.setAccessibleName(f"Stop following {follow.order.client_orderid}")
         self.button.clicked.connect(self._clicked)

@@ -19,6 +19,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from tests.helpers.team import payout_values
+
 ROOT = Path(__file__).resolve().parents[2]
 TEAM_PAGE = ROOT / "docs" / "team.md"
 SECRET = "merchant-control-secret"
@@ -137,9 +139,13 @@ def test_the_team_set_up_runs_as_printed_with_a_createrole_owner(
     assert "Team database created at schema" in said[1]
     assert "owner is a team admin" in said[1]
     assert "alice is a new login, now a maker." in said[2]
+    assert "Consoles of the team send only to gateways the team registered" in said[1]
     assert "erin is a new login, now an admin." in said[4]
-    assert "approval above" in said[5]
-    assert "verifies acme-live's callbacks" in said[6]
+    assert "acme-live: https://gateway.example:443/paynet for acme (endpoint 1234)" in said[5]
+    assert "holds every payout" not in said[5]  # its words: the policy it has now
+    assert "every payout and recurring profile needs approval" in said[5]
+    assert "approval above" in said[6]
+    assert "verifies acme-live's callbacks" in said[7]
 
     # each person, in their own profile, as printed; then the saved DSN is theirs
     shell_env["GATEWAY_CONSOLE_HOME"] = str(tmp_path / "alice-profile")
@@ -152,9 +158,35 @@ def test_the_team_set_up_runs_as_printed_with_a_createrole_owner(
     shell_env["GATEWAY_CONSOLE_HOME"] = str(tmp_path / "owner-profile")
     audit = run_line("gateway-console team audit", shell_env)
     assert audit.returncode == 0, audit.stderr
+    listed = run_line("gateway-console team gateway list", shell_env)
+    assert listed.returncode == 0, listed.stderr
+    assert "acme-live  https://gateway.example:443/paynet  acme  endpoint 1234  approval above" in (
+        listed.stdout
+    )
+    # a console of the team sends only to the registered gateway (or this computer)
+    key = tmp_path / "key.pem"
+    pem = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    key.write_bytes(pem)
+    fields = " ".join(f"-f {shlex.quote(f'{n}={v}')}" for n, v in payout_values("x-1").items())
+    elsewhere = run_line(
+        "gateway-console send payout-check --base-url https://elsewhere.example/paynet "
+        f"--login acme --endpoint-id 1234 --key-file {key} {fields}",
+        shell_env,
+    )
+    assert elsewhere.returncode == 19, elsewhere.stderr
+    assert "has not registered the gateway https://elsewhere.example:443/paynet" in (
+        elsewhere.stderr
+    )
     for change in ("owner is now admin", "alice is now maker", "erin is now admin"):
         assert change in audit.stdout, audit.stdout
     assert "acme-live" in audit.stdout
+    assert "gateway  acme-live  registered https://gateway.example/paynet as https://" in (
+        audit.stdout
+    )
     assert shlex.quote(SECRET) not in audit.stdout
 
 

@@ -91,3 +91,41 @@ def silent_gateway() -> Iterator[str]:
         for s in held:
             s.close()
         listener.close()
+
+
+def register_policy(
+    admin: Any,
+    name: str,
+    mode: str,
+    thresholds: dict[str, str] | None = None,
+    *,
+    base_url: str = "http://127.0.0.1",
+    login: str = "merchant",
+    endpoint_id: str = "1",
+    **policy: Any,
+) -> None:
+    """As an admin (``admin``: their TeamJournal): register the gateway ``name`` (once; by
+    default every gateway on this computer that the test helpers' requests reach, whatever
+    its port) and set its approval policy."""
+    from console.core.team.registry import GatewayRegistry
+
+    registry = GatewayRegistry(admin)
+    if name not in {g.name for g in registry.listed()}:
+        registry.add(name, base_url=base_url, login=login, endpoint_id=endpoint_id)
+    registry.set_policy(name, mode, thresholds, **policy)
+
+
+def register_environment(
+    admin: Any, env: Any, mode: str, thresholds: dict[str, str] | None = None
+) -> None:
+    """As an admin: register the gateway environment ``env`` reaches, under its name, and set
+    its approval policy."""
+    register_policy(
+        admin,
+        env.name,
+        mode,
+        thresholds,
+        base_url=env.base_url,
+        login=env.login,
+        endpoint_id=env.endpoint_id,
+    )

@@ -124,9 +124,9 @@ def test_inputs_have_accessible_names_and_tab_reaches_them(qtbot: Any, window: M
         QApplication.focusWidget().nextInFocusChain()
         window.focusNextChild()
         focus = QApplication.focusWidget()
-        seen.append(focus.accessibleName() if focus else "")
-    assert "amount" in seen
-    assert seen.index("amount") < seen.index("currency")
+        seen.append(focus.objectName() if focus else "")
+    assert "field:amount" in seen
+    assert seen.index("field:amount") < seen.index("field:currency")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

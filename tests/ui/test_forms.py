@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QPlainTextEdit
 
 from console.core.spec import COMMANDS, example_values
+from console.core.spec.labels import label_for
 from console.ui.forms.payout_form import PayoutForm
 from console.ui.forms.recurring_form import RecurringForm
 from console.ui.main_window import MainWindow
@@ -31,7 +32,9 @@ def test_every_field_has_its_widget_tooltip_and_accessible_name(window: MainWind
         for field in COMMANDS[name].fields:
             row = form.rows[field.name]
             editor = row.editor
-            assert editor.accessibleName() == field.name
+            spoken = row.findChild(QLineEdit, f"field:{field.name}") or editor  # a date's line
+            assert spoken.accessibleName() == label_for(field.name)  # the words shown
+            assert field.name in spoken.accessibleDescription()
             tip = editor.toolTip() if field.card_types is None else row.label.toolTip()
             assert field.meaning[:20].replace("`", "") in tip.replace("`", "")
             assert field.length.text in row.label.toolTip()
@@ -325,5 +328,6 @@ def test_a_date_fields_text_box_carries_the_fields_name(window: MainWindow) -> N
     row = window.form.rows["start-date"]
     line = row.findChild(QLineEdit)
     assert line is not None
-    assert line.accessibleName() == "start-date"
+    assert line.accessibleName() == "First charge"  # as its label says
+    assert "start-date" in line.accessibleDescription()
     assert line.objectName() == "field:start-date"

@@ -99,7 +99,7 @@ def seen(label: QLabel) -> str:
 
 
 def result_line(window: QWidget) -> str:
-    return seen(by_accessible_name(window, QLabel, "Last outcome"))
+    return seen(shown_child(window, QLabel, "last-outcome"))
 
 
 def wait_for_line(qtbot: Any, window: QWidget, *words: str, timeout: int = 20_000) -> str:

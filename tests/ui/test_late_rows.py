@@ -72,13 +72,19 @@ def test_tab_follows_what_the_eye_sees_also_for_rows_shown_later(
     form.receiver.set_key("bank")
     form.redirect.set_key("pair")
     shown = [f.name for f in form.command.fields if form.is_active(f.name)]
-    stops = _tab_stops(qtbot, window, len(shown) + 1)  # + the Generate button
-    assert sorted(stops) == sorted([f"field:{n}" for n in shown] + ["Generate client_orderid"])
+    stops = _tab_stops(qtbot, window, len(shown) + 2)  # + the Generate and Skip buttons
+    assert sorted(stops) == sorted(
+        [f"field:{n}" for n in shown] + ["Generate client_orderid", "skip-to-send:bank"]
+    )
     # top to bottom as shown, whatever order the contract lists or the rows were built in
     heights = [_top(form, name) for name in stops]
     assert heights == sorted(heights)
 
 
 def _top(form: PayoutForm, stop: str) -> int:
+    if stop.startswith("skip-to-send:"):  # under its section
+        found = form.findChild(QWidget, stop)
+        assert found is not None
+        return found.mapTo(form.content, QPoint(0, 0)).y()
     name = stop.removeprefix("field:").removeprefix("Generate ")
     return form.rows[name].mapTo(form.content, QPoint(0, 0)).y()

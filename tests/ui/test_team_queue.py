@@ -10,10 +10,11 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.team import Approvals, TeamJournal
+from console.core.team.gateways import Target
 from console.ui.tasks import TaskManager
-from console.ui.team.queue_pane import ApprovalQueuePane
+from console.ui.team.queue_pane import HEADINGS, ApprovalQueuePane
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.team import prepared_payout
+from tests.helpers.team import prepared_payout, register_environment, register_policy
 
 pytest.importorskip("psycopg")
 
@@ -37,7 +38,7 @@ def test_a_submission_appears_live_and_a_checker_approves_it(
     qtbot: Any, pane_for: Any, team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     with TeamJournal(team_db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("prod", "all")
+        register_policy(admin, "prod", "all")
     pane = pane_for("bob")
     with qtbot.waitSignal(pane.refreshed, timeout=5000):
         pane.reload()
@@ -62,7 +63,7 @@ def test_the_makers_own_approval_is_refused_in_the_window(
     qtbot: Any, pane_for: Any, team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     with TeamJournal(team_db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("prod", "all")
+        register_policy(admin, "prod", "all")
     pane = pane_for("dave")  # a maker and a checker
     Approvals(pane.approvals.journal).submit("prod", prepared_payout("http://127.0.0.1:9", rsa_key))
     with qtbot.waitSignal(pane.refreshed, timeout=5000):
@@ -100,7 +101,7 @@ def test_history_details_name_who_sent_and_who_approved(
     from tests.helpers.team import FORM, accepted
 
     with TeamJournal(team_db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("prod", "all")
+        register_policy(admin, "prod", "all")
     with (
         serve(lambda r: Reply(200, accepted(), FORM)) as server,
         TeamJournal(team_db.dsn("alice")) as alice,
@@ -130,10 +131,14 @@ def test_history_details_name_who_sent_and_who_approved(
 def test_the_environment_dialog_shows_the_team_policy(
     qtbot: Any, make_window: Any, team_db: TeamDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with TeamJournal(team_db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("local-sandbox", "above", {"EUR": "1000"})
     monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", team_db.dsn("bob"))
-    dialog = make_window().environment_menu.open_environments()
+    window = make_window()
+    env = window.session.environment
+    assert env is not None
+    assert env.name == "local-sandbox"
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        register_environment(admin, env, "above", {"EUR": "1000"})
+    dialog = window.environment_menu.open_environments()
     qtbot.addWidget(dialog)
     assert dialog.policy is not None
     qtbot.waitUntil(lambda: "approval above 1000 EUR" in dialog.policy.text(), timeout=5000)
@@ -147,6 +152,8 @@ def test_a_batch_shows_its_totals_and_is_approved_as_a_whole(
         prepared_payout("https://gw.example", rsa_key, order=order, amount="15.00")
         for order in ("a-1", "a-2")
     ]
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        register_policy(admin, "prod", "all", base_url="https://gw.example")
     with TeamJournal(team_db.dsn("alice")) as alice:
         sid = Approvals(alice).submit_batch(
             "prod",
@@ -156,6 +163,7 @@ def test_a_batch_shows_its_totals_and_is_approved_as_a_whole(
             rows,
             card_data=False,
             source="pay.csv",
+            target=Target.of(rows[0]),
         )
     pane = pane_for("bob")
     with qtbot.waitSignal(pane.refreshed, timeout=5000):
@@ -166,3 +174,22 @@ def test_a_batch_shows_its_totals_and_is_approved_as_a_whole(
     pane.approve_button.click()
     qtbot.waitUntil(lambda: "It is a batch" in pane.message.text(), timeout=3000)
     assert pane.message.text().startswith(f"#{sid} approved by bob")
+
+
+def test_the_queue_shows_the_rejection_a_submission_comes_after(
+    qtbot: Any, pane_for: Any, team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        register_policy(admin, "prod", "all")
+    payout = prepared_payout("http://127.0.0.1:9", rsa_key)
+    with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
+        first = Approvals(alice).submit("prod", payout).id
+        Approvals(bob).reject(first, "wrong month")
+        Approvals(alice).submit("prod", payout, after_rejection=True)
+    pane = pane_for("carol")
+    with qtbot.waitSignal(pane.refreshed, timeout=5000):
+        pane.reload()
+    column = HEADINGS.index("Rejected before")
+    shown = pane.table.item(0, column).text()
+    assert shown.startswith(f"#{first} was rejected before by bob at ")
+    assert shown.endswith(": wrong month; alice submitted it again")

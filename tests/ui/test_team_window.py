@@ -18,6 +18,7 @@ from console.core.team import Approvals, TeamJournal
 from console.ui.main_window import MainWindow
 from tests.helpers.history_data import answered, prepared_for
 from tests.helpers.postgres import TeamDatabase
+from tests.helpers.team import register_environment
 
 pytest.importorskip("psycopg")
 
@@ -41,7 +42,7 @@ def _held_payout(qtbot: Any, window: MainWindow, team_db: TeamDatabase) -> None:
     env = window.session.environment
     assert env is not None
     with TeamJournal(team_db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy(env.name, "all")
+        register_environment(admin, env, "all")
     window.show_command("payout-check")
     window.fill_example()
     qtbot.waitUntil(lambda: window.panel.send_button.text() == "Submit for approval")
@@ -126,7 +127,7 @@ def test_a_held_batch_is_approved_as_a_whole_and_run_once_by_this_window(
     env = window.session.environment
     assert env is not None
     with TeamJournal(team_db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy(env.name, "all")
+        register_environment(admin, env, "all")
     path = write_csv(tmp_path / "team.csv", [card_row(f"tb-{i}", f"{10 + i}.00") for i in (1, 2)])
     dialog = open_dialog(qtbot, window, path)
     asked: list[str] = []
@@ -151,7 +152,7 @@ def test_the_policy_is_asked_again_only_when_what_it_looks_at_changes(
     env = window.session.environment
     assert env is not None
     with TeamJournal(team_db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy(env.name, "above", {"USD": "100.00"})
+        register_environment(admin, env, "above", {"USD": "100.00"})
     window.show_command("payout-check")
     window.fill_example()  # 10.50 USD: below the threshold
     assert window.tasks.wait(10_000)  # the policy asked about the example has answered

@@ -25,10 +25,20 @@ from console.core.history import CallbackEvent, CheckResult, History, HistoryFil
 from console.core.history.interrupted import INTERRUPTED_SUMMARY
 from console.core.pipeline import Decision, Refusal, RefusedError
 from console.core.pipeline.guard import Seen
-from tests.helpers.history_data import answered, env_base_url, env_gateway, lost, prepared
+from tests.helpers.history_data import (
+    BASE_URL,
+    answered,
+    env_base_url,
+    env_gateway,
+    lost,
+    prepared,
+)
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.team import FORM, PAN, accepted, pipeline, prepared_payout
+from tests.helpers.team import FORM, PAN, accepted, pipeline, prepared_payout, register_policy
+
+# the gateways env_base_url names, besides the default BASE_URL
+_GATEWAYS = ("acme-sb", "acme-live", "gw", "sb", "live")
 
 
 @dataclass
@@ -38,6 +48,18 @@ class Backend:
 
     name: str
     team_db: TeamDatabase | None = None
+
+    def __post_init__(self) -> None:
+        """The team registers the gateways these tests send to (no approval needed)."""
+        if self.team_db is None:
+            return
+        from console.core.team import TeamJournal
+
+        where = {"gateway": BASE_URL} | {env: env_base_url(env) for env in _GATEWAYS}
+        with TeamJournal(self.team_db.dsn("root_admin")) as admin:
+            for name, url in where.items():
+                register_policy(admin, name, "none", base_url=url, login="acme",
+                                endpoint_id="1234")  # fmt: skip
 
     def open(self, person: str = "alice") -> Any:
         """Another console on the same journal (another process, or another team member)."""
@@ -756,6 +778,9 @@ def test_a_team_database_in_a_linguistic_locale_searches_and_sorts_like_sqlite(
     ]
     answers: dict[str, list[Any]] = {}
     with TeamJournal(dsn) as team, History() as history:
+        for env in ("acme-sb", "acme-live", "acme_sb"):  # the team's gateways
+            register_policy(team, env, "none", base_url=env_base_url(env), login="acme",
+                            endpoint_id="1234")  # fmt: skip
         for journal in (team, history):
             for env, command, values, body in [*_PLAN, *extra]:
                 _write(journal, rsa_key, env, command, body, **values)

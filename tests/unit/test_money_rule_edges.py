@@ -33,6 +33,7 @@ from console.core.team.submissions import Submission, decision_text
 from console.core.transport import Transport
 from tests.helpers.batch_files import card_file
 from tests.helpers.history_data import answered
+from tests.helpers.team import register_policy
 
 CONNECTION = {"base_url": "http://127.0.0.1:9", "login": "m", "endpoint_id": "1"}
 
@@ -197,7 +198,7 @@ def test_an_id_accepted_before_is_refused_not_submitted_for_approval(
         hooks = alice.journal("prod")  # sent before the policy came
         hooks.after_answer(hooks.before_send(payout), answered_payout(payout))
         with TeamJournal(team_db.dsn("root_admin")) as admin:
-            Approvals(admin).set_policy("prod", "all")
+            register_policy(admin, "prod", "all")
         done = pipeline(alice).ask(pipeline(alice).check(payout), Answered(Decision(True, True)))
         assert isinstance(done, Refused)
         assert done.code == Refusal.ACCEPTED_BEFORE
@@ -227,10 +228,10 @@ def test_an_approved_payout_whose_id_was_accepted_meanwhile_keeps_its_approval(
         TeamJournal(team_db.dsn("bob")) as bob,
         TeamJournal(team_db.dsn("dave")) as dave,
     ):
-        Approvals(admin).set_policy("prod", "all")
+        register_policy(admin, "prod", "all")
         payout = prepared_payout(server.url, rsa_key)
         sid = Approvals(alice).submit("prod", payout).id
-        Approvals(admin).set_policy("prod", "none")
+        register_policy(admin, "prod", "none")
         assert str(pipeline(dave).send(payout, Decision(True, True)).result) == "accepted"
         Approvals(bob).approve(sid)
         with pytest.raises(RefusedError) as refused:

@@ -33,6 +33,7 @@ from tests.helpers.team import (
     pipeline,
     prepare_values,
     prepared_payout,
+    register_policy,
     silent_gateway,
 )
 
@@ -41,7 +42,7 @@ psycopg = pytest.importorskip("psycopg")
 
 def _policy(db: TeamDatabase, mode: str = "all", **kw: object) -> None:
     with TeamJournal(db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("prod", mode, **kw)  # type: ignore[arg-type]
+        register_policy(admin, "prod", mode, **kw)  # type: ignore[arg-type]
 
 
 def _audit(db: TeamDatabase) -> list[tuple[str, str, str]]:
@@ -59,7 +60,7 @@ def test_a_checker_approves_and_the_payout_is_sent_exactly_once(
         TeamJournal(team_db.dsn("bob")) as bob,
     ):
         prepared = prepared_payout(server.url, rsa_key)
-        assert Approvals(alice).needs_approval("prod", prepared)
+        assert Approvals(alice).needs_approval(prepared)
         submitted = Approvals(alice).submit("prod", prepared)
         assert [s.id for s in Approvals(bob).pending()] == [submitted.id]
         assert server.received == []  # submitted, not sent
@@ -204,7 +205,7 @@ def test_the_database_holds_back_a_payout_sent_around_the_approval(
         big = prepared_payout(server.url, rsa_key, order="big", amount="100.01")
         euro = prepared_payout(server.url, rsa_key, order="eur", currency="EUR")
         approvals = Approvals(alice)
-        assert [approvals.needs_approval("prod", p) for p in (small, big, euro)] == [
+        assert [approvals.needs_approval(p) for p in (small, big, euro)] == [
             False,
             True,
             True,  # no threshold for the currency: a checker decides
@@ -213,7 +214,9 @@ def test_the_database_holds_back_a_payout_sent_around_the_approval(
         with pytest.raises(ApprovalRefusedError, match="approval policy"):
             pipeline(alice).send(big, _yes())  # the pipeline alone, as psql would
         assert len(server.received) == 1
-    assert ("alice", "refused", "send without approval: big") in _audit(team_db)
+    assert ("alice", "refused", "send without approval: big (the policy of prod)") in _audit(
+        team_db
+    )
 
 
 def test_a_pending_submission_expires(team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey) -> None:

@@ -20,14 +20,21 @@ from console.core.team.held import Awaiting
 from tests.helpers.asking import MISTYPED, TEAM_ORDER, Recording
 from tests.helpers.http_server import DROP, Reply, serve
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.team import FORM, accepted, payout_values, pipeline, prepare_values
+from tests.helpers.team import (
+    FORM,
+    accepted,
+    payout_values,
+    pipeline,
+    prepare_values,
+    register_policy,
+)
 
 pytest.importorskip("psycopg")
 
 
 def _policy(db: TeamDatabase, environment: str) -> None:
     with TeamJournal(db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy(environment, "all")
+        register_policy(admin, environment, "all")
 
 
 def test_a_held_request_is_asked_the_same_questions_and_submitting_confirms_it(

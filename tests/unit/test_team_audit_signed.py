@@ -24,7 +24,7 @@ from console.core.team.audit_signing import Checkpoint, sign_new_entries
 from console.core.team.errors import AuditTamperedError
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.team import FORM, accepted, pipeline, prepared_payout
+from tests.helpers.team import FORM, accepted, pipeline, prepared_payout, register_policy
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -69,7 +69,7 @@ def carol(team_db: TeamDatabase, monkeypatch: pytest.MonkeyPatch) -> TeamDatabas
 def _some_history(db: TeamDatabase, key: rsa.RSAPrivateKey) -> None:
     """A policy, a submission and its approval: a few entries."""
     with TeamJournal(db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("prod", "all")
+        register_policy(admin, "prod", "all", base_url="https://gw.example")
     with TeamJournal(db.dsn("alice")) as alice:
         sid = Approvals(alice).submit("prod", prepared_payout("https://gw.example", key)).id
     with TeamJournal(db.dsn("bob")) as bob:

@@ -16,10 +16,11 @@ from console.cli import main
 from console.cli.failures import EXIT_SUBMITTED, EXIT_USAGE
 from console.core.team import Approvals, TeamJournal, connect
 from console.core.team.approval import approved_row
+from console.core.team.gateways import Target
 from tests.helpers.batch_files import PAN, card_file, write_csv
 from tests.helpers.http_server import Received, Reply, serve
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.team import FORM, accepted, prepared_payout
+from tests.helpers.team import FORM, accepted, prepared_payout, register_policy
 
 pytest.importorskip("psycopg")
 
@@ -55,7 +56,7 @@ def _as(monkeypatch: pytest.MonkeyPatch, db: TeamDatabase, person: str) -> None:
 
 def _policy(db: TeamDatabase, url: str, mode: str, **limits: str) -> None:
     with TeamJournal(db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy(f"command line ({url.split('//')[1]})", mode, limits)
+        register_policy(admin, f"command line ({url.split('//')[1]})", mode, limits)
 
 
 def test_a_batch_is_approved_as_a_whole_and_each_row_is_sent_once(
@@ -193,7 +194,7 @@ def test_the_database_lets_each_row_of_a_claimed_batch_through_once(
     """With psql as the batch's sender: a row outside the batch, or a row twice, is refused."""
     psycopg = pytest.importorskip("psycopg")
     with TeamJournal(team_db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("prod", "all")
+        register_policy(admin, "prod", "all", base_url="https://gw.example")
     rows = {
         order: prepared_payout("https://gw.example", rsa_key, order=order, amount="5.00")
         for order in ("r-1", "r-2", "r-9")
@@ -201,20 +202,21 @@ def test_the_database_lets_each_row_of_a_claimed_batch_through_once(
     with TeamJournal(team_db.dsn("alice")) as alice:
         sid = Approvals(alice).submit_batch(
             "prod", "payout-check", "f" * 64, {"lines": []}, [rows["r-1"], rows["r-2"]],
-            card_data=False, source="pay.csv",
+            card_data=False, source="pay.csv", target=Target.of(rows["r-1"]),
         )  # fmt: skip
         key = alice.hash_key
     with TeamJournal(team_db.dsn("bob")) as bob:
         Approvals(bob).approve(sid)
     insert = (
-        "INSERT INTO gateway.requests (created, environment, command, url, client_orderid,"
-        " amount, currency, receiver, content_hash, outcome, submission_id) VALUES (1, 'prod',"
-        " 'payout-check', 'https://gw.example/', %(client_orderid)s, %(amount)s,"
-        " %(currency)s, %(receiver)s, %(content_hash)s, 'pending', %(sid)s)"
+        "INSERT INTO gateway.requests (created, environment, command, url, gateway,"
+        " client_orderid, amount, currency, receiver, content_hash, outcome, submission_id)"
+        " VALUES (1, 'prod', 'payout-check', %(url)s, %(gateway)s, %(client_orderid)s,"
+        " %(amount)s, %(currency)s, %(receiver)s, %(content_hash)s, 'pending', %(sid)s)"
     )
 
     def row(order: str) -> dict[str, object]:
-        return approved_row("prod", rows[order], key) | {"sid": sid}
+        where = {"url": rows[order].url, "gateway": rows[order].gateway}
+        return approved_row("prod", rows[order], key) | {"sid": sid} | where
 
     with connect(team_db.dsn("alice")) as sql:
         assert sql.execute("SELECT gateway.claim(%s, %s)", (sid, "f" * 64)).fetchone()[0] == "ok"

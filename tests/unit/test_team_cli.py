@@ -13,7 +13,7 @@ from console.cli.failures import EXIT_APPROVAL_REFUSED, EXIT_SUBMITTED, EXIT_USA
 from console.core.team.schema_sql import SCHEMA_VERSION
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.team import FORM, PAN, accepted, payout_values
+from tests.helpers.team import FORM, PAN, accepted, payout_values, register_policy
 
 pytest.importorskip("psycopg")
 
@@ -40,6 +40,22 @@ def _send(url: str, key_file: Path, *, card: bool = False, order: str = "p-1") -
 
 def _as(monkeypatch: pytest.MonkeyPatch, db: TeamDatabase, person: str) -> None:
     monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", db.dsn(person))
+
+
+def _register(url: str, name: str = "live") -> list[str]:
+    """``team gateway add``: the gateway at ``url`` (the helpers' login and endpoint)."""
+    return [
+        "team",
+        "gateway",
+        "add",
+        name,
+        "--base-url",
+        url,
+        "--login",
+        "merchant",
+        "--endpoint-id",
+        "1",
+    ]
 
 
 def test_team_init_is_idempotent_and_remembers_the_dsn(
@@ -69,9 +85,10 @@ def test_send_submits_a_checker_approves_and_it_is_sent_once(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
-        environment = f"command line ({server.url.split('//')[1]})"
         _as(monkeypatch, team_db, "root_admin")
-        assert main(["team", "policy", environment, "--mode", "above", "--above", "usd=5"]) == 0
+        assert main(_register(server.url)) == 0
+        assert "live: http://localhost/ for merchant (endpoint 1)" in capsys.readouterr().out
+        assert main(["team", "policy", "live", "--mode", "above", "--above", "usd=5"]) == 0
         assert "approval above 5 USD" in capsys.readouterr().out
 
         _as(monkeypatch, team_db, "alice")
@@ -110,9 +127,9 @@ def test_a_card_payout_needs_wait_and_reject_needs_a_reason(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
-        environment = f"command line ({server.url.split('//')[1]})"
         _as(monkeypatch, team_db, "root_admin")
-        assert main(["team", "policy", environment, "--mode", "all"]) == 0
+        assert main(_register(server.url)) == 0
+        assert main(["team", "policy", "live", "--mode", "all"]) == 0
         _as(monkeypatch, team_db, "alice")
         assert main(_send(server.url, key_file, card=True)) == EXIT_USAGE
         assert "--wait SECONDS" in capsys.readouterr().err
@@ -166,7 +183,7 @@ def test_send_wait_sends_a_card_payout_from_memory_once_approved(
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
         environment = f"command line ({server.url.split('//')[1]})"
         with TeamJournal(team_db.dsn("root_admin")) as admin:
-            Approvals(admin).set_policy(environment, "all")
+            register_policy(admin, environment, "all")
         _as(monkeypatch, team_db, "alice")
         bob = threading.Thread(target=checker)
         bob.start()
@@ -196,7 +213,7 @@ def test_send_wait_says_what_became_of_the_submission(
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
         environment = f"command line ({server.url.split('//')[1]})"
         with TeamJournal(team_db.dsn("root_admin")) as admin:
-            Approvals(admin).set_policy(environment, "all")
+            register_policy(admin, environment, "all")
         _as(monkeypatch, team_db, "alice")
         assert main([*_send(server.url, key_file, card=True), "--wait", "0.3"]) == EXIT_SUBMITTED
         err = capsys.readouterr().err

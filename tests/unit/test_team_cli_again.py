@@ -58,14 +58,29 @@ def _send(url: str, key_file: Path, order: str = "p-1") -> list[str]:
     return args
 
 
+def _register(url: str) -> list[str]:
+    """``team gateway add``: the gateway at ``url`` (a new one holds every payout back)."""
+    return [
+        "team",
+        "gateway",
+        "add",
+        "live",
+        "--base-url",
+        url,
+        "--login",
+        "merchant",
+        "--endpoint-id",
+        "1",
+    ]
+
+
 def test_the_same_held_payout_sent_again_names_the_waiting_submission(
     team_db: TeamDatabase, key_file: Path
 ) -> None:
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
-        environment = f"command line ({server.url.split('//')[1]})"
+        assert _cli(team_db, "root_admin", *_register(server.url)).returncode == 0
         assert (
-            _cli(team_db, "root_admin", "team", "policy", environment, "--mode", "all").returncode
-            == 0
+            _cli(team_db, "root_admin", "team", "policy", "live", "--mode", "all").returncode == 0
         )
         first = _cli(team_db, "alice", *_send(server.url, key_file))
         assert first.returncode == EXIT_SUBMITTED
@@ -95,8 +110,7 @@ def test_a_refused_second_team_send_is_in_the_audit_trail(
     team_db: TeamDatabase, key_file: Path
 ) -> None:
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
-        environment = f"command line ({server.url.split('//')[1]})"
-        _cli(team_db, "root_admin", "team", "policy", environment, "--mode", "all")
+        _cli(team_db, "root_admin", *_register(server.url))
         assert _cli(team_db, "alice", *_send(server.url, key_file)).returncode == EXIT_SUBMITTED
         conn = _connection(server.url, key_file)
         assert _cli(team_db, "bob", "team", "approve", "1", *conn).returncode == 0
@@ -116,7 +130,7 @@ def test_an_approval_not_sent_from_here_says_who_can_send_it(
 ) -> None:
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
         environment = f"command line ({server.url.split('//')[1]})"
-        _cli(team_db, "root_admin", "team", "policy", environment, "--mode", "all")
+        _cli(team_db, "root_admin", *_register(server.url))
         assert _cli(team_db, "alice", *_send(server.url, key_file)).returncode == EXIT_SUBMITTED
         approved = _cli(team_db, "bob", "team", "approve", "1")  # no such environment here
         assert approved.returncode == 0

@@ -20,14 +20,14 @@ from console.core.team.errors import (
 from console.core.team.held import Held, hold
 from tests.helpers.http_server import DROP, Reply, serve
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.team import FORM, PAN, accepted, pipeline, prepared_payout
+from tests.helpers.team import FORM, PAN, accepted, pipeline, prepared_payout, register_policy
 
 pytest.importorskip("psycopg")
 
 
 def _policy(db: TeamDatabase, mode: str = "all", environment: str = "prod") -> None:
     with TeamJournal(db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy(environment, mode)
+        register_policy(admin, environment, mode)
 
 
 def _audit(db: TeamDatabase) -> list[tuple[str, str, str]]:
@@ -155,8 +155,9 @@ def test_a_claimed_send_refused_by_the_guard_ends_refused_for_everyone(
 def test_a_claimed_send_refused_for_plain_http_ends_refused(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    _policy(team_db)
     far = "http://192.0.2.10"  # not this computer: plain http is refused before sending
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        register_policy(admin, "prod", "all", base_url=far)
     with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
         sid = Approvals(alice).submit("prod", prepared_payout(far, rsa_key)).id
         Approvals(bob).approve(sid)

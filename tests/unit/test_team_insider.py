@@ -13,19 +13,20 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.cli import main
 from console.cli.failures import EXIT_AUDIT_BROKEN
 from console.core.callbacks import control_code
+from console.core.gateway_identity import gateway_identity
 from console.core.pipeline import Decision
 from console.core.team import Approvals, TeamJournal, TeamPermissionError, connect, content_hash
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.team import FORM, accepted, pipeline, prepared_payout
+from tests.helpers.team import FORM, accepted, pipeline, prepared_payout, register_policy
 
 psycopg = pytest.importorskip("psycopg")
 
 INSERT = (
-    "INSERT INTO gateway.requests (created, environment, command, url, client_orderid, amount,"
-    " currency, receiver, content_hash, outcome, submission_id) VALUES (1, 'prod',"
-    " 'payout-check', %(url)s, 'p-1', %(amount)s, %(currency)s, %(receiver)s, %(hash)s,"
-    " 'pending', %(sid)s) RETURNING id, approved_by"
+    "INSERT INTO gateway.requests (created, environment, command, url, gateway, client_orderid,"
+    " amount, currency, receiver, content_hash, outcome, submission_id) VALUES (1, 'prod',"
+    " 'payout-check', %(url)s, %(gateway)s, 'p-1', %(amount)s, %(currency)s, %(receiver)s,"
+    " %(hash)s, 'pending', %(sid)s) RETURNING id, approved_by"
 )
 
 
@@ -35,9 +36,10 @@ def _audit(db: TeamDatabase) -> list[tuple[str, str, str]]:
 
 
 def _approved_25_usd(db: TeamDatabase, key: rsa.RSAPrivateKey) -> tuple[int, str]:
-    """Alice's payout of 25.00 USD, approved by bob; its id and request URL."""
+    """Alice's payout of 25.00 USD to the team's gateway "prod", approved by bob; its id
+    and request URL."""
     with TeamJournal(db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("prod", "all")
+        register_policy(admin, "prod", "all", base_url="https://gw.example")
     prepared = prepared_payout("https://gw.example", key, amount="25.00", currency="USD")
     with TeamJournal(db.dsn("alice")) as alice:
         sid = Approvals(alice).submit("prod", prepared).id
@@ -62,6 +64,7 @@ def test_a_row_that_is_not_the_approved_payout_is_refused_by_the_database(
         )
         honest = {
             "url": url,
+            "gateway": gateway_identity(url, "merchant"),
             "amount": approved[0],
             "currency": approved[1],
             "receiver": approved[2],
@@ -89,6 +92,8 @@ def test_a_checker_can_check_a_card_payouts_hash(
     """The card payout's hash is the team's keyed hash, not a secret of the maker's console:
     the checker, shown the request, gets the same hash (and the card number is not in it)."""
     prepared = prepared_payout("https://gw.example", rsa_key, card=True)
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        register_policy(admin, "prod", "all", base_url="https://gw.example")
     with TeamJournal(team_db.dsn("alice")) as alice:
         sid = Approvals(alice).submit("prod", prepared).id
     with TeamJournal(team_db.dsn("bob")) as bob, bob.reading() as db:
@@ -146,10 +151,13 @@ def test_a_maker_cannot_settle_another_persons_payout(
     assert "no callback or status answer the database could verify" in refusals[0]
 
 
+# a status row as a console writes it (its gateway the identity of its address: bob's
+# payout went to this computer, so no registration is needed)
 FAKE_STATUS = (
-    "INSERT INTO gateway.requests (created, environment, command, url, client_orderid, outcome,"
-    " final_status, final_status_source) VALUES (1, 'gw', 'status', 'https://gw.example',"
-    " 'p-1', 'accepted', 'declined', 'status') RETURNING id"
+    "INSERT INTO gateway.requests (created, environment, command, url, gateway, client_orderid,"
+    " outcome, final_status, final_status_source) VALUES (1, 'gw', 'status',"
+    " 'http://127.0.0.1:9/paynet/api/v4/status/1', 'http://localhost/paynet/api/v4/status/1"
+    " merchant', 'p-1', 'accepted', 'declined', 'status') RETURNING id"
 )
 
 
@@ -240,7 +248,7 @@ def test_an_audit_entry_rewritten_by_the_superuser_is_found(
 ) -> None:
     _approved_25_usd(team_db, rsa_key)
     with TeamJournal(team_db.dsn("root_admin")) as admin:  # and more after it
-        Approvals(admin).set_policy("prod", "none")
+        register_policy(admin, "prod", "none")
     monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", team_db.dsn("carol"))
     assert main(["team", "audit", "--verify"]) == 0
     intact = capsys.readouterr().out

@@ -17,6 +17,7 @@ from console.core.team import TeamJournal, connect, initialise
 from console.core.team import schema as team_schema
 from tests.helpers.history_data import answered, env_base_url, prepared
 from tests.helpers.postgres import Cluster, TeamDatabase
+from tests.helpers.team import register_policy
 
 _BULK = """
 INSERT INTO gateway.requests (created, environment, command, url, client_orderid, outcome,
@@ -25,6 +26,19 @@ SELECT extract(epoch FROM now()) + n, 'acme-sb', 'payout-check', 'https://gw.exa
     %s || n, 'accepted', 'alice', 0
 FROM generate_series(1, %s) AS n
 """
+
+
+def _registered(team_db: TeamDatabase) -> None:
+    """The team's gateway acme-sb (no approval), where these tests send."""
+    with TeamJournal(team_db.dsn("root_admin")) as admin:
+        register_policy(
+            admin,
+            "acme-sb",
+            "none",
+            base_url=env_base_url("acme-sb"),
+            login="acme",
+            endpoint_id="1234",
+        )
 
 
 def _send(journal: TeamJournal, key: rsa.RSAPrivateKey, order: str) -> None:
@@ -49,6 +63,7 @@ def _truth(team_db: TeamDatabase) -> int:
 def test_counting_every_row_reads_none_of_them(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
+    _registered(team_db)
     with TeamJournal(team_db.dsn("alice")) as journal:
         for n in range(3):
             _send(journal, rsa_key, f"po-{n}")
@@ -61,6 +76,7 @@ def test_counting_every_row_reads_none_of_them(
 def test_the_number_stays_exact_whoever_writes_and_however(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
+    _registered(team_db)
     with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("dave")) as dave:
 
         def five(journal: TeamJournal, prefix: str) -> None:

@@ -39,20 +39,29 @@ def _connection(url: str, key_file: Path) -> list[str]:
             str(key_file)]  # fmt: skip
 
 
-def test_an_environment_without_a_policy_needs_no_approval(
+def test_a_policy_belongs_to_a_registered_gateway_which_holds_everything_until_set(
     team_db: TeamDatabase, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _as(monkeypatch, team_db.dsn("carol"))
-    assert main(["team", "policy", "staging"]) == 0  # nobody ever set one
-    assert capsys.readouterr().out == (
-        "staging: no approval; pending submissions expire after 1 day, 0:00:00.\n"
-    )
+    assert main(["team", "policy", "staging"]) == EXIT_USAGE  # nobody registered it
+    assert "No gateway is registered as 'staging'" in capsys.readouterr().err
     _as(monkeypatch, team_db.dsn("root_admin"))
-    assert main(["team", "policy", "staging", "--mode", "all", "--expiry-hours", "8"]) == 0
-    assert "staging: every payout and recurring profile needs approval" in capsys.readouterr().out
+    assert main(["team", "policy", "staging", "--mode", "none"]) == EXIT_APPROVAL_REFUSED
+    assert "no gateway is registered as staging (team gateway add)" in capsys.readouterr().err
+    add = ["team", "gateway", "add", "staging", "--base-url", "https://staging.example/paynet",
+           "--login", "acme", "--endpoint-id", "7"]  # fmt: skip
+    assert main(add) == 0
+    assert "every payout and recurring profile needs approval" in capsys.readouterr().out
+    assert main(add) == EXIT_APPROVAL_REFUSED  # once
+    assert "a gateway named staging is registered already" in capsys.readouterr().err
     assert main(["team", "policy", "staging", "--mode", "none", "--expiry-hours", "8"]) == 0
     assert capsys.readouterr().out == (
         "staging: no approval; pending submissions expire after 8:00:00.\n"
+    )
+    _as(monkeypatch, team_db.dsn("carol"))
+    assert main(["team", "gateway", "list"]) == 0
+    assert capsys.readouterr().out == (
+        "staging  https://staging.example:443/paynet  acme  endpoint 7  no approval\n"
     )
 
 
@@ -66,9 +75,10 @@ def test_a_checker_who_is_not_a_maker_cannot_submit_and_nothing_is_sent(
     path = write_csv(tmp_path / "pay.csv", [_row("n-1", "10.00"), _row("n-2", "20.00")],
                      header=ACCOUNT)  # fmt: skip
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
-        environment = f"command line ({server.url.split('//')[1]})"
         _as(monkeypatch, team_db.dsn("root_admin"))
-        assert main(["team", "policy", environment, "--mode", "all"]) == 0
+        add = ["team", "gateway", "add", "live", "--base-url", server.url, "--login",
+               "merchant", "--endpoint-id", "1"]  # fmt: skip
+        assert main(add) == 0
         fields = [f"-f{n}={v}" for n, v in payout_values("n-0").items()]
         send = ["send", "payout-check", *_connection(server.url, key_file), *fields]
         capsys.readouterr()
@@ -145,7 +155,7 @@ def test_a_batch_summary_nobody_can_read_is_listed_without_it(
         for shown in ("not json", '["a list"]', '{"lines": 5}'):
             alice.execute(
                 "SELECT gateway.submit_batch('prod', 'payout-check', %s, %s, %s::jsonb, false,"
-                " 'pay.csv')",
+                " 'pay.csv', 'http://127.0.0.1:1/api/v4/payout-check/1', 'merchant')",
                 ("0" * 64, shown, json.dumps(rows)),
             )
     _as(monkeypatch, team_db.dsn("bob"))

@@ -13,7 +13,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli.failures import EXIT_APPROVAL_REFUSED, EXIT_OK, EXIT_SUBMITTED
-from console.core.team import Approvals, TeamJournal, connect
+from console.core.team import TeamJournal, connect
 from tests.helpers.batch_files import card_file, write_csv
 from tests.helpers.http_server import TestServer, serve
 from tests.helpers.postgres import TeamDatabase
@@ -26,7 +26,7 @@ from tests.helpers.sender import (
     stop,
     wait_for,
 )
-from tests.helpers.team import PAN, payout_values
+from tests.helpers.team import PAN, payout_values, register_policy
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -102,7 +102,7 @@ def test_a_held_payout_is_sent_by_the_sender_once_a_checker_approves(
 ) -> None:
     stand_in, _server = gateway
     with TeamJournal(team.db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("live", "all")
+        register_policy(admin, "live", "all")
     held = team.alice.run(*_send("p-1"))
     assert held.returncode == EXIT_SUBMITTED, held.stderr
     assert held.stdout.strip() == "1"
@@ -124,7 +124,7 @@ def test_card_data_reaches_the_sender_sealed_and_is_erased_once_sent(
 ) -> None:
     stand_in, _server = gateway
     with TeamJournal(team.db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("live", "all")
+        register_policy(admin, "live", "all")
     held = team.alice.run(*_send("p-1", card=True))
     assert held.returncode == EXIT_SUBMITTED, held.stderr  # no --wait needed: it is sealed
     with connect(team.db.dsn()) as owner:  # even the database's owner reads no card number
@@ -153,7 +153,7 @@ def test_card_data_reaches_the_sender_sealed_and_is_erased_once_sent(
 
 def test_a_rejected_card_payouts_sealed_data_is_erased(team: SenderTeam) -> None:
     with TeamJournal(team.db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("live", "all")
+        register_policy(admin, "live", "all")
     assert team.alice.run(*_send("p-1", card=True)).returncode == EXIT_SUBMITTED
     assert team.bob.run("team", "reject", "1", "--reason", "wrong card").returncode == EXIT_OK
     with connect(team.db.dsn()) as owner:
@@ -162,7 +162,7 @@ def test_a_rejected_card_payouts_sealed_data_is_erased(team: SenderTeam) -> None
 
 def test_only_the_sender_claims_a_submission_made_to_it(team: SenderTeam) -> None:
     with TeamJournal(team.db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("live", "all")
+        register_policy(admin, "live", "all")
     assert team.alice.run(*_send("p-1")).returncode == EXIT_SUBMITTED
     with connect(team.db.dsn("alice")) as maker:  # psql: she claims it, to send it herself
         digest = maker.execute("SELECT content_hash FROM gateway.submissions").fetchone()[0]
@@ -194,7 +194,7 @@ def test_a_held_batch_is_sent_by_the_sender_once_approved_as_a_whole(
 ) -> None:
     stand_in, _server = gateway
     with TeamJournal(team.db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("live", "all")
+        register_policy(admin, "live", "all")
     path = write_csv(
         tmp_path / "pay.csv", [_account_row("a-1"), _account_row("a-2")], header=ACCOUNT
     )

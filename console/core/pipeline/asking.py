@@ -42,6 +42,9 @@ class Hold(Protocol):
     def text(self) -> str: ...  # why it is held, in words
 
     @property
+    def rejection(self) -> str: ...  # the same request rejected before, in words ("": not)
+
+    @property
     def check(self) -> Check: ...
 
     @property
@@ -187,6 +190,8 @@ def converse(check: Check, asker: Asker, held: Hold | None = None) -> Ready | Re
         production_confirmed=Question.PRODUCTION in said,
         resend_after_unknown=Question.RESEND_UNKNOWN in said,
         card_number_confirmed=Question.CARD_NUMBER in said,
+        # the submit question, asked with the earlier rejection shown, said yes to it
+        after_rejection=held is not None and bool(held.rejection) and Question.SUBMIT in said,
     )
     return Ready(check, decision, held)
 

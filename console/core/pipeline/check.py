@@ -35,6 +35,8 @@ class Refusal:
     CARD_NUMBER = "card-number"  # the card number fails the Luhn check and was not confirmed
     IN_FLIGHT = "in-flight"  # a send of this order id is on its way right now
     NOT_SUBMITTED = "not-submitted"  # held for approval, and the person did not submit it
+    # team mode: a gateway the team has not registered (and not on this computer)
+    UNREGISTERED_GATEWAY = "unregistered-gateway"
 
 
 class RefusedError(SendRefusedError):
@@ -53,6 +55,8 @@ class Decision:
     production_confirmed: bool = False
     resend_after_unknown: bool = False
     card_number_confirmed: bool = False
+    # team mode: submit a request a checker rejected before, after that rejection
+    after_rejection: bool = False
 
 
 def card_question(problems: Iterable[Problem], params: Iterable[tuple[str, str]]) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from console.core.client import Client, Outcome, Result
-from console.core.errors import JournalUnavailableError
+from console.core.errors import JournalUnavailableError, SendRefusedError
 from console.core.journals import Journal
 from console.core.order_facts import (
     NEW_ORDER_COMMANDS,
@@ -36,7 +36,7 @@ from console.core.pipeline.asking import (
     converse,
     refuse_undecided,
 )
-from console.core.pipeline.check import Check, Decision, RefusedError
+from console.core.pipeline.check import Check, Decision, Refusal, RefusedError
 from console.core.pipeline.guard import (
     NEW,
     SentRow,
@@ -199,7 +199,11 @@ class Pipeline:
             approval: the team's approval policy may hold it back (False: a row of a batch,
                 approved as a whole).
         """
-        held = self._holds(self, check, approval=approval) if self._holds is not None else None
+        try:
+            held = self._holds(self, check, approval=approval) if self._holds is not None else None
+        except SendRefusedError as exc:  # the team's rule refused it: nothing is asked
+            code = str(getattr(exc, "code", Refusal.NOT_SUBMITTED))
+            return Refused(code, exc.message, check.verdict)
         return converse(check, asker, held)
 
     def go(self, ready: Ready, *, waiting: bool = False) -> Sent | Refused | Any:

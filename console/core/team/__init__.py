@@ -6,9 +6,12 @@ when team mode is used.
 
 Modules: :mod:`.dsn` (DSN, password from PGPASSWORD, ~/.pgpass or the keyring),
 :mod:`.schema_sql` and :mod:`.schema` (roles, row-level security, append-only audit,
-versioned migrations), :mod:`.journal` (:class:`TeamJournal`, the journal the pipeline and the
-history pane use), :mod:`.hashing` (the keyed request hash an approval is bound to),
-:mod:`.approval` (:class:`Approvals`: policy, submit, approve/reject, the
+versioned migrations; one module per later version, :mod:`.schema_v4` on), :mod:`.gateways`
+(the team's registered gateways and their policies: a console of the team sends only to
+them, or to this computer), :mod:`.registry` (registering them and setting their policies),
+:mod:`.journal` (:class:`TeamJournal`, the journal the pipeline and the history pane use),
+:mod:`.hashing` (the keyed request hash an approval is bound to),
+:mod:`.approval` (:class:`Approvals`: submit, approve/reject, the
 one send of an approved request), :mod:`.submissions` (what the database keeps of them:
 policies, submissions, decisions in words, audit entries), :mod:`.held` (the rule every
 front follows: :func:`hold` a request for approval, submit it, wait, send it once approved),

@@ -19,27 +19,35 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
-from datetime import datetime, timedelta
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from console.core.errors import ConsoleError
 from console.core.history.rows import request_columns
 from console.core.masking import mask_params
 from console.core.order_facts import amount, client_orderid
-from console.core.team import inputs
-from console.core.team.errors import ApprovalRefusedError, TeamPermissionError, TeamSetupError
+from console.core.team import gateways, inputs
+from console.core.team.errors import (
+    ApprovalRefusedError,
+    RejectedBeforeError,
+    TeamPermissionError,
+    TeamSetupError,
+    UnregisteredGatewayError,
+)
+from console.core.team.gateways import Target
 from console.core.team.hashing import carries_card_data, content_hash
 from console.core.team.submissions import (
-    MODES,
     ROLES,
     SUBMISSION_SQL,
     AuditEntry,
-    Policy,
     RoleChange,
     Submission,
     Submitted,
     decision_text,
+    rejection_text,
+    resubmitted_text,
     submission_of,
     waiting,
 )
@@ -81,37 +89,7 @@ class Approvals:
     def __init__(self, journal: TeamJournal) -> None:
         self.journal = journal
 
-    # -- policy and people ----------------------------------------------------------------
-
-    def policy(self, environment: str) -> Policy:
-        with self.journal.reading() as db:
-            row = db.execute(
-                "SELECT mode, thresholds, expiry FROM gateway.policies WHERE environment = %s",
-                (environment,),
-            ).fetchone()
-        if row is None:
-            return Policy(environment, "none")
-        return Policy(environment, row[0], dict(row[1]), row[2])
-
-    def set_policy(
-        self,
-        environment: str,
-        mode: str,
-        thresholds: dict[str, str] | None = None,
-        expiry: timedelta = timedelta(hours=24),
-    ) -> Policy:
-        if mode not in MODES:
-            raise TeamSetupError(f"policy: mode must be one of {', '.join(MODES)}, not {mode!r}")
-        limits = {
-            c.strip().upper(): inputs.threshold(c.strip().upper(), a.strip())
-            for c, a in (thresholds or {}).items()
-        }
-        inputs.expiry(expiry / timedelta(hours=1))
-        self._call(
-            "SELECT gateway.set_policy(%s, %s, %s::jsonb, %s)",
-            (environment, mode, json.dumps(limits), expiry),
-        )
-        return self.policy(environment)
+    # -- people --------------------------------------------------------------------------
 
     def add_user(self, name: str, role: str) -> RoleChange:
         """Give login ``name`` (made when missing) the team ``role``; say what changed."""
@@ -137,45 +115,54 @@ class Approvals:
         self._call("SELECT gateway.set_callback_secret(%s, %s)", (environment, secret))
 
     def _call(self, sql: str, args: tuple[Any, ...]) -> None:
-        """An admin step; the database answers "ok" or "refused: ..." (audited)."""
-        import psycopg
-
-        try:
-            with self.journal.writing() as db:
-                answer = str(db.execute(sql, args).fetchall()[0][0])
-        except psycopg.errors.InsufficientPrivilege as exc:
-            raise TeamPermissionError(f"Refused by the team database: {_message(exc)}.") from exc
-        if answer != "ok":
-            raise TeamPermissionError(f"Refused by the team database: {answer[9:]}.")
+        admin_step(self.journal, sql, args)
 
     # -- submitting -----------------------------------------------------------------------
 
-    def needs_approval(self, environment: str, prepared: PreparedRequest) -> bool:
-        """Whether the environment's policy holds this request back for a checker."""
+    def needs_approval(self, prepared: PreparedRequest) -> bool:
+        """Whether the policy of the gateway ``prepared`` goes to holds it back for a
+        checker (whatever environment or spelling named the gateway)."""
+        money = amount(prepared.params)
+        currency = prepared.value("currency")
+        return self.needs_approval_of(Target.of(prepared), prepared.command, money, currency)
+
+    def needs_approval_of(
+        self, target: Target, command: str, amount: str | None, currency: str | None
+    ) -> bool:
+        """Whether the policy of ``target``'s gateway holds back ``command`` for ``amount``
+        ``currency`` (the strictest, where several registered gateways match)."""
         with self.journal.reading() as db:
             return bool(
                 db.execute(
-                    "SELECT gateway.needs_approval(%s, %s, %s, %s)",
-                    (
-                        environment,
-                        prepared.command,
-                        amount(prepared.params),
-                        prepared.value("currency"),
-                    ),
+                    "SELECT gateway.needs_approval_at(%s, %s, %s, %s, %s)",
+                    (target.url, target.login, command, amount, currency),
                 ).fetchone()[0]
             )
 
-    def needs_approval_of(
-        self, environment: str, command: str, amount: str | None, currency: str | None
-    ) -> bool:
-        """Whether the policy holds back ``command`` for ``amount`` ``currency``."""
+    def rejected_before(
+        self, digest: str, command: str, order_ids: Sequence[str | None]
+    ) -> Submission | None:
+        """The newest rejected submission of the same request (its hash, or one of its
+        client_orderids): a rejection is not undone by asking again."""
+        wanted = [o for o in order_ids if o]
         with self.journal.reading() as db:
-            return bool(
-                db.execute(
-                    "SELECT gateway.needs_approval(%s, %s, %s, %s)",
-                    (environment, command, amount, currency),
-                ).fetchone()[0]
-            )
+            found = db.execute(
+                "SELECT gateway.rejected_before(%s, %s, %s)", (digest, command, wanted)
+            ).fetchone()[0]
+        return self.submission(int(found)) if found is not None else None
+
+    def rejection(self, s: Submission) -> Submission | None:
+        """The rejected submission ``s`` was submitted again after (None: none)."""
+        return self.submission(s.after_rejection_of) if s.after_rejection_of else None
+
+    def pending_with_rejections(self) -> list[tuple[Submission, str]]:
+        """:meth:`pending`, each with what a checker reads of the rejection it was submitted
+        again after ("": none)."""
+        said = []
+        for s in self.pending():
+            earlier = self.rejection(s)
+            said.append((s, resubmitted_text(s, earlier) if earlier is not None else ""))
+        return said
 
     def submit_batch(
         self,
@@ -187,15 +174,25 @@ class Approvals:
         *,
         card_data: bool,
         source: str,
+        target: Target,
+        after_rejection: bool = False,
     ) -> int:
         """Record a whole batch (its hash, its summary, and each row's order id, amount,
         currency, receiver and hash, which the database holds its rows to) for one
-        decision."""
+        decision.
+
+        Raises:
+            RejectedBeforeError: the same batch, or one of its order ids, was rejected
+                before and ``after_rejection`` is not set.
+        """
         key = self.journal.hash_key
         rows = [approved_row(environment, prepared, key) for prepared in requests]
-        with self.journal.writing() as db:
+        self.refuse_after_rejection(
+            digest, command, [r["client_orderid"] for r in rows], after_rejection
+        )
+        with self.refusals(), self.journal.writing() as db:
             sid = db.execute(
-                "SELECT gateway.submit_batch(%s, %s, %s, %s, %s::jsonb, %s, %s)",
+                "SELECT gateway.submit_batch(%s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s, %s)",
                 (
                     environment,
                     command,
@@ -204,6 +201,9 @@ class Approvals:
                     json.dumps(rows, ensure_ascii=False),
                     card_data,
                     source,
+                    target.url,
+                    target.login,
+                    after_rejection,
                 ),
             ).fetchone()[0]
         if sid is None:
@@ -218,13 +218,21 @@ class Approvals:
         with self.journal.reading() as db:
             return waiting(db, environment, digest, batch=True)
 
-    def submit(self, environment: str, prepared: PreparedRequest) -> Submitted:
+    def submit(
+        self, environment: str, prepared: PreparedRequest, *, after_rejection: bool = False
+    ) -> Submitted:
         """Record ``prepared`` (signed: a request with errors is never held, see
         :func:`~console.core.team.held.hold`) for a checker's decision; card data stays in
-        this process."""
+        this process.
+
+        Raises:
+            RejectedBeforeError: the same request (its hash or its client_orderid) was
+                rejected before and ``after_rejection`` is not set; nothing was submitted.
+        """
         card = carries_card_data(prepared)
         row = approved_row(environment, prepared, self.journal.hash_key)
-        with self.journal.writing() as db:
+        target = Target.of(prepared)
+        with self.refusals(), self.journal.writing() as db:
             # one submitter at a time per content: a second of the same request finds the first
             db.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (row["content_hash"],)
@@ -232,8 +240,11 @@ class Approvals:
             earlier = waiting(db, environment, row["content_hash"], batch=False)
             if earlier is not None:
                 return Submitted(earlier.id, environment, prepared, earlier)
+            self.refuse_after_rejection(
+                row["content_hash"], prepared.command, [row["client_orderid"]], after_rejection
+            )
             sid = db.execute(
-                "SELECT gateway.submit(%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s)",
+                "SELECT gateway.submit(%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s)",
                 (
                     environment,
                     prepared.command,
@@ -245,6 +256,9 @@ class Approvals:
                     json.dumps(mask_params(prepared.params)),
                     None if card else json.dumps([list(p) for p in prepared.params]),
                     card,
+                    target.url,
+                    target.login,
+                    after_rejection,
                 ),
             ).fetchone()[0]
         if sid is None:
@@ -252,6 +266,31 @@ class Approvals:
                 f"Not submitted: {self.journal.user} is not a maker in the team database."
             )
         return Submitted(int(sid), environment, prepared)
+
+    def refuse_after_rejection(
+        self, digest: str, command: str, order_ids: Sequence[str | None], after_rejection: bool
+    ) -> None:
+        """Refuse a request rejected before unless the maker said to submit it again (the
+        database refuses it too, and audits the submission made after a rejection)."""
+        earlier = self.rejected_before(digest, command, order_ids)
+        if earlier is not None and not after_rejection:
+            raise RejectedBeforeError(
+                f"Not submitted: the same request {rejection_text(earlier)}. Submit it again "
+                "only after that rejection, on purpose (--after-rejection; in the window, the "
+                "box under the question)."
+            )
+
+    @contextmanager
+    def refusals(self) -> Iterator[None]:
+        """A refusal by the team database (a gateway not registered, a rejection not
+        acknowledged) in the person's words."""
+        try:
+            yield
+        except _privilege() as exc:
+            text = _message(exc)
+            if "not registered" in text:
+                raise UnregisteredGatewayError(f"Not submitted: {text}.") from exc
+            raise ApprovalRefusedError(f"Refused by the team database: {text}.") from exc
 
     # -- deciding -------------------------------------------------------------------------
 
@@ -317,6 +356,8 @@ class Approvals:
         the reason in the audit trail: nothing was sent, and nobody waits on it.
 
         Raises:
+            UnregisteredGatewayError: ``prepared`` goes to a gateway the team has not
+                registered (the approval stays as it was).
             ApprovalRefusedError: not approved, already sent or being sent, expired, or not
                 the request approved (then the approval is void).
             SendRefusedError: the pipeline refused it (the submission is then "refused").
@@ -324,6 +365,8 @@ class Approvals:
         found = self.submission(sid)
         if found.state == "approved":
             # before claiming: a refused send must not use up the approval
+            with self.journal.reading() as db:
+                gateways.require_registered(db, Target.of(prepared), pipeline.environment)
             pipeline.check(prepared).refuse_if_blocked()
         try:  # anything else is refused by the database, which audits the refusal
             self.claim(sid, content_hash(pipeline.environment, prepared, self.journal.hash_key))
@@ -388,6 +431,28 @@ def _now(journal: TeamJournal) -> datetime:
     with journal.reading() as db:
         now: datetime = db.execute("SELECT now()").fetchone()[0]
     return now
+
+
+def admin_step(journal: TeamJournal, sql: str, args: tuple[Any, ...]) -> None:
+    """An admin step; the database answers "ok" or "refused: ..." (audited).
+
+    Raises:
+        TeamPermissionError: refused (not an admin, or what the database says).
+    """
+    try:
+        with journal.writing() as db:
+            answer = str(db.execute(sql, args).fetchall()[0][0])
+    except _privilege() as exc:
+        raise TeamPermissionError(f"Refused by the team database: {_message(exc)}.") from exc
+    if answer != "ok":
+        raise TeamPermissionError(f"Refused by the team database: {answer[9:]}.")
+
+
+def _privilege() -> type[Exception]:
+    import psycopg
+
+    refused: type[Exception] = psycopg.errors.InsufficientPrivilege
+    return refused
 
 
 def _message(exc: Exception) -> str:

@@ -56,3 +56,20 @@ class NotApprovedError(ApprovalRefusedError):
     def __init__(self, message: str, state: str) -> None:
         super().__init__(message)
         self.state = state
+
+
+class UnregisteredGatewayError(SendRefusedError):
+    """A console of the team was asked to send to a gateway the team has not registered
+    (and not on this computer): nothing was sent or submitted.
+
+    Attributes:
+        code: the pipeline's refusal code for it (a refusal before anything is asked).
+    """
+
+    code = "unregistered-gateway"
+
+
+class RejectedBeforeError(ApprovalRefusedError):
+    """The same request (its hash or its client_orderid) was rejected by a checker before,
+    and the maker did not say to submit it again after that rejection: nothing was
+    submitted."""

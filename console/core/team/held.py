@@ -31,6 +31,7 @@ from console.core.team.errors import (
     CardDataNeedsWaitingError,
     NotApprovedError,
 )
+from console.core.team.submissions import Policy
 from console.core.team.via_sender import serving, submit_to_sender, wait_for_outcome
 
 SENDER_WAIT = 120.0  # seconds a front waits for the team sender's outcome by default
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from console.core.prepared import PreparedRequest
     from console.core.team.approval import Approvals
     from console.core.team.journal import TeamJournal
-    from console.core.team.submissions import Policy, Submission, Submitted
+    from console.core.team.submissions import Submission, Submitted
 
 
 def hold(pipeline: Pipeline, check: Check, *, approval: bool = True) -> Held | None:
@@ -49,22 +50,40 @@ def hold(pipeline: Pipeline, check: Check, *, approval: bool = True) -> Held | N
 
     ``approval``: the policy may hold it for a checker (False: a row of a batch, approved as
     a whole; where the team sender serves the environment, it still goes through the sender).
+
+    Raises:
+        UnregisteredGatewayError: the team has not registered the gateway it goes to (and
+            it is not on this computer): nothing is asked, submitted or sent, whether this
+            console or the team sender would send it.
     """
-    from console.core.team.approval import Approvals
+    from console.core.team.approval import Approvals, approved_row
+    from console.core.team.gateways import Target, require_registered
+    from console.core.team.registry import policy_of
 
     journal = pipeline.journal
     if journal is None or not journal.shared:
         return None  # one person: no team database, no approval
     if check.blocked:  # nothing to approve: the pipeline refuses it and says why
         return None
-    approvals = Approvals(cast("TeamJournal", journal))  # the shared journal is the team's
+    team = cast("TeamJournal", journal)  # the shared journal is the team's
     environment = pipeline.environment
-    if serving(approvals.journal, environment) is not None:  # the team sender holds the key
-        needed = approval and approvals.needs_approval(environment, check.prepared)
-        return Held(approvals, pipeline, check, approvals.policy(environment), True, needed)
-    if not approval or not approvals.needs_approval(environment, check.prepared):
+    with team.reading() as db:
+        gateway = require_registered(db, Target.of(check.prepared), environment)
+    approvals = Approvals(team)
+    via_sender = serving(team, environment) is not None  # the team sender holds the key
+    needed = approval and gateway is not None and approvals.needs_approval(check.prepared)
+    if not needed and not via_sender:
         return None
-    return Held(approvals, pipeline, check, approvals.policy(environment))
+    row = approved_row(environment, check.prepared, team.hash_key)
+    rejected = (
+        approvals.rejected_before(
+            row["content_hash"], check.prepared.command, [row["client_orderid"]]
+        )
+        if approval
+        else None  # a row of a batch: the batch was checked for rejections when submitted
+    )
+    policy = policy_of(gateway) if gateway is not None else Policy(environment, "none")
+    return Held(approvals, pipeline, check, policy, rejected, via_sender, needed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +96,25 @@ class Held:
     pipeline: Pipeline
     check: Check
     policy: Policy
+    rejected: Submission | None = None  # the same request, rejected before
     via_sender: bool = False  # the team sender sends it (it holds the key), not this console
     approval: bool = True  # a checker decides first (False: the sender sends it at once)
 
     @property
     def environment(self) -> str:
         return self.pipeline.environment
+
+    @property
+    def rejection(self) -> str:
+        """The earlier rejection of the same request, in words ("": none)."""
+        from console.core.team.submissions import rejection_text
+
+        if self.rejected is None:
+            return ""
+        return (
+            f"The same request {rejection_text(self.rejected)}. Submitting it again, after "
+            "that rejection, is written in the audit trail and shown to the checkers."
+        )
 
     @property
     def prepared(self) -> PreparedRequest:
@@ -98,6 +130,7 @@ class Held:
     @property
     def text(self) -> str:
         """Why it is held, in a person's words."""
+        again = f" {self.rejection}" if self.rejection else ""
         if self.via_sender:
             sealed = (
                 " Its card data goes sealed to the sender's key, which the database cannot open."
@@ -106,12 +139,14 @@ class Held:
             )
             if not self.approval:
                 return (
-                    f"The team sender, which holds the key of {self.environment}, sends it.{sealed}"
+                    f"The team sender, which holds the key of {self.environment}, sends it."
+                    f"{sealed}{again}"
                 )
             return (
-                f"The approval policy of {self.environment} ({self.policy.describe()}) holds "
-                f"this {self.prepared.command} for a checker's approval; then the team sender, "
-                f"which holds the key, sends it.{sealed}"
+                f"The approval policy of the gateway {self.policy.gateway} "
+                f"({self.policy.describe()}) holds this {self.prepared.command} for a "
+                f"checker's approval; then the team sender, which holds the key, sends it."
+                f"{sealed}{again}"
             )
         where = (
             " It carries card data, which never goes to the team database: this console "
@@ -120,8 +155,9 @@ class Held:
             else ""
         )
         return (
-            f"The approval policy of {self.environment} ({self.policy.describe()}) holds this "
-            f"{self.prepared.command} for a checker's approval.{where}"
+            f"The approval policy of the gateway {self.policy.gateway} "
+            f"({self.policy.describe()}) holds this {self.prepared.command} for a checker's "
+            f"approval.{where}{again}"
         )
 
     def submit(self, *, waiting: bool, decision: Decision | None = None) -> Awaiting:
@@ -138,6 +174,8 @@ class Held:
             CardDataNeedsWaitingError: card data, and this console does not wait.
             RefusedError: the pipeline would refuse it when approved (an unknown earlier
                 outcome, or a card number failing its check, not decided).
+            RejectedBeforeError: rejected before, and ``decision`` does not say to submit
+                it again after that rejection.
         """
         from console.core.pipeline import Decision
         from console.core.pipeline.asking import refuse_undecided
@@ -152,16 +190,24 @@ class Held:
             batch = self.approvals.journal.bound_to(  # a row of a batch claimed here
                 self.environment, prepared.command, client_orderid(prepared.params)
             )
-            submitted = submit_to_sender(self.approvals, self.environment, prepared, batch)
+            submitted = submit_to_sender(
+                self.approvals,
+                self.environment,
+                prepared,
+                batch,
+                after_rejection=decided.after_rejection,
+            )
             return Awaiting(self.approvals, self.pipeline, submitted, decided, via_sender=True)
         if self.card_data and not waiting:
             raise CardDataNeedsWaitingError(
-                f"The approval policy of {self.environment} needs a checker's approval, and "
+                f"The approval policy of {self.policy.gateway} needs a checker's approval, and "
                 "this request carries card data, which never goes to the team database: only "
                 "the console holding it can send it, so that console must wait for the "
                 "approval. Nothing was submitted."
             )
-        submitted = self.approvals.submit(self.environment, self.prepared)
+        submitted = self.approvals.submit(
+            self.environment, self.prepared, after_rejection=decided.after_rejection
+        )
         return Awaiting(self.approvals, self.pipeline, submitted, decided)
 
 

@@ -22,7 +22,7 @@ from any console of the team.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from console.core.batch import (
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from console.core.pipeline import Pipeline
     from console.core.prepared import PreparedRequest
     from console.core.team.approval import Approvals
+    from console.core.team.gateways import Target
     from console.core.team.journal import TeamJournal
     from console.core.team.submissions import Policy, Submission
 
@@ -51,16 +52,26 @@ OnRow = Callable[[RowResult, Progress], None]
 
 def hold_batch(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) -> HeldBatch | None:
     """The hold on ``plan``'s batch, or None: run it as usual (one person's journal, no
-    policy for it, nothing to send, or a plan the runner refuses anyway)."""
+    policy for it, nothing to send, or a plan the runner refuses anyway).
+
+    Raises:
+        UnregisteredGatewayError: the team has not registered the gateway the batch goes to
+            (and it is not on this computer): nothing is submitted or sent.
+    """
     from console.core.team.approval import Approvals
+    from console.core.team.gateways import Target, require_registered
+    from console.core.team.registry import policy_of
 
     journal = pipeline.journal
     if journal is None or not journal.shared or not plan.to_send or plan.refusal() is not None:
         return None
-    approvals = Approvals(cast("TeamJournal", journal))  # the shared journal is the team's
-    environment = pipeline.environment
-    if not any(
-        approvals.needs_approval_of(environment, COMMAND, t.total_text, t.currency or None)
+    team = cast("TeamJournal", journal)  # the shared journal is the team's
+    target = Target.for_command(COMMAND, connection)
+    with team.reading() as db:
+        gateway = require_registered(db, target, pipeline.environment)
+    approvals = Approvals(team)
+    if gateway is None or not any(
+        approvals.needs_approval_of(target, COMMAND, t.total_text, t.currency or None)
         for t in plan.totals.values()
     ):
         return None
@@ -68,9 +79,11 @@ def hold_batch(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) ->
         pipeline.prepare(COMMAND, checked.row.values, **connection).prepared
         for checked in plan.to_send
     ]
-    return HeldBatch(
-        approvals, pipeline, dict(connection), plan, approvals.policy(environment), requests
+    held = HeldBatch(
+        approvals, pipeline, dict(connection), plan, policy_of(gateway), requests, target
     )
+    ids = [r.value("client_orderid") for r in requests]
+    return replace(held, rejected=approvals.rejected_before(held.digest(), COMMAND, ids))
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +96,8 @@ class HeldBatch:
     plan: Plan = field(repr=False)
     policy: Policy = field(repr=False)
     requests: list[PreparedRequest] = field(repr=False)
+    target: Target = field(repr=False)
+    rejected: Submission | None = None  # this batch, or one of its order ids, rejected before
 
     @property
     def environment(self) -> str:
@@ -103,10 +118,24 @@ class HeldBatch:
             if self.card_data
             else ""
         )
+        again = f" {self.rejection}" if self.rejection else ""
         return (
-            f"The approval policy of {self.environment} ({self.policy.describe()}) holds this "
-            f"batch of {len(self.requests)} payouts for one checker's approval of the whole "
-            f"batch.{where}"
+            f"The approval policy of the gateway {self.policy.gateway} "
+            f"({self.policy.describe()}) holds this batch of {len(self.requests)} payouts for "
+            f"one checker's approval of the whole batch.{where}{again}"
+        )
+
+    @property
+    def rejection(self) -> str:
+        """This batch (or one of its order ids) rejected before, in words ("": never): a
+        rejection is not undone by running the file again."""
+        from console.core.team.submissions import rejection_text
+
+        if self.rejected is None:
+            return ""
+        return (
+            f"It {rejection_text(self.rejected)}. Submitting it again, after that rejection, "
+            "is written in the audit trail and shown to the checkers."
         )
 
     @property
@@ -126,20 +155,22 @@ class HeldBatch:
             return None
         return self.approvals.latest_batch(self.environment, self.digest())
 
-    def submit(self, *, waiting: bool) -> AwaitingBatch:
+    def submit(self, *, waiting: bool, after_rejection: bool = False) -> AwaitingBatch:
         """Record the whole batch for one checker's decision; nothing is sent. A submission
         of exactly this batch still pending or approved is used instead of a new one
         (:attr:`AwaitingBatch.new` is then False).
 
         Raises:
             CardDataNeedsWaitingError: card rows, and this console does not wait.
+            RejectedBeforeError: the batch, or one of its order ids, was rejected before
+                and ``after_rejection`` is not set.
         """
         found = self.existing()
         if found is not None:
             return AwaitingBatch(self, found.id, new=False)
         if self.card_data and not waiting:
             raise CardDataNeedsWaitingError(
-                f"The approval policy of {self.environment} needs a checker's approval of this "
+                f"The approval policy of {self.policy.gateway} needs a checker's approval of this "
                 "batch, and its rows carry card data, which never goes to the team database: "
                 "only the console holding them can run it, so that console must wait for the "
                 "approval. Nothing was submitted."
@@ -153,6 +184,8 @@ class HeldBatch:
             self.requests,
             card_data=self.card_data,
             source=summary.source,
+            target=self.target,
+            after_rejection=after_rejection,
         )
         return AwaitingBatch(self, sid)
 

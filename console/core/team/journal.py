@@ -30,6 +30,7 @@ from console.core.history.query import ORDER_SQL, ROW_SQL, with_parts
 from console.core.history.rows import answer_columns, masked_request, request_columns
 from console.core.team.dsn import connect
 from console.core.team.errors import ApprovalRefusedError, TeamUnavailableError
+from console.core.team.gateways import Target, require_registered
 from console.core.team.hashing import content_hash
 from console.core.team.schema import require_current
 
@@ -181,12 +182,16 @@ class TeamJournal:
         if prepared.signed is None:
             raise ValueError("Only signed requests are journalled.")
         columns = request_columns(environment, prepared)
+        target = Target.of(prepared)
+        columns["url"] = target.url  # the host in ASCII: the database checks it reaches
         key = (environment, prepared.command, columns["client_orderid"] or "")
         columns.update(outcome=PENDING, submission_id=self._claims.pop(key, None))
         if columns["submission_id"] is not None:  # the database compares it with the approval
             columns["content_hash"] = content_hash(environment, prepared, self.hash_key)
         lost: list[int] = []
         with self.writing() as db:
+            # a gateway the team has not registered: refused before anything is written
+            require_registered(db, target, environment)
             order_id = columns["client_orderid"] or ""
             if admit is not None:
                 db.execute(
@@ -219,8 +224,8 @@ class TeamJournal:
             self.notify("changed", lost_id)
         if inserted is None:  # committed: the database's refusal stays in the audit trail
             raise ApprovalRefusedError(
-                f"Not sent: the approval policy of {environment} holds this "
-                f"{prepared.command} back. Submit it for approval."
+                f"Not sent: the approval policy of the gateway {environment} reaches holds "
+                f"this {prepared.command} back. Submit it for approval."
             )
         row_id = int(inserted[0])
         self.notify("added", row_id)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from console.core.team.schema_v4 import V4
 from console.core.team.schema_v5 import V5
+from console.core.team.schema_v6 import V6
 from console.core.team.schema_v7 import V7
 from console.core.team.schema_v8 import V8
 
@@ -647,5 +648,6 @@ LANGUAGE sql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 $$;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, V4, V5, V7, V8)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, V4, V5, V6, V7, V8)
+GATEWAYS_SCHEMA = 6  # the team's gateways are registered; policies are theirs
 SCHEMA_VERSION = len(MIGRATIONS)

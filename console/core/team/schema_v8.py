@@ -6,8 +6,13 @@
   other role.
 * Makers submit to the sender (``gateway.submit_to_sender``): a request the policy lets go is
   queued at once ("approved" with nobody's decision), one it holds back waits for a checker
-  as before. The gateway identity the maker meant (``submissions.gateway``) is kept, so the
-  sender refuses a submission for a gateway it does not serve.
+  as before. The policy is the one of the registered gateway the request goes to (schema 6:
+  ``gateway.needs_approval_at``), the submission's gateway (``submissions.gateway``, schema
+  6's column) is the database's own identity of the request's URL and login
+  (``gateway.submission_target``: refused for a gateway not registered and not on this
+  computer), so the sender refuses a submission for a gateway it does not serve; a request
+  rejected before is refused unless the maker says ``after_rejection`` (audited), as
+  ``gateway.submit`` does.
 * Card data reaches the sender sealed to its public key (``gateway.sender_key``; the
   ciphertext in ``gateway.sealed``, readable by the sender alone). The ciphertext is erased
   in the transaction that ends its submission's wait: sent (the journal's pending row, before
@@ -17,7 +22,8 @@
 * Final statuses from a status answer settle other people's rows only for the sender: a
   maker's "status" row is whatever the maker wrote, so it is no evidence.
 
-Self-contained: it only adds to the earlier versions (functions are replaced whole).
+It builds on schema 6 (the registered gateways) and 7 (the signed audit trail); the
+functions it replaces are replaced whole, carrying what the earlier versions changed.
 """
 
 from __future__ import annotations
@@ -43,14 +49,15 @@ CREATE TABLE gateway.sender_key (
     set_by text NOT NULL DEFAULT session_user,
     set_at timestamptz NOT NULL DEFAULT now()
 );
--- Which environments a running sender serves (until the team's gateways are registered).
+-- Which environments a running sender serves (each request is still checked against the
+-- registered gateway its URL reaches).
 CREATE TABLE gateway.senders (
     environment text PRIMARY KEY,
     sender text NOT NULL DEFAULT session_user,
     since timestamptz NOT NULL DEFAULT now()
 );
+-- (the gateway a submission goes to is schema 6's column ``gateway``)
 ALTER TABLE gateway.submissions ADD COLUMN via_sender boolean NOT NULL DEFAULT false,
-    ADD COLUMN gateway text,
     ADD COLUMN part_of bigint REFERENCES gateway.submissions(id);  -- a row of this batch
 CREATE INDEX ix_submissions_queue ON gateway.submissions(id)
     WHERE via_sender AND state = 'approved';
@@ -134,12 +141,14 @@ BEGIN
 END $$;
 
 -- A row of a batch approved as a whole (``batch``: claimed by the caller, the row one of
--- those approved, and not submitted before) needs no decision of its own.
+-- those approved, to the batch's gateway, and not submitted before) needs no decision of
+-- its own. The gateway is the one ``url`` signed for ``who`` reaches (schema 6).
 CREATE FUNCTION gateway.submit_to_sender(env text, cmd text, orderid text, amt text, cur text,
-        rcv text, digest text, shown text, fields jsonb, gw text, sealed_to text, sealed bytea,
-        batch bigint)
+        rcv text, digest text, shown text, fields jsonb, url text, who text, sealed_to text,
+        sealed bytea, batch bigint, after_rejection boolean DEFAULT false)
 RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 DECLARE new_id bigint; lifetime interval; held boolean; b gateway.submissions;
+        target record; earlier bigint; again text := '';
 BEGIN
     IF NOT pg_has_role(session_user, 'gateway_maker', 'MEMBER') THEN
         PERFORM gateway.log('refused', NULL, NULL, env, 'submit: not a maker');
@@ -148,10 +157,12 @@ BEGIN
         RAISE EXCEPTION 'a submission to the sender carries its fields or its sealed card data'
             USING ERRCODE = 'check_violation';
     END IF;
+    target := gateway.submission_target(url, who);  -- refused: not registered, not local
     IF batch IS NOT NULL THEN
         SELECT * INTO b FROM gateway.submissions WHERE id = batch FOR UPDATE;
         IF NOT FOUND OR b.state <> 'sending' OR b.sender <> session_user
            OR b.environment <> env OR b.command <> cmd
+           OR b.gateway IS DISTINCT FROM target.ident
            OR NOT EXISTS (SELECT 1 FROM gateway.submission_rows r WHERE r.submission_id = b.id
                 AND r.client_orderid = orderid AND r.content_hash = digest
                 AND r.amount IS NOT DISTINCT FROM amt AND r.currency IS NOT DISTINCT FROM cur
@@ -162,25 +173,33 @@ BEGIN
                 'submitted before', batch USING ERRCODE = 'insufficient_privilege';
         END IF;
         UPDATE gateway.submissions SET rows_sent = rows_sent + 1 WHERE id = b.id;
-        held := false;
+        held := false;  -- the batch's submission was checked for rejections before
     ELSE
-        held := gateway.needs_approval(env, cmd, amt, cur);
+        held := gateway.needs_approval_at(url, who, cmd, amt, cur);
+        earlier := gateway.rejected_before(digest, cmd, ARRAY[orderid]);
+        IF earlier IS NOT NULL AND NOT after_rejection THEN
+            PERFORM gateway.refuse_after_rejection(earlier, env);
+        ELSIF earlier IS NOT NULL THEN
+            SELECT format(' after the rejection of #%s by %s: %s', id, decided_by,
+                          coalesce(reason, 'no reason'))
+                INTO again FROM gateway.submissions WHERE id = earlier;
+        END IF;
     END IF;
-    SELECT expiry INTO lifetime FROM gateway.policies WHERE environment = env;
+    SELECT expiry INTO lifetime FROM gateway.gateways WHERE name = target.gname;
     INSERT INTO gateway.submissions (environment, command, client_orderid, amount, currency,
         receiver, content_hash, request_json, params, card_data, maker, expires, state,
-        via_sender, gateway, part_of, decided_by, decided_at)
+        via_sender, gateway, gateway_name, after_rejection_of, part_of, decided_by, decided_at)
     VALUES (env, cmd, orderid, amt, cur, rcv, digest, shown, fields, sealed IS NOT NULL,
         session_user, now() + coalesce(lifetime, interval '24 hours'),
-        CASE WHEN held THEN 'pending' ELSE 'approved' END, true, gw, b.id, b.decided_by,
-        CASE WHEN b.id IS NOT NULL THEN now() END)
+        CASE WHEN held THEN 'pending' ELSE 'approved' END, true, target.ident, target.gname,
+        earlier, b.id, b.decided_by, CASE WHEN b.id IS NOT NULL THEN now() END)
     RETURNING id INTO new_id;
     IF sealed IS NOT NULL THEN
         INSERT INTO gateway.sealed (submission_id, sealed_to, ciphertext)
         VALUES (new_id, sealed_to, sealed);
     END IF;
     PERFORM gateway.log('submit', new_id, NULL, env,
-        format('%s %s %s %s; %s', cmd, orderid, coalesce(amt, ''), coalesce(cur, ''),
+        format('%s %s %s %s%s; %s', cmd, orderid, coalesce(amt, ''), coalesce(cur, ''), again,
             CASE WHEN held THEN 'for a checker, then the team sender'
                  WHEN b.id IS NOT NULL THEN 'a row of batch #' || b.id || ', approved by '
                      || b.decided_by || ': queued for the team sender'
@@ -347,12 +366,13 @@ END $$;
 REVOKE ALL ON gateway.sender_key, gateway.senders, gateway.sealed FROM PUBLIC;
 REVOKE ALL ON FUNCTION gateway.erase_sealed(), gateway.sender_start(text, text, text[]),
     gateway.submit_to_sender(text, text, text, text, text, text, text, text, jsonb, text, text,
-        bytea, bigint),
+        text, bytea, bigint, boolean),
     gateway.refuse_queued(bigint, text), gateway.expire_submissions() FROM PUBLIC;
 GRANT USAGE ON SCHEMA gateway TO gateway_sender;
-GRANT SELECT ON gateway.meta, gateway.policies, gateway.submissions, gateway.audit,
-    gateway.requests, gateway.request_details, gateway.team_key, gateway.submission_rows,
-    gateway.audit_head, gateway.request_count, gateway.sender_key, gateway.senders
+GRANT SELECT ON gateway.meta, gateway.policies, gateway.gateways, gateway.submissions,
+    gateway.audit, gateway.requests, gateway.request_details, gateway.team_key,
+    gateway.submission_rows, gateway.audit_head, gateway.request_count, gateway.sender_key,
+    gateway.senders
     TO gateway_sender;
 GRANT SELECT ON gateway.sender_key, gateway.senders
     TO gateway_maker, gateway_checker, gateway_admin;
@@ -367,14 +387,19 @@ GRANT UPDATE (finished, outcome, http_status, elapsed, response_type, response_s
     final_status, final_status_source, final_status_at) ON gateway.requests TO gateway_sender;
 GRANT UPDATE (response_json, request_json) ON gateway.request_details TO gateway_sender;
 GRANT USAGE ON SEQUENCE gateway.requests_id_seq TO gateway_sender;
-GRANT EXECUTE ON FUNCTION gateway.needs_approval(text, text, text, text),
-    gateway.backend_start(), gateway.team_role(text), gateway.claim(bigint, text),
+-- the registered gateways (schema 6): which one a request reaches, and its policy
+GRANT EXECUTE ON FUNCTION gateway.url_unquote(text), gateway.is_loopback_host(text),
+    gateway.url_identity(text), gateway.reaches(gateway.gateways, text, text),
+    gateway.gateway_at(text, text), gateway.policy_holds(text, jsonb, text, text, text),
+    gateway.needs_approval_at(text, text, text, text, text),
+    gateway.rejected_before(text, text, text[]), gateway.backend_start(),
+    gateway.team_role(text), gateway.claim(bigint, text),
     gateway.end_claim(bigint, text), gateway.recover_claims(), gateway.recover_interrupted(text),
     gateway.set_final_status(text, text, text, text, text, text),
     gateway.sender_start(text, text, text[]), gateway.refuse_queued(bigint, text),
     gateway.expire_submissions() TO gateway_sender;
 GRANT EXECUTE ON FUNCTION gateway.submit_to_sender(text, text, text, text, text, text, text,
-        text, jsonb, text, text, bytea, bigint), gateway.expire_submissions(),
+        text, jsonb, text, text, text, bytea, bigint, boolean), gateway.expire_submissions(),
     gateway.sender_start(text, text, text[]), gateway.refuse_queued(bigint, text)
     TO gateway_maker, gateway_checker, gateway_admin;
 """

@@ -18,7 +18,8 @@ Safety, whenever the sender is stopped (kill -9 included), then started again:
 
 It serves the environments it was started with (``team sender --env NAME``), and refuses a
 submission whose request goes to any other gateway identity
-(:mod:`console.core.gateway_identity`).
+(:mod:`console.core.gateway_identity`) or to a gateway the team has not registered (and not
+on this computer: :func:`~console.core.team.gateways.require_registered`).
 
 Given the team's audit key, it also signs what is new in the audit trail every few seconds
 (:func:`~console.core.team.audit_signing.sign_new_entries`); a trail that no longer extends
@@ -46,6 +47,7 @@ from console.core.team.audit_key import AuditKeyError
 from console.core.team.audit_signing import Checkpoint, sign_new_entries
 from console.core.team.dsn import connect
 from console.core.team.errors import AuditTamperedError, TeamPermissionError
+from console.core.team.gateways import Target, require_registered
 from console.core.team.hashing import content_hash
 from console.core.team.journal import TeamJournal
 from console.core.team.sealing import SealError, open_sealed, public_half
@@ -234,6 +236,8 @@ class Sender:
                 f"it was submitted for the gateway {submission.gateway}, and this sender sends "
                 f"{submission.environment} to {prepared.gateway}"
             )
+        with self.journal.reading() as db:  # the team's gateways only (or this computer)
+            require_registered(db, Target.of(prepared), submission.environment)
         digest = content_hash(submission.environment, prepared, self.journal.hash_key)
         if digest != self._digest(submission.id):
             raise ConsoleError(

@@ -19,7 +19,9 @@ ROLES = ("maker", "checker", "admin", "sender")
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    environment: str
+    """The approval policy of a registered gateway (``gateway``: its name)."""
+
+    gateway: str
     mode: str  # none, all, above
     thresholds: dict[str, str] = field(default_factory=dict)  # currency -> amount
     expiry: timedelta = timedelta(hours=24)
@@ -58,7 +60,12 @@ class Submission:
     rows_sent: int = 0
     shown: str = ""  # what the checker reads: the masked fields, or a batch's summary
     via_sender: bool = False  # submitted to the team sender, which alone sends it
-    gateway: str | None = None  # the gateway identity it was submitted for (the sender's)
+    # the identity of the gateway it goes to (its URL normalised by the database, and the
+    # login): the journal row that sends it must go there
+    gateway: str | None = None
+    gateway_name: str | None = None  # the registered gateway it goes to (None: this computer)
+    after_rejection_of: int | None = None  # submitted again after this one's rejection
+    decided_at: datetime | None = None
 
     @property
     def values(self) -> dict[str, str]:
@@ -82,7 +89,8 @@ class Submission:
 SUBMISSION_SQL = (
     "SELECT id, environment, command, client_orderid, amount, currency, receiver, card_data,"
     " params, maker, created, expires, state, decided_by, reason, sender, request_id,"
-    " batch_rows, rows_sent, request_json, via_sender, gateway FROM gateway.submissions"
+    " batch_rows, rows_sent, request_json, via_sender, gateway, gateway_name,"
+    " after_rejection_of, decided_at FROM gateway.submissions"
 )
 
 
@@ -103,6 +111,18 @@ def waiting(db: Any, environment: str, digest: str, *, batch: bool) -> Submissio
         (environment, digest),
     ).fetchone()
     return submission_of(tuple(row)) if row is not None else None
+
+
+def rejection_text(s: Submission) -> str:
+    """A rejection, as the maker and the checkers read it when the same request comes again
+    ("#24 was rejected before by bob at 2026-11-28 15:20: wrong month")."""
+    when = f" at {s.decided_at.astimezone():%Y-%m-%d %H:%M}" if s.decided_at else ""
+    return f"#{s.id} was rejected before by {s.decided_by}{when}: {s.reason or 'no reason given'}"
+
+
+def resubmitted_text(s: Submission, earlier: Submission) -> str:
+    """What a checker reads of a submission made again after ``earlier``'s rejection."""
+    return f"{rejection_text(earlier)}; {s.maker} submitted it again"
 
 
 def decision_text(s: Submission) -> str:

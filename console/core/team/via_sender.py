@@ -33,6 +33,7 @@ from console.core.team.errors import (
     TeamPermissionError,
     TeamSetupError,
 )
+from console.core.team.gateways import Target
 from console.core.team.hashing import carries_card_data
 from console.core.team.sealing import seal
 from console.core.team.submissions import Submitted, decision_text, waiting
@@ -62,12 +63,26 @@ def placeholder_key() -> rsa.RSAPrivateKey:
 
 
 def submit_to_sender(
-    approvals: Approvals, environment: str, prepared: PreparedRequest, batch: int | None = None
+    approvals: Approvals,
+    environment: str,
+    prepared: PreparedRequest,
+    batch: int | None = None,
+    *,
+    after_rejection: bool = False,
 ) -> Submitted:
-    """Queue ``prepared`` for the team sender (for a checker first, where the policy holds
-    it back; ``batch``: a row of that batch, approved as a whole and claimed by this person);
-    an identical submission still waiting is given instead of a new one."""
+    """Queue ``prepared`` for the team sender (for a checker first, where the policy of its
+    registered gateway holds it back; ``batch``: a row of that batch, approved as a whole and
+    claimed by this person); an identical submission still waiting is given instead of a
+    new one.
+
+    Raises:
+        UnregisteredGatewayError: it goes to a gateway the team has not registered (and not
+            on this computer); nothing was submitted.
+        RejectedBeforeError: the same request was rejected before and ``after_rejection``
+            is not set; nothing was submitted.
+    """
     journal = approvals.journal
+    target = Target.of(prepared)
     card = carries_card_data(prepared)
     row = approved_row(environment, prepared, journal.hash_key)
     sealed: bytes | None = None
@@ -81,15 +96,19 @@ def submit_to_sender(
                 "card data cannot be sealed to it: nothing was submitted."
             )
         sealed, sealed_to = seal(key[0], prepared.params, row["content_hash"]), str(key[1])
-    with journal.writing() as db:
+    with approvals.refusals(), journal.writing() as db:
         # one submitter at a time per content: a second of the same request finds the first
         db.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (row["content_hash"],))
         earlier = waiting(db, environment, row["content_hash"], batch=False)
         if earlier is not None:
             return Submitted(earlier.id, environment, prepared, earlier)
+        if batch is None:  # a batch's rows were checked when the batch was submitted
+            approvals.refuse_after_rejection(
+                row["content_hash"], prepared.command, [row["client_orderid"]], after_rejection
+            )
         sid = db.execute(
             "SELECT gateway.submit_to_sender(%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s,"
-            " %s, %s)",
+            " %s, %s, %s, %s)",
             (
                 environment,
                 prepared.command,
@@ -100,10 +119,12 @@ def submit_to_sender(
                 row["content_hash"],
                 json.dumps(mask_params(prepared.params)),
                 None if card else json.dumps([list(p) for p in prepared.params]),
-                prepared.gateway,
+                target.url,
+                target.login,
                 sealed_to,
                 sealed,
                 batch,
+                after_rejection,
             ),
         ).fetchone()[0]
     if sid is None:

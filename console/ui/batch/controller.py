@@ -69,6 +69,18 @@ def ask_batch_approval(parent: QWidget, text: str) -> bool:
     )
 
 
+def ask_batch_approval_again(parent: QWidget, text: str) -> bool:
+    """Submit a batch rejected before: only with the box under the question ticked."""
+    return ask(
+        parent,
+        text,
+        title="Rejected before",
+        action="Submit the batch for approval",
+        name="batch-submit-again-question",
+        confirm="Submit it again after that rejection",
+    )
+
+
 def ask_batch(parent: QWidget, text: str) -> bool:
     return ask(
         parent,
@@ -105,6 +117,7 @@ class BatchController(QObject):
         self._after_load = ""  # said once a file read again after a status check is shown
         self.confirm: Callable[[QWidget, str], bool] = ask_batch
         self.confirm_submit: Callable[[QWidget, str], bool] = ask_batch_approval
+        self.confirm_submit_again: Callable[[QWidget, str], bool] = ask_batch_approval_again
         self.wait_step = 2.0  # seconds per wait for a checker's decision (team mode)
         self._pending: deque[core.RowResult] = deque()
         self._progress: core.Progress | None = None
@@ -301,7 +314,9 @@ class BatchController(QObject):
         """Submit the whole batch for one checker's approval, wait for it off the GUI thread
         (the rows, card data included, stay in this window's memory), then run it once."""
         question = "<br>".join(html.escape(line) for line in [held.text, *held.lines])
-        if not self.confirm_submit(self.parent_widget, question):
+        # rejected before: submitted again only with the box under the question ticked
+        ask = self.confirm_submit_again if held.rejection else self.confirm_submit
+        if not ask(self.parent_widget, question):
             pool.close()
             self.failed.emit("Not submitted: nothing was sent.")
             return False
@@ -315,7 +330,7 @@ class BatchController(QObject):
             self.runner = runner
 
         def run() -> core.BatchReport:
-            awaiting = held.submit(waiting=True)
+            awaiting = held.submit(waiting=True, after_rejection=bool(held.rejection))
             self.said.emit(
                 f"Submitted for approval as #{awaiting.id}: nothing is sent until a checker "
                 "approves the batch; this window then runs it. Keep it open."

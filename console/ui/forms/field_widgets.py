@@ -34,6 +34,8 @@ DATE_QT_FORMAT = "dd.MM.yyyy"
 # QLineEdit refuses more than this; longer contract limits get a multi-line editor.
 _LINE_EDIT_LIMIT = 32767
 _GLYPHS = {"required": "•", "fine": "✓", "warning": "!", "error": "✕", "": ""}
+# what the state mark says to a screen reader
+_STATE_WORDS = {"required": "required", "fine": "valid", "warning": "warning", "error": "invalid"}
 
 
 def tooltip_for(field: Field) -> str:
@@ -158,15 +160,12 @@ class FieldRow(QWidget):
         self._setting = False
         self._editor, self._get, self._set, changed = self._make_editor(field)
         changed.connect(self._changed)
-        self._editor.setAccessibleName(field.name)
-        self._editor.setAccessibleDescription(field.meaning)
         tip = tooltip_for(field)  # built once: label and editor share it
         self._editor.setToolTip(tip)
         self._editor.setObjectName(f"field:{field.name}")
         if isinstance(self._editor, _DateEditor):  # the line inside is what takes the focus
-            self._editor.line.setAccessibleName(field.name)
-            self._editor.line.setAccessibleDescription(field.meaning)
             self._editor.line.setObjectName(f"field:{field.name}")
+            self._editor.button.setAccessibleName(f"Pick a date for {label_for(field.name)}")
 
         # plain words first, the contract's wire name under them (beside the message line,
         # so it costs no height)
@@ -174,7 +173,7 @@ class FieldRow(QWidget):
         mark = " *" if self.required else ""
         self.label = QLabel(f"{html.escape(label_for(field.name), quote=False)}{mark}", self)
         self.label.setToolTip(tip)
-        self.label.setBuddy(self._editor)
+        self.label.setBuddy(self._spoken)  # the label relation a screen reader follows
         self.label.setFixedWidth(LABEL_WIDTH)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.wire_name = QLabel(field.name, self)
@@ -186,6 +185,7 @@ class FieldRow(QWidget):
         self.wire_name.setFont(small)
         self.wire_name.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.mark = QLabel(self)
+        self.mark.setObjectName("field-state")
         self.mark.setFixedWidth(16)
         self.mark.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message = _MessageLine(self)
@@ -205,6 +205,7 @@ class FieldRow(QWidget):
         under.addWidget(self.wire_name)
         under.addWidget(self.message, 1)
         lay.addLayout(under)
+        self._speak()
         self.setFocusProxy(self._editor)
         focus_target = getattr(self._editor, "line", self._editor)  # a date's line edit
         focus_target.installEventFilter(self)
@@ -301,6 +302,7 @@ class FieldRow(QWidget):
             self.required = required
             mark = " *" if required else ""
             self.label.setText(f"{html.escape(label_for(self.field.name), quote=False)}{mark}")
+            self._speak()
 
     def set_state(self, state: str, message: str = "") -> None:
         """Show "required", "fine", "warning", "error" or "" (nothing to say)."""
@@ -322,6 +324,26 @@ class FieldRow(QWidget):
         self.mark.setToolTip(message or state)
         self.message.set_message(message)
         self.message.setStyleSheet(f"color: {colour};")
-        self._editor.setAccessibleDescription(
-            f"{self.field.meaning} {message}".strip() if message else self.field.meaning
-        )
+        self.mark.setAccessibleName(_STATE_WORDS.get(state, ""))  # not "•" or "✓"
+        self._speak()
+
+    @property
+    def _spoken(self) -> QWidget:
+        """The widget a screen reader meets: a date's line edit, else the editor."""
+        widget: QWidget = getattr(self._editor, "line", self._editor)
+        return widget
+
+    def _speak(self) -> None:
+        """Name the editor by its visible label; its wire name, whether it is required or
+        invalid (Qt has no state for either) and the message go in its description."""
+        words = [self.field.name]
+        if self.required:
+            words.append("required")
+        if self.state == "error":
+            words.append(f"invalid: {self._message}" if self._message else "invalid")
+        elif self._message:
+            words.append(self._message)
+        words.append(self.field.meaning)
+        spoken = self._spoken
+        spoken.setAccessibleName(label_for(self.field.name))
+        spoken.setAccessibleDescription(". ".join(w.rstrip(".") for w in words if w) + ".")

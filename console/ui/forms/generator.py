@@ -11,10 +11,12 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -43,9 +45,12 @@ class CommandForm(QWidget):
     """
 
     changed = Signal()
+    skip_to_send = Signal()  # the person wants Send, past the optional sections
 
     # Subclasses may reorder sections; unknown sections follow in table order.
     SECTION_ORDER: Sequence[str] = ()
+    # Sections followed by a "Skip to Send" stop: what follows them is optional.
+    SKIP_TO_SEND_AFTER: Collection[str] = ()
 
     def __init__(
         self, command: Command, parent: QWidget | None = None, *, first_rows: int | None = None
@@ -88,11 +93,24 @@ class CommandForm(QWidget):
         self.hint.setFrameShape(QFrame.Shape.StyledPanel)  # test data, set apart from the form
         self.hint.setMargin(6)
         self.hint.setVisible(False)
-        self.hint.setAccessibleName("Sandbox test data")
-        self.hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.hint.setAccessibleDescription("Sandbox test data")  # its text is its name
+        # The mouse follows its links; the keyboard has the button under it, a stop of its
+        # own that Tab shows (a link inside a label takes no focus a scroll area can follow).
+        self.hint.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByMouse
+        )
         self.hint.setOpenExternalLinks(False)
         self.hint.linkActivated.connect(self._hint_link)
+        self.hint_more = QPushButton("More test data…")
+        self.hint_more.setObjectName("sandbox-hint-more")
+        self.hint_more.setFlat(True)
+        self.hint_more.setVisible(False)
+        self.hint_more.clicked.connect(
+            lambda: self._hint_link("hint:less" if self._hint_open else "hint:more")
+        )
         self.content_layout.addWidget(self.hint)
+        self.content_layout.addWidget(self.hint_more, 0, Qt.AlignmentFlag.AlignLeft)
         self.build_choices(self.content_layout)
         self._build_sections(first_rows)
         self.content_layout.addStretch(1)
@@ -104,9 +122,18 @@ class CommandForm(QWidget):
         self.scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # not a stop: nothing shows it
         # narrower than this the editors get too short; the scroll area scrolls sideways then
         self.content.setMinimumWidth(400)
+        # a stop reached from outside (Tab from Send, a shortcut) is scrolled into sight:
+        # the scroll area follows only Tab among its own stops
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._follow_focus)
         self.outer = QHBoxLayout(self)
         self.outer.setContentsMargins(0, 0, 0, 0)
         self.outer.addWidget(self.scroller, 3)
+
+    def _follow_focus(self, _old: QWidget | None, now: QWidget | None) -> None:
+        if now is not None and self.content.isAncestorOf(now):
+            self.scroller.ensureWidgetVisible(now)
 
     # -- building ----------------------------------------------------------------------
     def set_hint(self, hint: Hint | None) -> None:
@@ -119,13 +146,12 @@ class CommandForm(QWidget):
         if hint is None:
             self.hint.setText("")
             self.hint.setVisible(False)
+            self.hint_more.setVisible(False)
             return
-        if self._hint_open:
-            text = f"{hint.full} <a href='hint:less'>Less</a>"
-        else:
-            text = f"{hint.short} <a href='hint:more'>More test data…</a>"
-        self.hint.setText(text)
+        self.hint.setText(hint.full if self._hint_open else hint.short)
+        self.hint_more.setText("Less test data" if self._hint_open else "More test data…")
         self.hint.setVisible(True)
+        self.hint_more.setVisible(True)
 
     def _hint_link(self, link: str) -> None:
         if link in ("hint:more", "hint:less"):
@@ -171,6 +197,13 @@ class CommandForm(QWidget):
             outer.addWidget(QLabel(f"<b>{self.section_title(key)}</b>"))
             box = QGroupBox()
             outer.addWidget(box)
+            if key in self.SKIP_TO_SEND_AFTER:
+                skip = QPushButton("Skip to Send")
+                skip.setObjectName(f"skip-to-send:{key}")
+                skip.setFlat(True)
+                skip.setToolTip("Put the cursor on Send, past the optional sections below")
+                skip.clicked.connect(self.skip_to_send)
+                outer.addWidget(skip, 0, Qt.AlignmentFlag.AlignLeft)
             lay = QVBoxLayout(box)
             lay.setSpacing(2)
             self.sections[key] = section
@@ -422,6 +455,8 @@ class CommandForm(QWidget):
     def focus_first(self, reason: Qt.FocusReason = Qt.FocusReason.TabFocusReason) -> bool:
         """Put the cursor on the form's first stop that is shown; False when none is."""
         for widget in self.tab_stops():
+            if widget is self.hint_more:
+                continue  # the test data above the form is a Shift+Tab away
             if widget.isVisibleTo(self) and widget.isEnabled():
                 self.scroller.ensureWidgetVisible(widget)
                 widget.setFocus(reason)

@@ -41,6 +41,7 @@ class PayoutForm(CommandForm):
     """The payout-check form."""
 
     SECTION_ORDER = ("order", "card", "stored-card", "bank", "ewallet", "crypto", "receiver")
+    SKIP_TO_SEND_AFTER = ("card", "stored-card", "bank", "ewallet", "crypto")
 
     def __init__(
         self, command: Command, parent: QWidget | None = None, *, first_rows: int | None = None

@@ -31,7 +31,9 @@ class ProblemSummary(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.headline = QLabel()
-        self.headline.setAccessibleName("Validation summary")
+        # no accessible name: its text is what a screen reader reads (and hears change)
+        self.headline.setObjectName("validation-summary")
+        self.headline.setAccessibleDescription("Validation summary")
         self.headline.setWordWrap(True)  # a long headline must not widen the window
         self.list = QListWidget()
         self.list.setAccessibleName("Problems")

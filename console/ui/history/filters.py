@@ -8,6 +8,7 @@ from PySide6.QtCore import QDate, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QDateEdit, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from console.core.history import OUTCOME_TEXT, HistoryFilter
+from console.ui.speech import label_unseen
 
 ANY = ""
 DATE_RANGES = (
@@ -86,6 +87,7 @@ class HistoryFilters(QWidget):
         lay.addWidget(self.search, 3)
         for widget in (self.command, self.environment, self.outcome, self.dates):
             lay.addWidget(widget)
+            label_unseen(widget, widget.accessibleName(), lay)  # read by value otherwise
         lay.addWidget(self.since)
         self.to_label = QLabel("to")
         self.to_label.setVisible(False)

@@ -107,7 +107,7 @@ class HistoryPane(QWidget):
         self.model = HistoryModel(history, self.tasks, self)
         self.filters = HistoryFilters()
         self.count_label = QLabel("Reading the history…")
-        self.count_label.setAccessibleName("Number of requests shown")
+        self.count_label.setAccessibleDescription("Number of requests shown")  # read by its text
         # beside the count, not a line of its own: a message never pushes the table down
         self.message = QLabel()
         self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)

@@ -50,6 +50,8 @@ class RequestTab(QWidget):
         self.params.setAccessibleName("Body parameters")
         self.curl = CopyBlock("Copy as curl", lines=5)
         self.curl.copy_button.setText("Copy as curl")
+        self.curl.copy_button.setAccessibleName("Copy as curl")
+        self.curl.copy_button.setToolTip("Copy the request as a curl command")
         self.code = CopyAsCode()  # the dock gives it the request on screen
         self.code.setEnabled(False)
         bar = QHBoxLayout()

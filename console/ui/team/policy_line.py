@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QWidget
 
+from console.core.environments import Environment
 from console.core.errors import ConsoleError
 from console.core.journals import team_dsn
 from console.ui.tasks import TaskManager
@@ -22,9 +23,9 @@ class PolicyLine(QLabel):
         self.tasks = tasks if tasks is not None else TaskManager(self)
         self.environment = ""
 
-    def show_for(self, environment: str) -> None:
-        self.environment = environment
-        self.setText(f"Approval policy (team): reading for {environment}…")
+    def show_for(self, environment: Environment) -> None:
+        self.environment = environment.name
+        self.setText(f"Approval policy (team): reading for {environment.name}…")
         self.tasks.run(
             lambda: _describe(self.dsn, environment), self._shown, self._failed, owner=self
         )
@@ -39,17 +40,40 @@ class PolicyLine(QLabel):
         )
 
 
-def _describe(dsn: str, environment: str) -> str:
+def _describe(dsn: str, environment: Environment) -> str:
+    """The policy of the registered gateway the environment's payouts go to."""
     # boundary: the team database's modules load on the worker that reads the policy
-    from console.core.team.approval import Approvals
+    from console.core.team.gateways import Target
     from console.core.team.journal import TeamJournal
+    from console.core.team.registry import GatewayRegistry
 
+    command = "payout-check"
+    try:
+        target = Target.for_command(
+            command,
+            {
+                "base_url": environment.base_url,
+                "login": environment.login,
+                "endpoint_id": environment.endpoint_id or None,
+                "endpoint_group_id": environment.endpoint_group_id or None,
+                "path_templates": environment.templates_for(command),
+            },
+        )
+    except ValueError as exc:
+        return f"Approval policy (team): none yet ({exc})."
     with TeamJournal(dsn) as journal:
-        policy = Approvals(journal).policy(environment)
+        policy = GatewayRegistry(journal).policy_at(target)
+    if policy is None:
+        if target.local:
+            return "Approval policy (team): none (a gateway on this computer, not registered)."
+        return (
+            "Approval policy (team): the team has not registered this gateway, so nothing is "
+            "sent to it. An admin registers it with `gateway-console team gateway add`."
+        )
     expiry = "" if policy.mode == "none" else f"; pending submissions expire after {policy.expiry}"
     return (
-        f"Approval policy (team): {policy.describe()}{expiry}. An admin changes it with "
-        f"`gateway-console team policy {environment}`."
+        f"Approval policy (team) of the gateway {policy.gateway}: {policy.describe()}{expiry}. "
+        f"An admin changes it with `gateway-console team policy {policy.gateway}`."
     )
 
 

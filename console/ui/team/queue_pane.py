@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     AddPane = Callable[[QWidget, str, Qt.DockWidgetArea, str], QDockWidget]  # dock and list it
 
 HEADINGS = ("#", "Environment", "Command", "Client order id", "Amount", "Receiver", "Maker",
-            "Expires")  # fmt: skip
+            "Expires", "Rejected before")  # fmt: skip
 
 
 class _Heard(QObject):
@@ -107,23 +107,27 @@ class ApprovalQueuePane(QWidget):
         return False
 
     def reload(self) -> None:
-        self.tasks.run(self.approvals.pending, self._show, self._failed)
+        self.tasks.run(self.approvals.pending_with_rejections, self._show, self._failed)
 
-    def _show(self, submissions: list[Submission]) -> None:
+    def _show(self, pending: list[tuple[Submission, str]]) -> None:
+        submissions = [s for s, _again in pending]
         self.submissions = submissions
         self.table.setRowCount(len(submissions))
-        for row, s in enumerate(submissions):
+        for row, (s, again) in enumerate(pending):
             amount = " ".join(x for x in (s.amount, s.currency) if x)
             if s.is_batch:  # rows, totals per currency, largest payout: one line
                 amount = "; ".join(s.batch_lines[1:])
             expires = f"{s.expires.astimezone():%d.%m %H:%M}"
             command = "batch" if s.is_batch else s.command
-            cells = (str(s.id), s.environment, command, s.client_orderid or "", amount,
-                     s.receiver or "", s.maker, expires)  # fmt: skip
+            where = f"{s.environment} ({s.gateway_name})" if s.gateway_name else s.environment
+            cells = (str(s.id), where, command, s.client_orderid or "", amount,
+                     s.receiver or "", s.maker, expires, again)  # fmt: skip
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if s.is_batch:
                     item.setToolTip("\n".join(s.batch_lines))
+                if again:  # a rejection asked again: the checker sees it on every cell
+                    item.setToolTip(again)
                 self.table.setItem(row, column, item)
         self.empty.setVisible(not submissions)
         self._enable()

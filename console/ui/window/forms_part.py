@@ -79,6 +79,7 @@ class FormsPart(QWidget):
     validated = Signal(object, object)
     shown = Signal(str)
     drafts_due = Signal()
+    skip_to_send = Signal()
 
     def __init__(self, session: Session, drafts: DraftStore, parent: QWidget | None = None):
         super().__init__(parent)
@@ -155,6 +156,7 @@ class FormsPart(QWidget):
             callback.listener_url = lambda: self.listener_url
         form.load(self.drafts.get(name))
         form.changed.connect(lambda f=form: self.validate(f))
+        form.skip_to_send.connect(self.skip_to_send)
         index = self.forms.names.index(name)
         current = self.stack.currentIndex()
         old = self.stack.widget(index)

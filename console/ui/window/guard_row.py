@@ -22,6 +22,7 @@ from console.core.pipeline import (
     resend_note,
 )
 from console.ui.send_guard import Key, SendGuard
+from console.ui.speech import announce
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
@@ -60,7 +61,9 @@ class GuardRow(QWidget):
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.note.setAccessibleName("Why Send is off")
+        # no accessible name: its text is what a screen reader reads (and hears change)
+        self.note.setObjectName("why-send-is-off")
+        self.note.setAccessibleDescription("Why Send is off")
         self.note.setVisible(False)
         self.new_id_button = QPushButton("New client_orderid")
         self.new_id_button.setObjectName("new-client-orderid")
@@ -109,7 +112,10 @@ class GuardRow(QWidget):
             text = html.escape(
                 blocked_text(found, self.forms.command).removesuffix(".") + " (Ctrl+G)."
             )
-            self.note.setText(f"<span style='color:{colour}'>{text}</span>")
+            shown = f"<span style='color:{colour}'>{text}</span>"
+            if shown != self.note.text() or self.note.isHidden():
+                announce(self.note, text)
+            self.note.setText(shown)
         self.note.setVisible(blocks)
         self.new_id_button.setVisible(blocks)
         self.setVisible(blocks)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from console.core.order_facts import client_orderid
@@ -17,6 +17,7 @@ from console.ui.banner import first_sentence
 from console.ui.forms.generator import CommandForm
 from console.ui.forms.validation_view import ProblemSummary
 from console.ui.icons import icon
+from console.ui.speech import announce
 from console.ui.theme import state_colour
 from console.ui.window.guard_row import GuardRow
 
@@ -89,7 +90,16 @@ class SendPanel(QWidget):
         self.guard.changed.connect(self.update_send)
         self.result = QLabel()
         self.result.setWordWrap(True)
-        self.result.setAccessibleName("Last outcome")
+        # no accessible name: its text is what a screen reader reads (and hears change)
+        self.result.setObjectName("last-outcome")
+        self.result.setAccessibleDescription("Last outcome")
+        # the cursor waits here, beside Send, while Send is off for a send: in sight, where
+        # the answer comes (never passed on to a stop scrolled away)
+        self.result.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.result.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         self.use_in_payout_button = QPushButton("Use in payout")
         self.use_in_payout_button.setToolTip(
             "Open the payout form with this stored card reference filled in"
@@ -127,6 +137,7 @@ class SendPanel(QWidget):
         sender.cancelled.connect(self._cancelled)
         forms.validated.connect(self._validated)
         forms.shown.connect(lambda _name: self.refresh_result())
+        forms.skip_to_send.connect(self.focus_send)
         # once the journal is attached (right after the first paint), an id already accepted
         # (a draft kept across a restart) turns Send off before anyone presses it; a journal
         # that cannot be opened keeps it off
@@ -156,6 +167,22 @@ class SendPanel(QWidget):
             if problem.fields and self.forms.focus_field(problem.fields[0]):
                 return
 
+    def focus_send(self) -> None:
+        """The cursor to Send; while Send is off, to the line that says why."""
+        if self.send_button.isEnabled():
+            self.send_button.setFocus(Qt.FocusReason.OtherFocusReason)
+        elif self.summary.list.isVisible():
+            self.summary.list.setFocus(Qt.FocusReason.OtherFocusReason)
+        else:
+            self.result.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _send_off(self) -> None:
+        """Turn Send off; its cursor stays beside it, on the result line (Qt would pass it
+        on to the next stop of the chain, the top of the form, scrolled out of sight)."""
+        if self.send_button.hasFocus():
+            self.result.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.send_button.setEnabled(False)
+
     def add_button(self, button: QWidget, index: int = 1) -> None:
         """Another part's button beside the result line (Check status, Follow this order)."""
         self.bar.insertWidget(index, button)
@@ -175,9 +202,10 @@ class SendPanel(QWidget):
         can = not sending and self.session.ready
         blocked = self.guard.show_block(self.guard.verdict())
         refusal = self.journal.refusal()
-        self.send_button.setEnabled(
-            can and self.summary.errors == 0 and not blocked and not refusal
-        )
+        if can and self.summary.errors == 0 and not blocked and not refusal:
+            self.send_button.setEnabled(True)
+        else:
+            self._send_off()
         self.send_button.setToolTip(refusal or SEND_TIP)
         # one line says why Send is off: never "Ready to send" beside a Send that is off
         if self.controller.asking:  # a confirmation is open: nothing has gone yet
@@ -222,7 +250,7 @@ class SendPanel(QWidget):
             self.show_result("error", self.journal.refusal())
             return
         command = self.forms.command
-        self.send_button.setEnabled(False)  # before anything else: no double send
+        self._send_off()  # before anything else: no double send
         if not self.guard.before_send():  # accepted before, or on its way
             self.update_send()
             return
@@ -332,8 +360,12 @@ class SendPanel(QWidget):
     # -- the result line ---------------------------------------------------------------------
     def show_result(self, state: str, text: str, command: str | None = None) -> None:
         """Set the result line of ``command`` (default: the form shown) and show it."""
-        self._results[command or self.forms.command] = (state, text)
+        command = command or self.forms.command
+        changed = self._results.get(command) != (state, text)
+        self._results[command] = (state, text)
         self.refresh_result()
+        if changed and command == self.forms.command:
+            announce(self.result, text)  # heard where it is said: under the form shown
 
     def result_of(self, command: str) -> tuple[str, str]:
         """(state, text) of a form's result line."""

@@ -1,0 +1,28 @@
+"""The team database a ``team`` command works on: ``--dsn``, else the DSN ``team init``
+saved (or ``GATEWAY_CONSOLE_TEAM_DSN``)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from console.cli.request_args import UsageError
+
+if TYPE_CHECKING:
+    from console.core.team.journal import TeamJournal
+
+
+def team_dsn(args: argparse.Namespace) -> str:
+    from console.core.team.dsn import configured_dsn, parse_dsn
+
+    dsn = args.dsn or configured_dsn()
+    if not dsn:
+        raise UsageError("no team database: run `team init --dsn URL` or pass --dsn")
+    parse_dsn(dsn)
+    return str(dsn)
+
+
+def team_journal(args: argparse.Namespace) -> TeamJournal:
+    from console.core.team.journal import TeamJournal
+
+    return TeamJournal(team_dsn(args))
