@@ -164,6 +164,14 @@ def sender_team(
     )
 
 
+def serving(db: TeamDatabase) -> bool:
+    """Whether a team sender has started and said which environments it serves."""
+    from console.core.team import connect
+
+    with connect(db.dsn()) as sql:
+        return bool(sql.execute("SELECT count(*) FROM gateway.senders").fetchone()[0])
+
+
 def wait_for(predicate: object, timeout: float = 60.0, every: float = 0.1) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:

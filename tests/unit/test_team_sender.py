@@ -6,7 +6,6 @@ erased once sent."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.cli.failures import EXIT_APPROVAL_REFUSED, EXIT_OK, EXIT_SUBMITTED
 from console.core.team import TeamJournal, connect
 from tests.helpers.batch_files import card_file, write_csv
-from tests.helpers.http_server import TestServer, serve
+from tests.helpers.http_server import TestServer
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.sender import (
     SENDER,
@@ -23,39 +22,13 @@ from tests.helpers.sender import (
     Profile,
     SenderTeam,
     sender_team,
+    serving,
     stop,
     wait_for,
 )
 from tests.helpers.team import PAN, payout_values, register_policy
 
 psycopg = pytest.importorskip("psycopg")
-
-
-@pytest.fixture
-def gateway() -> Iterator[tuple[Gateway, TestServer]]:
-    stand_in = Gateway()
-    with serve(stand_in) as server:
-        yield stand_in, server
-
-
-@pytest.fixture
-def team(
-    team_db: TeamDatabase,
-    tmp_path: Path,
-    gateway: tuple[Gateway, TestServer],
-    rsa_key: rsa.RSAPrivateKey,
-    other_rsa_key: rsa.RSAPrivateKey,
-) -> Iterator[SenderTeam]:
-    made = sender_team(team_db, tmp_path, gateway[1].url, rsa_key, other_rsa_key)
-    sender = made.start_sender()
-    assert wait_for(lambda: _serving(team_db), 60), "the sender did not start"
-    yield made
-    stop(sender)
-
-
-def _serving(db: TeamDatabase) -> bool:
-    with connect(db.dsn()) as sql:
-        return bool(sql.execute("SELECT count(*) FROM gateway.senders").fetchone()[0])
 
 
 def _send(order: str, *extra: str, card: bool = False) -> list[str]:
@@ -280,7 +253,7 @@ def test_the_sender_signs_the_audit_trail_with_the_teams_audit_key(
         "--audit-passphrase-env", "AUDIT_PASS", "--poll", "0.2",
     )  # fmt: skip
     try:
-        assert wait_for(lambda: _serving(team_db), 60), made.sender.logs(sender)
+        assert wait_for(lambda: serving(team_db), 60), made.sender.logs(sender)
         sent = made.alice.run(*_send("p-signed"))
         assert sent.returncode == EXIT_OK, sent.stderr
         assert wait_for(lambda: _signed_up_to_the_head(team_db), 30), made.sender.logs(sender)

@@ -4,49 +4,19 @@ runs here, so the money rules' coverage sees it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
 from console.cli.failures import EXIT_OK, EXIT_SUBMITTED
-from console.core.team import Approvals, TeamJournal, connect
+from console.core.team import TeamJournal
 from tests.helpers.batch_files import card_file, card_row, write_csv
-from tests.helpers.http_server import TestServer, serve
-from tests.helpers.postgres import TeamDatabase
-from tests.helpers.sender import Gateway, Profile, SenderTeam, sender_team, stop, wait_for
-from tests.helpers.team import payout_values
+from tests.helpers.http_server import TestServer
+from tests.helpers.sender import Gateway, Profile, SenderTeam, wait_for
+from tests.helpers.team import payout_values, register_policy
 
 psycopg = pytest.importorskip("psycopg")
-
-
-@pytest.fixture
-def gateway() -> Iterator[tuple[Gateway, TestServer]]:
-    stand_in = Gateway()
-    with serve(stand_in) as server:
-        yield stand_in, server
-
-
-@pytest.fixture
-def team(
-    team_db: TeamDatabase,
-    tmp_path: Path,
-    gateway: tuple[Gateway, TestServer],
-    rsa_key: rsa.RSAPrivateKey,
-    other_rsa_key: rsa.RSAPrivateKey,
-) -> Iterator[SenderTeam]:
-    made = sender_team(team_db, tmp_path, gateway[1].url, rsa_key, other_rsa_key)
-    sender = made.start_sender()
-    assert wait_for(lambda: _serving(team_db), 60), made.sender.logs(sender)
-    yield made
-    stop(sender)
-
-
-def _serving(db: TeamDatabase) -> bool:
-    with connect(db.dsn()) as sql:
-        return bool(sql.execute("SELECT count(*) FROM gateway.senders").fetchone()[0])
 
 
 def _as(profile: Profile, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -85,7 +55,7 @@ def test_a_held_payout_submitted_here_waits_for_a_checker_then_the_sender(
 ) -> None:
     stand_in, _server = gateway
     with TeamJournal(team.db.dsn("root_admin")) as admin:
-        Approvals(admin).set_policy("live", "all")
+        register_policy(admin, "live", "all")
     _as(team.alice, monkeypatch)
     assert main(_send("h-2", "--no-wait")) == EXIT_SUBMITTED
     said = capsys.readouterr()

@@ -5,7 +5,6 @@ PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from console.cli.failures import (
     EXIT_UNREGISTERED_GATEWAY,
 )
 from console.core.team import TeamJournal, connect
-from tests.helpers.http_server import TestServer, serve
+from tests.helpers.http_server import TestServer
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.sender import SENDER, Gateway, SenderTeam, sender_team, stop, wait_for
 from tests.helpers.team import payout_values, register_policy
@@ -25,13 +24,6 @@ from tests.helpers.team import payout_values, register_policy
 psycopg = pytest.importorskip("psycopg")
 
 FAR = "https://far.example/paynet"  # not on this computer: the team must register it
-
-
-@pytest.fixture
-def gateway() -> Iterator[tuple[Gateway, TestServer]]:
-    stand_in = Gateway()
-    with serve(stand_in) as server:
-        yield stand_in, server
 
 
 @pytest.fixture

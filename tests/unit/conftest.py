@@ -1,0 +1,38 @@
+"""Fixtures the team sender's tests share: a stand-in gateway on this computer, and a team
+whose sender runs as its own process (``tests.helpers.sender``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from tests.helpers.http_server import TestServer, serve
+from tests.helpers.postgres import TeamDatabase
+from tests.helpers.sender import Gateway, SenderTeam, sender_team, serving, stop, wait_for
+
+
+@pytest.fixture
+def gateway() -> Iterator[tuple[Gateway, TestServer]]:
+    """A gateway stand-in that answers payouts and status questions, and counts payouts."""
+    stand_in = Gateway()
+    with serve(stand_in) as server:
+        yield stand_in, server
+
+
+@pytest.fixture
+def team(
+    team_db: TeamDatabase,
+    tmp_path: Path,
+    gateway: tuple[Gateway, TestServer],
+    rsa_key: rsa.RSAPrivateKey,
+    other_rsa_key: rsa.RSAPrivateKey,
+) -> Iterator[SenderTeam]:
+    """alice (maker, no key), bob (checker) and a running team sender for ``gateway``."""
+    made = sender_team(team_db, tmp_path, gateway[1].url, rsa_key, other_rsa_key)
+    sender = made.start_sender()
+    assert wait_for(lambda: serving(team_db), 60), made.sender.logs(sender)
+    yield made
+    stop(sender)
