@@ -208,3 +208,48 @@ def test_a_program_from_a_status_not_sent_keeps_the_ids_it_looks_up() -> None:
     assert text.splitlines()[0] == (
         "// NOT SENT: this program was made from a request the console did not send."
     )
+
+
+def test_a_postman_export_for_the_local_sandbox_runs_as_exported(
+    tmp_path: Path, key_file: Path
+) -> None:
+    """Without newman: the files a person imports. A sandbox's environment names the first
+    payment the sandbox seeds and carries its key readable by its owner only; every request
+    tests its answer's type and keeps the ids the next request needs."""
+    code = main(
+        [
+            "export", "postman", "--base-url", "http://127.0.0.1:8080/paynet", "--login",
+            "demo", "--endpoint-id", "1001", "--with-key", str(key_file), "--output-dir",
+            str(tmp_path),
+        ]
+    )  # fmt: skip
+    assert code == 0
+    collection = json.loads((tmp_path / "gateway-v4.postman_collection.json").read_text())
+    environment_file = tmp_path / "gateway-v4.postman_environment.json"
+    values = {v["key"]: v["value"] for v in json.loads(environment_file.read_text())["values"]}
+    assert "9000001" in values.values()
+    assert "first-payment-1" in values.values()
+    assert "sale-0001" not in values.values()
+    assert values["privateKey"].startswith("-----BEGIN")
+    assert environment_file.stat().st_mode & 0o777 == 0o600
+    for item in collection["item"]:
+        tests = "\n".join(e["script"]["exec"][0] for e in item["event"] if e["listen"] == "test")
+        assert "pm.test(" in "\n".join(
+            line for e in item["event"] for line in e["script"]["exec"]
+        ), item["name"]
+        assert tests
+
+
+def test_a_private_key_goes_into_a_postman_environment_only_for_a_sandbox(
+    tmp_path: Path, key_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "export", "postman", "--base-url", "https://gateway.example/paynet", "--login",
+            "m", "--endpoint-id", "1", "--with-key", str(key_file), "--output-dir",
+            str(tmp_path),
+        ]
+    )  # fmt: skip
+    assert code != 0
+    assert "only for a sandbox" in capsys.readouterr().err
+    assert not (tmp_path / "gateway-v4.postman_environment.json").exists()
