@@ -225,3 +225,29 @@ def test_a_status_answer_for_a_look_up_without_client_orderid_settles_nothing(
     assert sent.outcome.response.status == "declined"
     payout = next(row for row in history.fetch() if row.command == "payout-check")
     assert payout.final_status is None
+
+
+def test_the_card_number_question_names_the_card_that_fails_masked(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    """The person confirms the number they typed: the question shows that card, masked,
+    not another field's value, and names the check."""
+    values = example_values("payout-check")
+    values.update(client_orderid="o-1", credit_card_number="4444444444444449")
+    connection = {"base_url": "http://127.0.0.1:9", "login": "merchant", "endpoint_id": "1"}
+    prepared = prepare("payout-check", values, private_key=rsa_key, **connection)
+    question = _pipeline(History(), production=False).check(prepared).card_question
+    assert question.startswith("The card number 444444******4449 fails the card number check")
+    assert "(Luhn)" in question
+    assert "4444444444444449" not in question
+
+
+def test_a_refusal_carries_the_verdict_that_decided_it(rsa_key: rsa.RSAPrivateKey) -> None:
+    """A front names the earlier order from the refusal (its time, its gateway order)."""
+    prepared = _prepared("payout-check", "http://127.0.0.1:9", rsa_key)
+    accepted = Verdict(Seen.ACCEPTED, "o-1", datetime.now(UTC), "9001")
+    check = _pipeline(History(), production=False).check(prepared, accepted)
+    with pytest.raises(RefusedError) as refused:
+        check.refuse_if_blocked()
+    assert refused.value.verdict is accepted
+    assert refused.value.code == Refusal.ACCEPTED_BEFORE
