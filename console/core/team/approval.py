@@ -70,6 +70,25 @@ def approved_decision(maker: Decision | None = None) -> Decision:
     )
 
 
+def recorded(
+    environment: str, prepared: PreparedRequest, row: dict[str, Any], card: bool
+) -> tuple[Any, ...]:
+    """What every submission of one request records, in the database functions' order: the
+    environment, command, order id, amount, currency, masked receiver, hash, masked
+    parameters, and the parameters themselves only without card data."""
+    return (
+        environment,
+        prepared.command,
+        row["client_orderid"],
+        row["amount"],
+        row["currency"],
+        row["receiver"],
+        row["content_hash"],
+        json.dumps(mask_params(prepared.params)),
+        None if card else json.dumps([list(p) for p in prepared.params]),
+    )
+
+
 def approved_row(environment: str, prepared: PreparedRequest, key: str) -> dict[str, Any]:
     """What the database compares a sent row with: its amount, currency, receiver (masked,
     as the journal keeps them) and request hash."""
@@ -232,12 +251,7 @@ class Approvals:
         card = carries_card_data(prepared)
         row = approved_row(environment, prepared, self.journal.hash_key)
         target = Target.of(prepared)
-        with self.refusals(), self.journal.writing() as db:
-            # one submitter at a time per content: a second of the same request finds the first
-            db.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (row["content_hash"],)
-            )
-            earlier = waiting(db, environment, row["content_hash"], batch=False)
+        with self.submitting(environment, row["content_hash"]) as (db, earlier):
             if earlier is not None:
                 return Submitted(earlier.id, environment, prepared, earlier)
             self.refuse_after_rejection(
@@ -246,21 +260,26 @@ class Approvals:
             sid = db.execute(
                 "SELECT gateway.submit(%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s)",
                 (
-                    environment,
-                    prepared.command,
-                    row["client_orderid"],
-                    row["amount"],
-                    row["currency"],
-                    row["receiver"],
-                    row["content_hash"],
-                    json.dumps(mask_params(prepared.params)),
-                    None if card else json.dumps([list(p) for p in prepared.params]),
+                    *recorded(environment, prepared, row, card),
                     card,
                     target.url,
                     target.login,
                     after_rejection,
                 ),
             ).fetchone()[0]
+        return self.made(sid, environment, prepared)
+
+    @contextmanager
+    def submitting(self, environment: str, digest: str) -> Iterator[tuple[Any, Submission | None]]:
+        """The write transaction of one submission of the request ``digest`` (its refusals
+        in words): one submitter at a time per content, so a second of the same request
+        finds the first, given here while it still waits (None: submit it)."""
+        with self.refusals(), self.journal.writing() as db:
+            db.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (digest,))
+            yield db, waiting(db, environment, digest, batch=False)
+
+    def made(self, sid: int | None, environment: str, prepared: PreparedRequest) -> Submitted:
+        """The submission the database numbered ``sid`` (None: the caller is no maker)."""
         if sid is None:
             raise TeamPermissionError(
                 f"Not submitted: {self.journal.user} is not a maker in the team database."

@@ -13,7 +13,6 @@ back from the shared journal as the :class:`~console.core.pipeline.Sent` every f
 from __future__ import annotations
 
 import functools
-import json
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -22,21 +21,19 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.client import Outcome
 from console.core.errors import NetworkError, NotSentError, OutcomeUnknownError
-from console.core.masking import mask_params
 from console.core.pipeline import Sent
 from console.core.pipeline.guard import NEW
 from console.core.responses import DecodedResponse, Kind
-from console.core.team.approval import approved_row
+from console.core.team.approval import approved_row, recorded
 from console.core.team.errors import (
     ApprovalPendingError,
     NotApprovedError,
-    TeamPermissionError,
     TeamSetupError,
 )
 from console.core.team.gateways import Target
 from console.core.team.hashing import carries_card_data
 from console.core.team.sealing import seal
-from console.core.team.submissions import Submitted, decision_text, waiting
+from console.core.team.submissions import Submitted, decision_text
 
 if TYPE_CHECKING:
     from console.core.prepared import PreparedRequest
@@ -96,10 +93,7 @@ def submit_to_sender(
                 "card data cannot be sealed to it: nothing was submitted."
             )
         sealed, sealed_to = seal(key[0], prepared.params, row["content_hash"]), str(key[1])
-    with approvals.refusals(), journal.writing() as db:
-        # one submitter at a time per content: a second of the same request finds the first
-        db.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (row["content_hash"],))
-        earlier = waiting(db, environment, row["content_hash"], batch=False)
+    with approvals.submitting(environment, row["content_hash"]) as (db, earlier):
         if earlier is not None:
             return Submitted(earlier.id, environment, prepared, earlier)
         if batch is None:  # a batch's rows were checked when the batch was submitted
@@ -110,15 +104,7 @@ def submit_to_sender(
             "SELECT gateway.submit_to_sender(%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s,"
             " %s, %s, %s, %s)",
             (
-                environment,
-                prepared.command,
-                row["client_orderid"],
-                row["amount"],
-                row["currency"],
-                row["receiver"],
-                row["content_hash"],
-                json.dumps(mask_params(prepared.params)),
-                None if card else json.dumps([list(p) for p in prepared.params]),
+                *recorded(environment, prepared, row, card),
                 target.url,
                 target.login,
                 sealed_to,
@@ -127,11 +113,7 @@ def submit_to_sender(
                 after_rejection,
             ),
         ).fetchone()[0]
-    if sid is None:
-        raise TeamPermissionError(
-            f"Not submitted: {journal.user} is not a maker in the team database."
-        )
-    return Submitted(int(sid), environment, prepared)
+    return approvals.made(sid, environment, prepared)
 
 
 def wait_for_outcome(
