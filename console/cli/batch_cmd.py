@@ -264,20 +264,23 @@ def run_template(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _environment(args: argparse.Namespace, fallback: str | None = None) -> tuple[str, bool]:
-    """The journal's name for the environment (``fallback`` when no option names one), and
-    whether it is production."""
+def _environment(
+    args: argparse.Namespace, fallback: str | None = None
+) -> tuple[str, bool, str | None]:
+    """The journal's name for the environment (``fallback`` when no option names one),
+    whether it is production, and the saved environment requests connect through (None:
+    connection options, given or missing, as for a results file's "command line (...)")."""
     name = args.env or (None if getattr(args, "base_url", None) else fallback)
     if name:
         try:
             env = EnvironmentStore().get(name)
         except EnvironmentStoreError as exc:
             if not args.env:  # a results file's "command line (...)" environment
-                return name, False
+                return name, False, None
             raise UsageError(f"--env {args.env}: {exc.message}") from exc
-        return env.name, env.kind is EnvKind.PRODUCTION
+        return env.name, env.kind is EnvKind.PRODUCTION, env.name
     if getattr(args, "base_url", None):
-        return f"command line ({urlsplit(args.base_url).netloc})", False
+        return f"command line ({urlsplit(args.base_url).netloc})", False, None
     raise UsageError("name the environment: --env NAME, or --base-url with the other options")
 
 
@@ -355,7 +358,7 @@ def _close_journal(pipeline: Pipeline) -> None:
 
 def run_validate(args: argparse.Namespace) -> int:
     if args.env or args.base_url:
-        name, production = _environment(args)
+        name, production, _saved = _environment(args)
         pipeline = _pipeline(name, production, args)
     else:  # the file alone: no journal to look ids up in
         production = False
@@ -383,17 +386,6 @@ def _validate(args: argparse.Namespace, pipeline: Pipeline, production: bool) ->
     return EXIT_INVALID if plan.validation.error_rows or plan.validation.header_broken else EXIT_OK
 
 
-def saved_environment(args: argparse.Namespace, name: str) -> str | None:
-    """The saved environment a results file's row checks connect through: --env's, else
-    the one the file was run in (None: connection options, given or missing)."""
-    if args.env or getattr(args, "base_url", None):
-        return args.env or None
-    try:
-        return EnvironmentStore().get(name).name
-    except EnvironmentStoreError:  # a results file's "command line (...)" environment
-        return None
-
-
 def _connection(args: argparse.Namespace, command: str, env: str | None = None) -> Connection:
     return connection(args, command, env)
 
@@ -401,7 +393,7 @@ def _connection(args: argparse.Namespace, command: str, env: str | None = None) 
 def run_batch(args: argparse.Namespace) -> int:
     if args.dry_run == "sandbox":
         return _sandbox_dry_run(args)
-    name, _production = _environment(args)
+    name, _production, _saved = _environment(args)
     journal = open_journal()
     try:
         args.api_command = core.COMMAND
@@ -536,19 +528,21 @@ def _sandbox_dry_run(args: argparse.Namespace) -> int:
 
 def run_status(args: argparse.Namespace) -> int:
     out = core.check_results_path(args.file, args.results or core.results_path(args.file))
-    name, production = _environment(args, core.results_environment(out))
+    name, production, saved = _environment(args, core.results_environment(out))
     pipeline = _pipeline(name, production, args)
     try:
-        return _status(args, pipeline, production, out)
+        return _status(args, pipeline, production, out, saved)
     finally:
         _close_journal(pipeline)
 
 
-def _status(args: argparse.Namespace, pipeline: Pipeline, production: bool, out: Path) -> int:
+def _status(
+    args: argparse.Namespace, pipeline: Pipeline, production: bool, out: Path, saved: str | None
+) -> int:
     plan = _plan(args, pipeline, production)
     if args.check:
-        # a results file's environment when no option names one: --check connects to it
-        conn = _connection(args, "status", saved_environment(args, pipeline.environment))
+        # through the saved environment: --env's, else the one the results file names
+        conn = _connection(args, "status", saved)
 
         def said(answer: core.StatusAnswer) -> None:
             words = answer.next_step or answer.status or answer.outcome.summary
@@ -584,7 +578,7 @@ def print_standings(lines: dict[int, core.ResultLine], out: Path) -> int:
 
 
 def run_limits(args: argparse.Namespace) -> int:
-    name, production = _environment(args)
+    name, production, _saved = _environment(args)
     if args.clear:
         core.set_limits(name, None)
     elif args.max_rows is not None or args.max_total is not None:
