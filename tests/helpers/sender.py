@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from tests.helpers.http_server import Received, Reply
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.team import FORM, accepted, register_policy
+from tests.helpers.team import FORM, accepted, payout_values, register_policy
 
 SENDER = "sendbot"
 
@@ -162,6 +162,14 @@ def sender_team(
         owner_only_pem(tmp / SENDER / "merchant.pem", key),
         owner_only_pem(tmp / SENDER / "seal.pem", seal),
     )
+
+
+def send_args(order: str, *extra: str, env: str = "live", card: bool = False) -> list[str]:
+    """``gateway-console send payout-check`` of the example payout ``order`` to ``env``."""
+    args = ["send", "payout-check", "--env", env, "--yes", *extra]
+    for name, value in payout_values(order, card=card).items():
+        args += ["-f", f"{name}={value}"]
+    return args
 
 
 def serving(db: TeamDatabase) -> bool:

@@ -21,21 +21,15 @@ from tests.helpers.sender import (
     Gateway,
     Profile,
     SenderTeam,
+    send_args,
     sender_team,
     serving,
     stop,
     wait_for,
 )
-from tests.helpers.team import PAN, payout_values, register_policy
+from tests.helpers.team import PAN, register_policy
 
 psycopg = pytest.importorskip("psycopg")
-
-
-def _send(order: str, *extra: str, card: bool = False) -> list[str]:
-    args = ["send", "payout-check", "--env", "live", "--yes", *extra]
-    for name, value in payout_values(order, card=card).items():
-        args += ["-f", f"{name}={value}"]
-    return args
 
 
 def _rows(db: TeamDatabase) -> list[tuple[str, str, str, str | None]]:
@@ -56,14 +50,14 @@ def test_a_maker_without_a_key_sends_through_the_sender_and_sees_the_outcome(
     keys = team.alice.run("keys", "show", "--env", "live")  # her profile has no key
     assert keys.returncode == EXIT_OK, keys.stderr
     assert f"the team sender ({SENDER}) holds the key of live" in keys.stdout
-    done = team.alice.run(*_send("p-1"))
+    done = team.alice.run(*send_args("p-1"))
     assert done.returncode == EXIT_OK, done.stderr
     assert "Submitted to the team sender as #1" in done.stderr
     assert "ACCEPTED" in done.stdout.upper()
     assert stand_in.payouts == {"p-1": 1}
     assert _rows(team.db) == [("p-1", "accepted", SENDER, None)]
 
-    queued = team.alice.run(*_send("p-2", "--no-wait"))
+    queued = team.alice.run(*send_args("p-2", "--no-wait"))
     assert queued.returncode == EXIT_SUBMITTED
     assert queued.stdout.strip() == "2"
     assert wait_for(lambda: stand_in.payouts["p-2"] == 1, 30)
@@ -76,7 +70,7 @@ def test_a_held_payout_is_sent_by_the_sender_once_a_checker_approves(
     stand_in, _server = gateway
     with TeamJournal(team.db.dsn("root_admin")) as admin:
         register_policy(admin, "live", "all")
-    held = team.alice.run(*_send("p-1"))
+    held = team.alice.run(*send_args("p-1"))
     assert held.returncode == EXIT_SUBMITTED, held.stderr
     assert held.stdout.strip() == "1"
     assert "team approve 1" in held.stderr
@@ -98,7 +92,7 @@ def test_card_data_reaches_the_sender_sealed_and_is_erased_once_sent(
     stand_in, _server = gateway
     with TeamJournal(team.db.dsn("root_admin")) as admin:
         register_policy(admin, "live", "all")
-    held = team.alice.run(*_send("p-1", card=True))
+    held = team.alice.run(*send_args("p-1", card=True))
     assert held.returncode == EXIT_SUBMITTED, held.stderr  # no --wait needed: it is sealed
     with connect(team.db.dsn()) as owner:  # even the database's owner reads no card number
         stored = owner.execute(
@@ -127,7 +121,7 @@ def test_card_data_reaches_the_sender_sealed_and_is_erased_once_sent(
 def test_a_rejected_card_payouts_sealed_data_is_erased(team: SenderTeam) -> None:
     with TeamJournal(team.db.dsn("root_admin")) as admin:
         register_policy(admin, "live", "all")
-    assert team.alice.run(*_send("p-1", card=True)).returncode == EXIT_SUBMITTED
+    assert team.alice.run(*send_args("p-1", card=True)).returncode == EXIT_SUBMITTED
     assert team.bob.run("team", "reject", "1", "--reason", "wrong card").returncode == EXIT_OK
     with connect(team.db.dsn()) as owner:
         assert owner.execute("SELECT count(*) FROM gateway.sealed").fetchone()[0] == 0
@@ -136,7 +130,7 @@ def test_a_rejected_card_payouts_sealed_data_is_erased(team: SenderTeam) -> None
 def test_only_the_sender_claims_a_submission_made_to_it(team: SenderTeam) -> None:
     with TeamJournal(team.db.dsn("root_admin")) as admin:
         register_policy(admin, "live", "all")
-    assert team.alice.run(*_send("p-1")).returncode == EXIT_SUBMITTED
+    assert team.alice.run(*send_args("p-1")).returncode == EXIT_SUBMITTED
     with connect(team.db.dsn("alice")) as maker:  # psql: she claims it, to send it herself
         digest = maker.execute("SELECT content_hash FROM gateway.submissions").fetchone()[0]
         answer = maker.execute("SELECT gateway.claim(1, %s)", (digest,)).fetchone()[0]
@@ -212,7 +206,7 @@ def test_the_sender_refuses_a_submission_for_another_gateway(
     stand_in, server = gateway
     moved = team.alice.run("env", "edit", "live", "--base-url", f"{server.url}/elsewhere", "--yes")
     assert moved.returncode == EXIT_OK, moved.stderr
-    done = team.alice.run(*_send("p-1"))
+    done = team.alice.run(*send_args("p-1"))
     assert done.returncode == EXIT_APPROVAL_REFUSED, done.stderr
     assert "this sender sends live to" in done.stderr
     assert "Nothing was sent" in done.stderr
@@ -254,7 +248,7 @@ def test_the_sender_signs_the_audit_trail_with_the_teams_audit_key(
     )  # fmt: skip
     try:
         assert wait_for(lambda: serving(team_db), 60), made.sender.logs(sender)
-        sent = made.alice.run(*_send("p-signed"))
+        sent = made.alice.run(*send_args("p-signed"))
         assert sent.returncode == EXIT_OK, sent.stderr
         assert wait_for(lambda: _signed_up_to_the_head(team_db), 30), made.sender.logs(sender)
     finally:

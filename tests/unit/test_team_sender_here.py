@@ -13,8 +13,8 @@ from console.cli.failures import EXIT_OK, EXIT_SUBMITTED
 from console.core.team import TeamJournal
 from tests.helpers.batch_files import card_file, card_row, write_csv
 from tests.helpers.http_server import TestServer
-from tests.helpers.sender import Gateway, Profile, SenderTeam, wait_for
-from tests.helpers.team import payout_values, register_policy
+from tests.helpers.sender import Gateway, Profile, SenderTeam, send_args, wait_for
+from tests.helpers.team import register_policy
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -25,13 +25,6 @@ def _as(profile: Profile, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", profile.dsn)
 
 
-def _send(order: str, *extra: str, card: bool = False) -> list[str]:
-    args = ["send", "payout-check", "--env", "live", "--yes", *extra]
-    for name, value in payout_values(order, card=card).items():
-        args += ["-f", f"{name}={value}"]
-    return args
-
-
 def test_a_card_payout_sent_here_goes_sealed_to_the_sender_and_its_outcome_is_shown(
     team: SenderTeam,
     gateway: tuple[Gateway, TestServer],
@@ -40,7 +33,7 @@ def test_a_card_payout_sent_here_goes_sealed_to_the_sender_and_its_outcome_is_sh
 ) -> None:
     stand_in, _server = gateway
     _as(team.alice, monkeypatch)
-    assert main(_send("h-1", card=True)) == EXIT_OK
+    assert main(send_args("h-1", card=True)) == EXIT_OK
     said = capsys.readouterr()
     assert "Submitted to the team sender as #1" in said.err
     assert "ACCEPTED" in said.out.upper()
@@ -57,7 +50,7 @@ def test_a_held_payout_submitted_here_waits_for_a_checker_then_the_sender(
     with TeamJournal(team.db.dsn("root_admin")) as admin:
         register_policy(admin, "live", "all")
     _as(team.alice, monkeypatch)
-    assert main(_send("h-2", "--no-wait")) == EXIT_SUBMITTED
+    assert main(send_args("h-2", "--no-wait")) == EXIT_SUBMITTED
     said = capsys.readouterr()
     assert said.out.strip() == "1"
     assert "holds this payout-check for a checker's approval; then the team sender" in said.err

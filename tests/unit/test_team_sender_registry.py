@@ -18,8 +18,8 @@ from console.cli.failures import (
 from console.core.team import TeamJournal, connect
 from tests.helpers.http_server import TestServer
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.sender import SENDER, Gateway, SenderTeam, sender_team, stop, wait_for
-from tests.helpers.team import payout_values, register_policy
+from tests.helpers.sender import SENDER, Gateway, SenderTeam, send_args, sender_team, stop, wait_for
+from tests.helpers.team import register_policy
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -42,13 +42,6 @@ def team(
         )  # fmt: skip
         assert added.returncode == 0, added.stderr
     return made
-
-
-def _send(env: str, order: str, *extra: str) -> list[str]:
-    args = ["send", "payout-check", "--env", env, "--yes", *extra]
-    for name, value in payout_values(order).items():
-        args += ["-f", f"{name}={value}"]
-    return args
 
 
 def _served_by_the_sender(db: TeamDatabase, environment: str) -> None:
@@ -85,7 +78,7 @@ def test_a_send_through_the_sender_to_an_unregistered_gateway_exits_19_with_noth
     _served_by_the_sender(team.db, "far")
     keys = team.alice.run("keys", "show", "--env", "far")
     assert f"the team sender ({SENDER}) holds the key of far" in keys.stdout  # its path
-    done = team.alice.run(*_send("far", "f-1", "--no-wait"))
+    done = team.alice.run(*send_args("f-1", "--no-wait", env="far"))
     assert done.returncode == EXIT_UNREGISTERED_GATEWAY, done.stderr
     assert "has not registered the gateway https://far.example:443/paynet" in done.stderr
     assert _submissions(team.db) == []
@@ -113,7 +106,7 @@ def test_the_sender_refuses_a_queued_submission_whose_gateway_is_no_longer_regis
     with TeamJournal(team.db.dsn("root_admin")) as admin:
         register_policy(admin, "far", "none", base_url=FAR)
     _served_by_the_sender(team.db, "far")
-    queued = team.alice.run(*_send("far", "f-1", "--no-wait"))
+    queued = team.alice.run(*send_args("f-1", "--no-wait", env="far"))
     assert queued.returncode == EXIT_SUBMITTED, queued.stderr
     assert _submissions(team.db) == [(1, "approved", "far", None)]
     with connect(team.db.dsn()) as owner:  # the registration is gone before the sender runs
@@ -144,18 +137,18 @@ def test_a_request_rejected_before_goes_to_the_sender_again_only_after_saying_so
     sender = team.start_sender()
     try:
         assert wait_for(lambda: _serving(team.db, "live"), 60), team.sender.logs()
-        held = team.alice.run(*_send("live", "p-1", "--no-wait"))
+        held = team.alice.run(*send_args("p-1", "--no-wait", env="live"))
         assert held.returncode == EXIT_SUBMITTED, held.stderr
         rejected = team.bob.run("team", "reject", "1", "--reason", "wrong month")
         assert rejected.returncode == 0, rejected.stderr
 
-        again = team.alice.run(*_send("live", "p-1", "--no-wait"))
+        again = team.alice.run(*send_args("p-1", "--no-wait", env="live"))
         assert again.returncode == EXIT_APPROVAL_REFUSED, again.stderr
         assert "#1 was rejected before by bob" in again.stderr
         assert "wrong month" in again.stderr
         assert [s[0] for s in _submissions(team.db)] == [1]
 
-        said = team.alice.run(*_send("live", "p-1", "--no-wait", "--after-rejection"))
+        said = team.alice.run(*send_args("p-1", "--no-wait", "--after-rejection", env="live"))
         assert said.returncode == EXIT_SUBMITTED, said.stderr
         assert _submissions(team.db) == [(1, "rejected", "live", None), (2, "pending", "live", 1)]
         pending = team.bob.run("team", "pending")
