@@ -284,14 +284,28 @@ BEGIN
     END IF;
 END $$;
 
-CREATE FUNCTION gateway.refuse_after_rejection(earlier bigint, env text) RETURNS void
+-- A request rejected before (its hash, or one of its order ids): refused unless the maker
+-- said to submit it again (acknowledged); then the earlier submission and the words the
+-- audit entry adds. One rule for every way a request is submitted.
+CREATE FUNCTION gateway.after_rejection(digest text, cmd text, orderids text[],
+                                        acknowledged boolean, OUT earlier bigint,
+                                        OUT again text)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 DECLARE r gateway.submissions;
 BEGIN
+    again := '';
+    earlier := gateway.rejected_before(digest, cmd, orderids);
+    IF earlier IS NULL THEN
+        RETURN;
+    END IF;
     SELECT * INTO r FROM gateway.submissions WHERE id = earlier;
-    RAISE EXCEPTION 'the same request was rejected before: #% by % at %: %; submit it again '
-        'only after that rejection (after_rejection)', r.id, r.decided_by, r.decided_at,
-        coalesce(r.reason, 'no reason') USING ERRCODE = 'insufficient_privilege';
+    IF NOT acknowledged THEN
+        RAISE EXCEPTION 'the same request was rejected before: #% by % at %: %; submit it '
+            'again only after that rejection (after_rejection)', r.id, r.decided_by,
+            r.decided_at, coalesce(r.reason, 'no reason') USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    again := format(' after the rejection of #%s by %s: %s', r.id, r.decided_by,
+                    coalesce(r.reason, 'no reason'));
 END $$;
 
 DROP FUNCTION gateway.submit(text, text, text, text, text, text, text, text, jsonb, boolean);
@@ -307,14 +321,8 @@ BEGIN
         RETURN NULL;
     END IF;
     target := gateway.submission_target(url, who);
-    earlier := gateway.rejected_before(digest, cmd, ARRAY[orderid]);
-    IF earlier IS NOT NULL AND NOT after_rejection THEN
-        PERFORM gateway.refuse_after_rejection(earlier, env);
-    ELSIF earlier IS NOT NULL THEN
-        SELECT format(' after the rejection of #%s by %s: %s', id, decided_by,
-                      coalesce(reason, 'no reason'))
-            INTO again FROM gateway.submissions WHERE id = earlier;
-    END IF;
+    SELECT * INTO earlier, again
+        FROM gateway.after_rejection(digest, cmd, ARRAY[orderid], after_rejection);
     SELECT expiry INTO lifetime FROM gateway.gateways WHERE name = target.gname;
     INSERT INTO gateway.submissions (environment, command, client_orderid, amount, currency,
         receiver, content_hash, request_json, params, card_data, maker, expires, gateway,
@@ -343,14 +351,8 @@ BEGIN
     target := gateway.submission_target(url, who);
     SELECT array_agg(x ->> 'client_orderid' ORDER BY n) INTO orderids
         FROM jsonb_array_elements(approved_rows) WITH ORDINALITY AS t(x, n);
-    earlier := gateway.rejected_before(digest, cmd, orderids);
-    IF earlier IS NOT NULL AND NOT after_rejection THEN
-        PERFORM gateway.refuse_after_rejection(earlier, env);
-    ELSIF earlier IS NOT NULL THEN
-        SELECT format(' after the rejection of #%s by %s: %s', id, decided_by,
-                      coalesce(reason, 'no reason'))
-            INTO again FROM gateway.submissions WHERE id = earlier;
-    END IF;
+    SELECT * INTO earlier, again
+        FROM gateway.after_rejection(digest, cmd, orderids, after_rejection);
     SELECT expiry INTO lifetime FROM gateway.gateways WHERE name = target.gname;
     INSERT INTO gateway.submissions (environment, command, client_orderid, receiver,
         content_hash, request_json, card_data, maker, expires, order_ids, batch_rows,
@@ -456,7 +458,7 @@ REVOKE ALL ON FUNCTION gateway.url_unquote(text), gateway.is_loopback_host(text)
     gateway.gateway_add(text, text, text, text, text),
     gateway.set_policy(text, text, jsonb, interval),
     gateway.rejected_before(text, text, text[]), gateway.submission_target(text, text),
-    gateway.refuse_after_rejection(bigint, text),
+    gateway.after_rejection(text, text, text[], boolean),
     gateway.submit(text, text, text, text, text, text, text, text, jsonb, boolean, text, text,
         boolean),
     gateway.submit_batch(text, text, text, text, jsonb, boolean, text, text, text, boolean)

@@ -176,14 +176,8 @@ BEGIN
         held := false;  -- the batch's submission was checked for rejections before
     ELSE
         held := gateway.needs_approval_at(url, who, cmd, amt, cur);
-        earlier := gateway.rejected_before(digest, cmd, ARRAY[orderid]);
-        IF earlier IS NOT NULL AND NOT after_rejection THEN
-            PERFORM gateway.refuse_after_rejection(earlier, env);
-        ELSIF earlier IS NOT NULL THEN
-            SELECT format(' after the rejection of #%s by %s: %s', id, decided_by,
-                          coalesce(reason, 'no reason'))
-                INTO again FROM gateway.submissions WHERE id = earlier;
-        END IF;
+        SELECT * INTO earlier, again
+            FROM gateway.after_rejection(digest, cmd, ARRAY[orderid], after_rejection);
     END IF;
     SELECT expiry INTO lifetime FROM gateway.gateways WHERE name = target.gname;
     INSERT INTO gateway.submissions (environment, command, client_orderid, amount, currency,
