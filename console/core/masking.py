@@ -22,8 +22,9 @@ What is card data:
 
 What is not: identifiers. Order ids, serial numbers, card reference and recurring payment
 ids that merely contain digits are kept readable: a digit run that fails the Luhn check is
-left as it is, and the values of an answer's own id fields are never masked, in their field
-or where the free text repeats them.
+left as it is, and the values of an answer's own id fields (and the error id a failed
+answer names) are never masked, in their field or where the free text repeats them, also
+where a digit run inside such an id would pass the Luhn check.
 """
 
 from __future__ import annotations
@@ -179,6 +180,7 @@ def mask_text(
     text = _CVV_PARAM.sub(lambda m: replace_value(m, lambda _: CVV_MASK), text)
     text = _PAN_PARAM.sub(lambda m: replace_value(m, _mask_encoded_pan), text)
     kept: set[str] | None = None  # worked out at the first card-shaped run, if there is one
+    kept_spans: list[tuple[int, int]] = []
 
     def card(match: re.Match[str]) -> str:
         nonlocal kept
@@ -188,14 +190,22 @@ def mask_text(
             return run
         if kept is None:
             kept = {d for d in (digits_of(k) for k in keep) if d}
-        if digits in kept:
-            return run
+            kept_spans.extend(_spans_of(keep, text))
+        if digits in kept or any(
+            start <= match.start() and match.end() <= end for start, end in kept_spans
+        ):
+            return run  # an identifier, or a digit run inside one ("9cfb...e95492994219...")
         # the contract's one Luhn check, loaded on the first card-shaped run (not at start-up)
         from console.core.spec.formats import luhn_valid
 
         return mask_pan(digits) if luhn_valid(digits) else run
 
     return _PAN_IN_TEXT.sub(card, text)
+
+
+def _spans_of(keep: Iterable[str], text: str) -> list[tuple[int, int]]:
+    """Where the identifiers in ``keep`` are written in ``text``."""
+    return [m.span() for k in keep if k for m in re.finditer(re.escape(k), text)]
 
 
 def mask_answer(

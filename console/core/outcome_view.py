@@ -35,7 +35,7 @@ def masked_outcome(outcome: Outcome) -> Outcome:
             error = type(error)(message, error.url)
     masked: DecodedResponse | None = None
     if response is not None:
-        keep = answer_ids(response.fields)
+        keep = answer_ids(response.fields) | ({response.error_id} if response.error_id else set())
         raw_text = response.raw.decode("utf-8", "surrogateescape")
         masked = dataclasses.replace(
             response,

@@ -394,6 +394,20 @@ def test_an_answer_is_stored_alike_whether_the_pipeline_masked_it_or_not(
     assert CVV not in json.dumps(response["fields"])
 
 
+def test_an_error_id_with_a_card_shaped_run_is_quoted_whole_to_support(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    error_id = "9cfb17b79e9549299421914697326a73"  # 19 digits inside pass the Luhn check
+    req = prepared(rsa_key)
+    body = f"Internal error occurred while processing the request [{error_id}]\n"
+    outcome = masked_outcome(answered(req, body, status=500))
+    assert outcome.response is not None
+    assert outcome.response.error_id == error_id
+    assert error_id in outcome.response.raw.decode()
+    assert error_id in (outcome.response.error_message or "")
+    assert error_id in outcome.response.summary
+
+
 def test_ids_with_long_digit_runs_stay_readable_while_card_data_is_masked(
     rsa_key: rsa.RSAPrivateKey,
 ) -> None:

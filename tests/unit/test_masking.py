@@ -179,6 +179,22 @@ def test_ids_named_in_the_answer_stay_readable_in_its_free_text() -> None:
     assert mask_text(text, keep=[luhn_valid_id]) == text
 
 
+def test_a_card_shaped_run_inside_a_named_id_stays_readable_and_elsewhere_is_masked() -> None:
+    error_id = "9cfb17b79e9549299421914697326a73"  # 19 digits inside pass the Luhn check
+    text = f"Internal error [{error_id}] for 9549299421914697326"
+    assert mask_text(text) == (
+        "Internal error [9cfb17b79e954929*********7326a73] for 954929*********7326"
+    )
+    assert mask_text(text, keep=[error_id]) == (
+        f"Internal error [{error_id}] for 954929*********7326"
+    )
+
+
+@pytest.mark.parametrize("error_id", ["9549299421914697326ab7", "7ab9549299421914697326"])
+def test_a_card_shaped_run_at_either_end_of_a_named_id_stays_readable(error_id: str) -> None:
+    assert mask_text(f"error {error_id}.", keep=[error_id]) == f"error {error_id}."
+
+
 FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
 
 
