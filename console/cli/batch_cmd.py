@@ -321,7 +321,7 @@ def _pipeline(
     journal = journal if journal is not None else open_journal()
     holds: HoldRule | None = None
     if journal.shared:  # boundary: team mode only (the team sender sends its rows)
-        from console.core.team.held import hold
+        from console.core.team.approvals.held import hold
 
         holds = hold
     return Pipeline(
@@ -441,7 +441,7 @@ def _send(
     refusal = plan.refusal()
     if refusal is not None:
         raise refusal
-    from console.core.team.held_batch import hold_batch
+    from console.core.team.approvals.held_batch import hold_batch
 
     held = hold_batch(pipeline, conn, plan)
     approved = None

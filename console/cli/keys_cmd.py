@@ -118,13 +118,13 @@ def _team_sender(environment: str) -> str | None:
     """The login of the team sender serving ``environment`` (None: not in team mode, the
     team database cannot be reached, or no sender serves it)."""
     from console.core.errors import ConsoleError
-    from console.core.team.dsn import configured_dsn
+    from console.core.team.storage.dsn import configured_dsn
 
     dsn = configured_dsn()
     if not dsn:
         return None
-    from console.core.team.journal import TeamJournal  # boundary: team mode only (psycopg)
-    from console.core.team.via_sender import serving
+    from console.core.team.approvals.via_sender import serving
+    from console.core.team.storage.journal import TeamJournal  # boundary: team mode only (psycopg)
 
     try:
         with TeamJournal(dsn) as journal:

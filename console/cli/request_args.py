@@ -210,7 +210,7 @@ def sender_connection(args: argparse.Namespace, journal: Any) -> Connection:
     no key for it: requests are prepared with a throwaway key that never leaves the
     process); else :func:`connection`."""
     if journal.shared and args.env:  # boundary: team mode only (psycopg)
-        from console.core.team.via_sender import placeholder_key, serving
+        from console.core.team.approvals.via_sender import placeholder_key, serving
 
         if serving(journal, args.env) is not None:
             return keyless_connection(args, placeholder_key())

@@ -176,7 +176,7 @@ def send_pipeline(args: argparse.Namespace, conn: Connection, journal: Journal) 
     timeouts = Timeouts(connect=conn.connect_timeout, read=conn.read_timeout)
     holds: HoldRule | None = None
     if journal.shared:  # boundary: team mode only (its approval rule, psycopg)
-        from console.core.team.held import hold
+        from console.core.team.approvals.held import hold
 
         holds = hold
     return Pipeline(

@@ -5,7 +5,7 @@ signs it.
 account's OS keyring (or, with ``--key-file``, a new file encrypted with a passphrase), its
 public half in the team database, pinned here. ``team audit-key sign`` signs what is new in
 the trail once (the team sender does it in its loop). The rules are the core's
-(:mod:`console.core.team.audit`, :mod:`console.core.team.audit_signing`).
+(:mod:`console.core.team.audit.verify`, :mod:`console.core.team.audit.signing`).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def add_key_options(q: argparse.ArgumentParser) -> None:
 
 def run_audit_key(args: argparse.Namespace, dsn: str) -> int:
     """``team audit-key create|sign``."""
-    from console.core.team.audit_state import database_of
+    from console.core.team.audit.state import database_of
 
     database = database_of(dsn)
     if args.step == "create":
@@ -59,16 +59,16 @@ def run_audit_key(args: argparse.Namespace, dsn: str) -> int:
 
 def _create(args: argparse.Namespace, dsn: str, database: str) -> int:
     from console.core.secret_store import KeyringStore
-    from console.core.team.audit_key import (
+    from console.core.team.audit.key import (
         drop_from_keyring,
         generate,
         public_text,
         store_in_keyring,
         write_key_file,
     )
-    from console.core.team.audit_signing import publish_key
-    from console.core.team.audit_state import AuditState, Kept
-    from console.core.team.journal import TeamJournal
+    from console.core.team.audit.signing import publish_key
+    from console.core.team.audit.state import AuditState, Kept
+    from console.core.team.storage.journal import TeamJournal
 
     key = generate()
     if args.key_file:
@@ -104,8 +104,8 @@ def _create(args: argparse.Namespace, dsn: str, database: str) -> int:
 
 
 def _sign(args: argparse.Namespace, dsn: str, key: Ed25519PrivateKey) -> int:
-    from console.core.team.audit_signing import sign_new_entries
-    from console.core.team.journal import TeamJournal
+    from console.core.team.audit.signing import sign_new_entries
+    from console.core.team.storage.journal import TeamJournal
 
     with TeamJournal(dsn) as journal:
         checkpoint = sign_new_entries(journal, key)
@@ -118,7 +118,7 @@ def _sign(args: argparse.Namespace, dsn: str, key: Ed25519PrivateKey) -> int:
 
 def _key(args: argparse.Namespace, database: str) -> Ed25519PrivateKey:
     from console.core.secret_store import KeyringStore
-    from console.core.team.audit_key import from_keyring, read_key_file
+    from console.core.team.audit.key import from_keyring, read_key_file
 
     if args.key_file:
         return read_key_file(args.key_file, _passphrase(args))
@@ -142,9 +142,9 @@ def _passphrase(args: argparse.Namespace, *, confirm: bool = False) -> str:
 
 def run_verify(args: argparse.Namespace, dsn: str) -> int:
     """``team audit --verify``: check the trail here; exit 17 at the first problem."""
-    from console.core.team.audit import verify
-    from console.core.team.audit_state import AuditState
-    from console.core.team.journal import TeamJournal
+    from console.core.team.audit.state import AuditState
+    from console.core.team.audit.verify import verify
+    from console.core.team.storage.journal import TeamJournal
 
     with TeamJournal(dsn) as journal:
         check = verify(journal, args.expect, AuditState.for_dsn(dsn))

@@ -1,8 +1,8 @@
-"""``batch run`` in team mode: the front of :mod:`console.core.team.held_batch`, which says
-when a batch is held for one checker's approval of the whole batch. A held batch is
-submitted instead of run (exit status 12); once approved, running the same file again runs
-it, or, with ``--wait``, this process waits for the decision and runs it (needed for card
-rows, which only this process holds).
+"""``batch run`` in team mode: the front of :mod:`console.core.team.approvals.held_batch`, which
+says when a batch is held for one checker's approval of the whole batch. A held batch is
+submitted instead of run (exit status 12); once approved, running the same file again runs it,
+or, with ``--wait``, this process waits for the decision and runs it (needed for card rows,
+which only this process holds).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from console.cli.failures import EXIT_SUBMITTED
 from console.cli.request_args import UsageError
 
 if TYPE_CHECKING:
-    from console.core.team.held_batch import AwaitingBatch, HeldBatch
+    from console.core.team.approvals.held_batch import AwaitingBatch, HeldBatch
 
 
 def submit_or_approved(args: argparse.Namespace, held: HeldBatch) -> AwaitingBatch | int:

@@ -28,11 +28,11 @@ from console.cli.request_args import Connection, UsageError, add_connection_opti
 from console.cli.team_audit_cmd import add_key_options, run_audit_key, run_verify
 from console.cli.team_db import team_dsn, team_journal
 from console.cli.team_sender import add_options as add_sender_options
-from console.core.team.schema_sql import GATEWAYS_SCHEMA
+from console.core.team.storage.schema_sql import GATEWAYS_SCHEMA
 
 if TYPE_CHECKING:
-    from console.core.team.journal import TeamJournal
-    from console.core.team.submissions import Submission
+    from console.core.team.approvals.submissions import Submission
+    from console.core.team.storage.journal import TeamJournal
 
 
 def register(sub: Any) -> None:
@@ -129,9 +129,9 @@ def _send_options(q: argparse.ArgumentParser) -> None:
 
 
 def run_init(args: argparse.Namespace) -> int:
-    from console.core.team.audit_state import AuditState, pin_on_first_use
-    from console.core.team.dsn import connect, save_dsn
-    from console.core.team.schema import initialise, name_admin
+    from console.core.team.audit.state import AuditState, pin_on_first_use
+    from console.core.team.storage.dsn import connect, save_dsn
+    from console.core.team.storage.schema import initialise, name_admin
 
     dsn = team_dsn(args)
     with connect(dsn) as conn:
@@ -160,7 +160,7 @@ def run_init(args: argparse.Namespace) -> int:
 def gateways_news(dsn: str, *, upgraded: bool) -> str:
     """What schema 6 changes for the team: its gateways are registered, and policies are
     theirs (an upgrade names the environment policies it kept aside)."""
-    from console.core.team.dsn import connect
+    from console.core.team.storage.dsn import connect
 
     said = (
         "Consoles of the team send only to gateways the team registered (and to this "
@@ -188,7 +188,7 @@ def gateways_news(dsn: str, *, upgraded: bool) -> str:
 
 
 def run_add_user(args: argparse.Namespace) -> int:
-    from console.core.team.approval import Approvals
+    from console.core.team.approvals.approval import Approvals
 
     with team_journal(args) as journal:
         change = Approvals(journal).add_user(args.name, args.role)
@@ -220,7 +220,7 @@ def _row(s: Submission) -> dict[str, Any]:
 
 
 def run_pending(args: argparse.Namespace) -> int:
-    from console.core.team.approval import Approvals
+    from console.core.team.approvals.approval import Approvals
 
     with team_journal(args) as journal:
         waiting = Approvals(journal).pending_with_rejections()
@@ -257,7 +257,7 @@ def run_pending(args: argparse.Namespace) -> int:
 
 
 def run_approve(args: argparse.Namespace) -> int:
-    from console.core.team.approval import Approvals
+    from console.core.team.approvals.approval import Approvals
     from console.core.team.inputs import submission_id
 
     sid = submission_id(args.id)
@@ -305,7 +305,7 @@ def run_approve(args: argparse.Namespace) -> int:
 
 
 def run_send_approved(args: argparse.Namespace) -> int:
-    from console.core.team.approval import Approvals
+    from console.core.team.approvals.approval import Approvals
     from console.core.team.inputs import submission_id
 
     sid = submission_id(args.id)
@@ -337,7 +337,7 @@ def _send(args: argparse.Namespace, journal: TeamJournal, s: Submission, conn: C
     """Prepare the approved fields again here (this console's key signs) and send once."""
     from console.cli.send_cmd import report_sent, send_pipeline
     from console.core.prepared import prepare
-    from console.core.team.approval import Approvals
+    from console.core.team.approvals.approval import Approvals
 
     pipeline = send_pipeline(args, conn, journal)
     pipeline.environment = s.environment
@@ -346,7 +346,7 @@ def _send(args: argparse.Namespace, journal: TeamJournal, s: Submission, conn: C
 
 
 def run_reject(args: argparse.Namespace) -> int:
-    from console.core.team.approval import Approvals
+    from console.core.team.approvals.approval import Approvals
     from console.core.team.inputs import reason, submission_id
 
     sid, why = submission_id(args.id), reason(args.reason)
@@ -357,7 +357,7 @@ def run_reject(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    from console.core.team.approval import Approvals
+    from console.core.team.approvals.approval import Approvals
     from console.core.team.inputs import since
 
     if args.verify:
@@ -391,7 +391,7 @@ def run_sender(args: argparse.Namespace) -> int:
 
 
 def run_callback_secret(args: argparse.Namespace) -> int:
-    from console.core.team.approval import Approvals
+    from console.core.team.approvals.approval import Approvals
 
     if not sys.stdin.isatty():
         raise UsageError("team callback-secret asks for the merchant control secret on a terminal")
@@ -410,7 +410,7 @@ def run_callback_secret(args: argparse.Namespace) -> int:
 def run_password(args: argparse.Namespace) -> int:
     import keyring
 
-    from console.core.team.dsn import KEYRING_SERVICE, keyring_user, parse_dsn
+    from console.core.team.storage.dsn import KEYRING_SERVICE, keyring_user, parse_dsn
 
     entry = keyring_user(parse_dsn(team_dsn(args)))
     if not sys.stdin.isatty():

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 from console.cli.request_args import UsageError
 
 if TYPE_CHECKING:
-    from console.core.team.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal
 
 
 def team_dsn(args: argparse.Namespace) -> str:
-    from console.core.team.dsn import configured_dsn, parse_dsn
+    from console.core.team.storage.dsn import configured_dsn, parse_dsn
 
     dsn = args.dsn or configured_dsn()
     if not dsn:
@@ -23,6 +23,6 @@ def team_dsn(args: argparse.Namespace) -> str:
 
 
 def team_journal(args: argparse.Namespace) -> TeamJournal:
-    from console.core.team.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal
 
     return TeamJournal(team_dsn(args))

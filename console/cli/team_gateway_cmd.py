@@ -1,6 +1,6 @@
 """``team gateway`` and ``team policy``: the team's gateways, registered in the team database
 by an admin, and the approval policy of each (the front of
-:mod:`console.core.team.gateways`; the database keeps and enforces both).
+:mod:`console.core.team.storage.gateways`; the database keeps and enforces both).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def register(action: Action) -> None:
 
 
 def run_gateway_add(args: argparse.Namespace) -> int:
-    from console.core.team.registry import GatewayRegistry
+    from console.core.team.approvals.registry import GatewayRegistry
 
     with team_journal(args) as journal:
         found = GatewayRegistry(journal).add(
@@ -70,7 +70,7 @@ def run_gateway_add(args: argparse.Namespace) -> int:
 
 
 def run_gateway_list(args: argparse.Namespace) -> int:
-    from console.core.team.registry import GatewayRegistry
+    from console.core.team.approvals.registry import GatewayRegistry
 
     with team_journal(args) as journal:
         found = GatewayRegistry(journal).listed()
@@ -103,8 +103,8 @@ def run_gateway_list(args: argparse.Namespace) -> int:
 
 
 def run_policy(args: argparse.Namespace) -> int:
+    from console.core.team.approvals.registry import GatewayRegistry
     from console.core.team.inputs import expiry
-    from console.core.team.registry import GatewayRegistry
 
     lifetime = expiry(args.expiry_hours)
     limits = dict(_pair(item) for item in args.above)
@@ -121,7 +121,7 @@ def run_policy(args: argparse.Namespace) -> int:
 
 
 def _policy_words(mode: str, thresholds: dict[str, str]) -> str:
-    from console.core.team.submissions import Policy
+    from console.core.team.approvals.submissions import Policy
 
     return Policy("", mode, thresholds).describe()
 

@@ -1,8 +1,8 @@
-"""``send``'s last step, team mode included: the front of :mod:`console.core.team.held`. Where
-the approval policy holds a request back, the pipeline's conversation asked to submit it
-instead of the production confirmation; it is submitted (exit status 12), or, with
-``--wait``, sent from here once approved; one carrying card data needs ``--wait`` (only this
-process holds it).
+"""``send``'s last step, team mode included: the front of :mod:`console.core.team.approvals.held`.
+Where the approval policy holds a request back, the pipeline's conversation asked to submit it
+instead of the production confirmation; it is submitted (exit status 12), or, with ``--wait``,
+sent from here once approved; one carrying card data needs ``--wait`` (only this process holds
+it).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from console.cli.request_args import UsageError
 
 if TYPE_CHECKING:
     from console.core.pipeline import Pipeline, Ready, Refused, Sent
-    from console.core.team.held import Awaiting
+    from console.core.team.approvals.held import Awaiting
 
 
 def go(args: argparse.Namespace, pipeline: Pipeline, ready: Ready) -> int | Sent | Refused:
@@ -55,9 +55,9 @@ def _through_sender(
     args: argparse.Namespace, ready: Ready, awaiting: Awaiting, wait: float
 ) -> int | Sent:
     """A request the team sender sends: its outcome, waited for (``--wait``, by default
-    :data:`~console.core.team.held.SENDER_WAIT`), or the submission number (``--no-wait``,
+    :data:`~console.core.team.approvals.held.SENDER_WAIT`), or the submission number (``--no-wait``,
     or a checker's decision awaited without ``--wait``)."""
-    from console.core.team.held import SENDER_WAIT
+    from console.core.team.approvals.held import SENDER_WAIT
 
     held = ready.held
     approval = held is not None and held.approval

@@ -1,4 +1,4 @@
-"""``team sender``: run the team sender (:mod:`console.core.team.sender`) on a machine of the
+"""``team sender``: run the team sender (:mod:`console.sender.service`) on a machine of the
 team's, as a ``gateway_sender`` login. It alone holds the keys of the environments it serves
 (``--env NAME``, repeatable: each environment's key from this account's keyring, or
 ``--key-file`` for a single environment, a file only this account can read) and sends what
@@ -19,15 +19,15 @@ from console.cli.failures import EXIT_OK
 from console.cli.request_args import UsageError
 from console.cli.team_audit_cmd import PASSPHRASE_ENV
 from console.core.secret_store import KeyringStore, VaultError
-from console.core.team.audit_key import AuditKeyError, from_keyring, read_key_file
-from console.core.team.audit_state import database_of
+from console.core.team.audit.key import AuditKeyError, from_keyring, read_key_file
+from console.core.team.audit.state import database_of
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import rsa
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from console.core.team.journal import TeamJournal
-    from console.core.team.sender import Route
+    from console.core.team.storage.journal import TeamJournal
+    from console.sender.service import Route
 
 
 def add_options(q: argparse.ArgumentParser) -> None:
@@ -69,8 +69,8 @@ def say(line: str) -> None:
 
 
 def run_sender(args: argparse.Namespace, dsn: str) -> int:
-    from console.core.team.journal import TeamJournal
-    from console.core.team.sender import Sender, leadership
+    from console.core.team.storage.journal import TeamJournal
+    from console.sender.service import Sender, leadership
 
     if args.key_file is not None and len(args.env) != 1:
         raise UsageError("--key-file is the key of one environment: give one --env with it")
@@ -98,9 +98,9 @@ def _routes(args: argparse.Namespace, journal: TeamJournal) -> dict[str, Route]:
     from console.core.gateway_identity import gateway_for
     from console.core.pipeline import Pipeline
     from console.core.secret_store import VaultError
-    from console.core.team.sealing import private_key_file
-    from console.core.team.sender import Route
+    from console.core.team.storage.sealing import private_key_file
     from console.core.transport import Timeouts, Transport
+    from console.sender.service import Route
 
     key = private_key_file(args.key_file) if args.key_file is not None else None
     routes: dict[str, Route] = {}
@@ -135,7 +135,7 @@ def _seal_key(path: Path | None) -> rsa.RSAPrivateKey:
     """The key card data is sealed to: a file only this account reads, else the keyring's
     (made at the first start)."""
     from console.core.secret_store import VaultError
-    from console.core.team.sealing import SEAL_KEY_SLOT, private_key_file
+    from console.core.team.storage.sealing import SEAL_KEY_SLOT, private_key_file
     from console.core.vault import Vault
 
     if path is not None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from console.core.client import JournalHooks
     from console.core.history import History, HistoryDetail, HistoryFilter, HistoryRow
     from console.core.history.callback_log import OrderRow
-    from console.core.team.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal
 
 
 class Journal(Protocol):
@@ -99,7 +99,7 @@ class JournalStore(Journal, Protocol):
 
 def team_dsn() -> str | None:
     """This profile's team DSN, or None: one person, the SQLite journal."""
-    from console.core.team.dsn import configured_dsn
+    from console.core.team.storage.dsn import configured_dsn
 
     return configured_dsn()
 
@@ -113,7 +113,7 @@ def open_journal() -> History | TeamJournal:
     """
     dsn = team_dsn()
     if dsn:
-        from console.core.team.journal import TeamJournal
+        from console.core.team.storage.journal import TeamJournal
 
         return TeamJournal(dsn)
     from console.core.history import History

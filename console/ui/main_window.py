@@ -41,7 +41,7 @@ from console.ui.window.send_panel import SendPanel
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
-    from console.core.team.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal
     from console.ui.callback_listeners import CallbackListeners
     from console.ui.forms.generator import CommandForm
     from console.ui.history.bridge import JournalBridge

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
     from console.core.paths import AppPaths
-    from console.core.team.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal
     from console.core.vault import Vault
 
 
@@ -127,7 +127,7 @@ class SecretsAccess:
             raise EnvironmentNotReadyError("The local sandbox is not running yet.")
         if self.team_journal is not None:
             # boundary: team mode only (psycopg)
-            from console.core.team.via_sender import placeholder_key, serving
+            from console.core.team.approvals.via_sender import placeholder_key, serving
 
             if serving(self.team_journal, name) is not None:  # the sender signs, not us
                 return Connection(env, placeholder_key())

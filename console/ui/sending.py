@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from console.core.journals import JournalStore
     from console.core.pipeline import Check, Pipeline, Ready, Refused, SendSummary, Sent, Verdict
     from console.core.pipeline.asking import Hold, HoldRule
-    from console.core.team.held import Awaiting
-    from console.core.team.submissions import Submission
+    from console.core.team.approvals.held import Awaiting
+    from console.core.team.approvals.submissions import Submission
     from console.core.transport import Transport
 
 RESEND = "Resend with the same client_orderid"
@@ -201,7 +201,7 @@ class SendController(QObject):
             raise InputError(self.session.problem or "No environment is active: choose one.")
         holds: HoldRule | None = None
         if self.team:  # boundary: team mode only (its approval rule, psycopg)
-            from console.core.team.held import hold
+            from console.core.team.approvals.held import hold
 
             holds = hold
         return Pipeline(
@@ -263,9 +263,9 @@ class SendController(QObject):
         env = self.session.environment
         if not self.team or env is None:
             return False
-        from console.core.team.approval import Approvals
-        from console.core.team.gateways import Target
-        from console.core.team.journal import TeamJournal
+        from console.core.team.approvals.approval import Approvals
+        from console.core.team.storage.gateways import Target
+        from console.core.team.storage.journal import TeamJournal
 
         journal = self.journal
         assert isinstance(journal, TeamJournal)
@@ -309,7 +309,7 @@ class SendController(QObject):
                 self._wait(awaiting)
             return
         if found.state != "approved":
-            from console.core.team.submissions import decision_text
+            from console.core.team.approvals.submissions import decision_text
 
             self._stop_waiting(awaiting, decision_text(found))
             return

@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.core.pipeline import Pipeline
 from console.core.prepared import PreparedRequest, prepare
 from console.core.spec import example_values
-from console.core.team.held import hold
+from console.core.team.approvals.held import hold
 from console.core.transport import Transport
 
 FORM = {"Content-Type": "text/html;charset=utf-8"}
@@ -107,7 +107,7 @@ def register_policy(
     """As an admin (``admin``: their TeamJournal): register the gateway ``name`` (once; by
     default every gateway on this computer that the test helpers' requests reach, whatever
     its port) and set its approval policy."""
-    from console.core.team.registry import GatewayRegistry
+    from console.core.team.approvals.registry import GatewayRegistry
 
     registry = GatewayRegistry(admin)
     if name not in {g.name for g in registry.listed()}:

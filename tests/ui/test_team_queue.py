@@ -10,7 +10,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.team import Approvals, TeamJournal
-from console.core.team.gateways import Target
+from console.core.team.storage.gateways import Target
 from console.ui.tasks import TaskManager
 from console.ui.team.queue_pane import HEADINGS, ApprovalQueuePane
 from tests.helpers.postgres import TeamDatabase

@@ -29,7 +29,7 @@ from console.core.pipeline.guard import blocked_text
 from console.core.pipeline.pipeline import reported_status
 from console.core.prepared import prepare
 from console.core.spec import example_values
-from console.core.team.submissions import Submission, decision_text
+from console.core.team.approvals.submissions import Submission, decision_text
 from console.core.transport import Transport
 from tests.helpers.batch_files import card_file
 from tests.helpers.history_data import answered

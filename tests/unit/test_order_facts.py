@@ -15,7 +15,7 @@ from console.core.order_facts import (
     requested_order_id,
 )
 from console.core.pipeline import SendSummary
-from console.core.team.approval import approved_row
+from console.core.team.approvals.approval import approved_row
 from tests.helpers.history_data import answered, prepared
 
 

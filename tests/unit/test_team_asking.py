@@ -16,7 +16,7 @@ from console.cli import main
 from console.cli.failures import EXIT_USAGE
 from console.core.pipeline import Answered, Decision, Question, Ready, Refusal, Refused, Sent
 from console.core.team import Approvals, TeamJournal
-from console.core.team.held import Awaiting
+from console.core.team.approvals.held import Awaiting
 from tests.helpers.asking import MISTYPED, TEAM_ORDER, Recording
 from tests.helpers.http_server import DROP, Reply, serve
 from tests.helpers.postgres import TeamDatabase

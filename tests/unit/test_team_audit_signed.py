@@ -18,9 +18,9 @@ from console.cli import main
 from console.cli.failures import EXIT_AUDIT_BROKEN, EXIT_OK
 from console.core.pipeline import Decision
 from console.core.team import Approvals, TeamJournal, connect
-from console.core.team.audit import verify
-from console.core.team.audit_key import public_text, sign
-from console.core.team.audit_signing import Checkpoint, sign_new_entries
+from console.core.team.audit.key import public_text, sign
+from console.core.team.audit.signing import Checkpoint, sign_new_entries
+from console.core.team.audit.verify import verify
 from console.core.team.errors import AuditTamperedError
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
@@ -268,7 +268,7 @@ def test_the_core_signs_only_what_is_new_with_the_teams_key(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The loop of the team sender: sign what is new, pass the last checkpoint back."""
-    from console.core.team.audit_key import read_key_file
+    from console.core.team.audit.key import read_key_file
 
     options = _create_key(team_db, tmp_path, monkeypatch)
     key = read_key_file(Path(options[1]), "correct horse battery staple")
@@ -322,7 +322,7 @@ def test_a_member_who_is_not_an_admin_cannot_make_the_audit_key_and_none_stays_b
 
 
 def test_a_key_file_is_never_written_in_clear_nor_over_another(tmp_path: Path) -> None:
-    from console.core.team.audit_key import AuditKeyError, read_key_file, write_key_file
+    from console.core.team.audit.key import AuditKeyError, read_key_file, write_key_file
 
     key, path = Ed25519PrivateKey.generate(), tmp_path / "audit.pem"
     with pytest.raises(AuditKeyError, match="needs a passphrase"):

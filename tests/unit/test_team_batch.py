@@ -15,8 +15,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.cli import main
 from console.cli.failures import EXIT_SUBMITTED, EXIT_USAGE
 from console.core.team import Approvals, TeamJournal, connect
-from console.core.team.approval import approved_row
-from console.core.team.gateways import Target
+from console.core.team.approvals.approval import approved_row
+from console.core.team.storage.gateways import Target
 from tests.helpers.batch_files import PAN, card_file, write_csv
 from tests.helpers.http_server import Received, Reply, serve
 from tests.helpers.postgres import TeamDatabase
@@ -258,7 +258,7 @@ def test_stopping_an_approved_batch_leaves_the_rest_unsent_and_says_so_in_the_au
     run starts): the rows after the one in flight are not sent, and the audit trail says
     how many rows went and why the rest did not."""
     from console.core import batch as core
-    from console.core.team.held_batch import hold_batch
+    from console.core.team.approvals.held_batch import hold_batch
     from tests.helpers.team import pipeline
 
     path = write_csv(

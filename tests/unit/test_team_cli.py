@@ -10,7 +10,7 @@ import pytest
 
 from console.cli import main
 from console.cli.failures import EXIT_APPROVAL_REFUSED, EXIT_SUBMITTED, EXIT_USAGE
-from console.core.team.schema_sql import SCHEMA_VERSION
+from console.core.team.storage.schema_sql import SCHEMA_VERSION
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import FORM, PAN, accepted, payout_values, register_policy
@@ -235,7 +235,7 @@ def test_team_init_migrates_a_database_made_by_the_previous_version(
     pg_cluster: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from console.core.team import connect
-    from console.core.team.schema_sql import MIGRATIONS, ROLES
+    from console.core.team.storage.schema_sql import MIGRATIONS, ROLES
 
     with connect(pg_cluster.dsn()) as admin:
         admin.execute("CREATE DATABASE team_from_v1")

@@ -10,7 +10,7 @@ import pytest
 
 from console.cli import main
 from console.cli.failures import EXIT_USAGE
-from console.core.team.schema_sql import SCHEMA_VERSION
+from console.core.team.storage.schema_sql import SCHEMA_VERSION
 from tests.helpers.postgres import TeamDatabase
 
 pytest.importorskip("psycopg")
@@ -93,7 +93,7 @@ def test_team_init_upgrades_a_schema_3_database_and_chains_its_audit_trail(
     pg_cluster: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from console.core.team import connect
-    from console.core.team.schema_sql import MIGRATIONS, ROLES
+    from console.core.team.storage.schema_sql import MIGRATIONS, ROLES
 
     with connect(pg_cluster.dsn()) as admin:
         admin.execute("CREATE DATABASE team_from_v3")

@@ -21,8 +21,8 @@ from console.core.errors import SendRefusedError
 from console.core.gateway_identity import gateway_identity
 from console.core.pipeline import Decision
 from console.core.team import Approvals, TeamJournal, connect
+from console.core.team.approvals.registry import GatewayRegistry
 from console.core.team.errors import UnregisteredGatewayError
-from console.core.team.registry import GatewayRegistry
 from tests.helpers.batch_files import write_csv
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
@@ -287,7 +287,7 @@ def test_an_upgrade_keeps_environment_policies_aside_and_lets_nothing_out_unheld
     import time
 
     from console.core.team import initialise
-    from console.core.team import schema as team_schema
+    from console.core.team.storage import schema as team_schema
 
     name = f"team_v5_{int(time.time() * 1000)}"
     with connect(pg_cluster.dsn()) as owner:
@@ -325,7 +325,7 @@ def test_an_approval_for_one_gateway_covers_no_row_for_another(
 ) -> None:
     """Alice claims her payout approved for the sandbox gateway and writes, in psql, the
     same amount, receiver and hash to live: refused, the approval names its gateway."""
-    from console.core.team.approval import approved_row
+    from console.core.team.approvals.approval import approved_row
     from tests.helpers.team import register_policy
 
     with TeamJournal(team_db.dsn("root_admin")) as admin:
@@ -361,7 +361,7 @@ def test_an_upgrade_expires_submissions_that_name_no_gateway(
     import time
 
     from console.core.team import initialise
-    from console.core.team import schema as team_schema
+    from console.core.team.storage import schema as team_schema
 
     name = f"team_v5s_{int(time.time() * 1000)}"
     with connect(pg_cluster.dsn()) as owner:

@@ -11,13 +11,13 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.core.history import History
 from console.core.pipeline import Decision, Refusal, RefusedError
 from console.core.team import Approvals, TeamJournal, connect, content_hash
+from console.core.team.approvals.held import Held, hold
 from console.core.team.errors import (
     ApprovalPendingError,
     ApprovalRefusedError,
     CardDataNeedsWaitingError,
     NotApprovedError,
 )
-from console.core.team.held import Held, hold
 from tests.helpers.http_server import DROP, Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import FORM, PAN, accepted, pipeline, prepared_payout, register_policy

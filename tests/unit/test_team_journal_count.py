@@ -14,7 +14,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.team import TeamJournal, connect, initialise
-from console.core.team import schema as team_schema
+from console.core.team.storage import schema as team_schema
 from tests.helpers.history_data import answered, env_base_url, prepared
 from tests.helpers.postgres import Cluster, TeamDatabase
 from tests.helpers.team import register_policy

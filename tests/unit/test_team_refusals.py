@@ -121,7 +121,7 @@ def test_add_user_says_the_database_owner_may_not_create_logins(
     superuser, for another team's database on the same server): its admin is told why a new
     login cannot be made, and nothing is."""
     from console.core.team import connect
-    from console.core.team.schema_sql import ROLES
+    from console.core.team.storage.schema_sql import ROLES
 
     owner, newcomer = f"owner_{uuid4().hex[:8]}", f"frank_{uuid4().hex[:8]}"
     with connect(pg_cluster.dsn()) as superuser:

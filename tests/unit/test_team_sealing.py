@@ -9,7 +9,13 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.team.errors import TeamSetupError
-from console.core.team.sealing import SealError, open_sealed, private_key_file, public_half, seal
+from console.core.team.storage.sealing import (
+    SealError,
+    open_sealed,
+    private_key_file,
+    public_half,
+    seal,
+)
 from tests.helpers.sender import owner_only_pem
 from tests.helpers.team import PAN
 

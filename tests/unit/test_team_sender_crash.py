@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.prepared import PreparedRequest, prepare
 from console.core.team import Approvals, TeamJournal, connect
-from console.core.team.via_sender import placeholder_key, submit_to_sender
+from console.core.team.approvals.via_sender import placeholder_key, submit_to_sender
 from tests.helpers.http_server import serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.sender import Gateway, kill9, sender_team, stop, wait_for

@@ -104,7 +104,7 @@ def test_a_batch_row_with_no_outcome_from_the_sender_in_time_stops_the_run_as_un
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     stand_in, _server = gateway
-    monkeypatch.setattr("console.core.team.held.SENDER_WAIT", 0.5)
+    monkeypatch.setattr("console.core.team.approvals.held.SENDER_WAIT", 0.5)
     stand_in.delay = 5.0  # the gateway answers after the maker stopped waiting
     _as(team.alice, monkeypatch)
     path = card_file(tmp_path / "slow.csv", 2, "hs")

@@ -33,7 +33,7 @@ from console.core.pipeline.guard import Verdict
 
 class Hold(Protocol):
     """A request the team's approval policy holds back for a checker
-    (``console.core.team.held.Held``; team mode sits above the pipeline, so the pipeline
+    (``console.core.team.approvals.held.Held``; team mode sits above the pipeline, so the pipeline
     knows it only by this protocol and is given the rule, :data:`HoldRule`)."""
 
     ACTION: ClassVar[str]  # what a front offers instead of Send
@@ -53,7 +53,7 @@ class Hold(Protocol):
     # it at once, so the production confirmation is the maker's, as for a send)
 
     def submit(self, *, waiting: bool, decision: Decision | None = None) -> Any:
-        """Record it for a checker's decision (a ``console.core.team.held.Awaiting``)."""
+        """Record it for a checker's decision (a ``console.core.team.approvals.held.Awaiting``)."""
 
 
 class HoldRule(Protocol):

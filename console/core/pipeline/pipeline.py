@@ -103,7 +103,7 @@ class Pipeline:
         transport: makes the transport for each send.
         close_transport: close it after each send (False: the caller owns and closes it).
         journal_error: why the journal is None, for the refusal's message.
-        holds: the team's approval rule (``console.core.team.held.hold``), given where the
+        holds: the team's approval rule (``console.core.team.approvals.held.hold``), given where the
             journal is the team's; None: nothing is held back for approval.
     """
 
@@ -210,7 +210,7 @@ class Pipeline:
         """Send what the conversation let through, once; or submit it for approval where
         the team's policy holds it (``waiting``: this console waits for the decision and
         sends it then, needed for card data), giving the submission
-        (``console.core.team.held.Awaiting``, known here only as the hold's result).
+        (``console.core.team.approvals.held.Awaiting``, known here only as the hold's result).
 
         Raises:
             JournalUnavailableError: no journal: nothing may be sent unjournaled.

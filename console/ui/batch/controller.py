@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QWidget
 
 from console.core import batch as core
 from console.core.errors import ConsoleError
-from console.core.team.held import require_approved
-from console.core.team.held_batch import HeldBatch, hold_batch
+from console.core.team.approvals.held import require_approved
+from console.core.team.approvals.held_batch import HeldBatch, hold_batch
 from console.ui.confirm import ask
 
 if TYPE_CHECKING:

@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
 
 from console.core.errors import ConsoleError
 from console.core.journals import team_dsn
-from console.core.team.approval import Approvals
+from console.core.team.approvals.approval import Approvals
+from console.core.team.approvals.submissions import Submission
 from console.core.team.errors import TeamSetupError
-from console.core.team.journal import TeamJournal
-from console.core.team.live import TeamListener
-from console.core.team.submissions import Submission
+from console.core.team.storage.journal import TeamJournal
+from console.core.team.storage.live import TeamListener
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QDockWidget

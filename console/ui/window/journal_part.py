@@ -85,7 +85,7 @@ class JournalOpener:
             raise JournalUnavailableError(f"The team journal: {exc.message}") from exc
         if not dsn:
             return Journals(history, history)
-        from console.core.team.journal import TeamJournal  # boundary: as History above
+        from console.core.team.storage.journal import TeamJournal  # boundary: as History above
 
         try:
             return Journals(history, TeamJournal(dsn))

@@ -24,7 +24,7 @@ from console.ui.window.guard_row import GuardRow
 if TYPE_CHECKING:
     from console.core.client import Outcome
     from console.core.prepared import PreparedRequest
-    from console.core.team.held import Awaiting
+    from console.core.team.approvals.held import Awaiting
     from console.ui.inspector.dock import InspectorDock
     from console.ui.sending import SendController
     from console.ui.session import Session
@@ -43,7 +43,7 @@ def request_label(prepared: PreparedRequest) -> str:
 
 def _held_words() -> str:
     """What Send says where the team's policy holds the request back for a checker."""
-    from console.core.team.held import Held  # boundary: team mode only
+    from console.core.team.approvals.held import Held  # boundary: team mode only
 
     return Held.ACTION
 

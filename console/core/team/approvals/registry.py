@@ -1,6 +1,6 @@
 """The team's gateways as an admin keeps them: register one, list them, show or set the
 approval policy of each (:class:`GatewayRegistry`). The database checks the caller and
-audits every step; :mod:`console.core.team.gateways` says what a registered gateway is.
+audits every step; :mod:`console.core.team.storage.gateways` says what a registered gateway is.
 """
 
 from __future__ import annotations
@@ -9,14 +9,15 @@ import json
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from console.core.team import gateways, inputs
-from console.core.team.approval import admin_step
+from console.core.team import inputs
+from console.core.team.approvals.approval import admin_step
+from console.core.team.approvals.submissions import MODES, Policy
 from console.core.team.errors import TeamSetupError
-from console.core.team.gateways import Gateway, Target
-from console.core.team.submissions import MODES, Policy
+from console.core.team.storage import gateways
+from console.core.team.storage.gateways import Gateway, Target
 
 if TYPE_CHECKING:
-    from console.core.team.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal
 
 
 def policy_of(found: Gateway) -> Policy:

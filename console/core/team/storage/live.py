@@ -11,8 +11,8 @@ import json
 import threading
 from collections.abc import Callable
 
-from console.core.team.dsn import connect
-from console.core.team.schema_sql import CHANNEL
+from console.core.team.storage.dsn import connect
+from console.core.team.storage.schema_sql import CHANNEL
 
 Heard = Callable[[str, str, int], None]  # kind, event, id
 

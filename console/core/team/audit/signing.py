@@ -19,19 +19,19 @@ from typing import TYPE_CHECKING
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from console.core.team.audit import entry_hash, rows
-from console.core.team.audit_key import (
+from console.core.team.audit.key import (
     AuditKeyError,
     fingerprint,
     public_text,
     sign,
     signature_holds,
 )
+from console.core.team.audit.verify import entry_hash, rows
 from console.core.team.errors import AuditTamperedError, TeamPermissionError
-from console.core.team.schema_v4 import GENESIS
+from console.core.team.storage.schema_v4 import GENESIS
 
 if TYPE_CHECKING:
-    from console.core.team.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal
 
 
 @dataclass(frozen=True, slots=True)

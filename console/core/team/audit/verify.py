@@ -1,7 +1,7 @@
 """Checking the team's audit trail, here in the console, so a function replaced in the
 database cannot vouch for itself: the hash chain (schema 4,
-:mod:`console.core.team.schema_v4`), the signed checkpoints of its head (schema 7,
-:mod:`console.core.team.schema_v7`), the head this console verified before, and every
+:mod:`console.core.team.storage.schema_v4`), the signed checkpoints of its head (schema 7,
+:mod:`console.core.team.storage.schema_v7`), the head this console verified before, and every
 journal row against its ``send`` entry.
 
 What it finds: an entry changed after it was written (by the table's owner or a superuser,
@@ -23,14 +23,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from console.core.team.audit_key import Verifier, fingerprint
-from console.core.team.audit_rows import unmatched_rows
-from console.core.team.audit_state import AuditState, Kept
+from console.core.team.audit.key import Verifier, fingerprint
+from console.core.team.audit.rows import unmatched_rows
+from console.core.team.audit.state import AuditState, Kept
 from console.core.team.errors import TeamSetupError
-from console.core.team.schema_v4 import GENESIS
+from console.core.team.storage.schema_v4 import GENESIS
 
 if TYPE_CHECKING:
-    from console.core.team.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal
 
 COLUMNS = "id, seq, at, actor, role, action, submission_id, request_id, environment, detail"
 _PAGE = 1000

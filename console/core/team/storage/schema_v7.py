@@ -5,12 +5,12 @@ does not hold, in the Certificate Transparency model.
   in base64) and its fingerprint, set once by an admin (``gateway.set_audit_key``). Its
   private half stays with the team sender (its account's keyring, or a key file only it can
   read). Every console pins the public half on first use
-  (:mod:`console.core.team.audit_state`).
+  (:mod:`console.core.team.audit.state`).
 * ``gateway.audit_checkpoints``: signed heads of the hash chain (schema 4), like a signed
   tree head: the signature covers an entry's position and hash, and that hash covers every
   entry before it. ``gateway.sign_audit`` stores one only when it names an entry of the chain
   as it stands and is newer than the last; the database cannot check the signature (it has
-  no Ed25519), every console does (:mod:`console.core.team.audit`).
+  no Ed25519), every console does (:mod:`console.core.team.audit.verify`).
 * Both tables are append-only for every role, the owner included (the audit trail's
   trigger function); ``gateway.audit(request_id)`` is indexed so that a check can match each
   journal row with its ``send`` entry.

@@ -18,9 +18,9 @@ from typing import Any
 
 from console.core import paths as app_paths
 from console.core.private_files import owner_only
-from console.core.team.audit_key import fingerprint
-from console.core.team.dsn import parse_dsn
+from console.core.team.audit.key import fingerprint
 from console.core.team.errors import TeamSetupError
+from console.core.team.storage.dsn import parse_dsn
 
 STATE_FILE = "team-audit.json"
 

@@ -16,7 +16,7 @@ The pipeline's conversation (:meth:`~console.core.pipeline.Pipeline.ask`) calls 
 and, for a held request, asks the front's ``Asker.submit_for_approval`` instead of the
 production confirmation (the front shows :attr:`Held.text` and offers :attr:`Held.ACTION`);
 :meth:`~console.core.pipeline.Pipeline.go` submits it. What a front says after waiting comes
-from :func:`~console.core.team.approval.decision_text` or the errors raised by
+from :func:`~console.core.team.approvals.approval.decision_text` or the errors raised by
 :meth:`Awaiting.send`.
 """
 
@@ -26,22 +26,22 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from console.core.order_facts import client_orderid
+from console.core.team.approvals.submissions import Policy
+from console.core.team.approvals.via_sender import serving, submit_to_sender, wait_for_outcome
 from console.core.team.errors import (
     ApprovalPendingError,
     CardDataNeedsWaitingError,
     NotApprovedError,
 )
-from console.core.team.submissions import Policy
-from console.core.team.via_sender import serving, submit_to_sender, wait_for_outcome
 
 SENDER_WAIT = 120.0  # seconds a front waits for the team sender's outcome by default
 
 if TYPE_CHECKING:
     from console.core.pipeline import Check, Decision, Pipeline, Sent
     from console.core.prepared import PreparedRequest
-    from console.core.team.approval import Approvals
-    from console.core.team.journal import TeamJournal
-    from console.core.team.submissions import Submission, Submitted
+    from console.core.team.approvals.approval import Approvals
+    from console.core.team.approvals.submissions import Submission, Submitted
+    from console.core.team.storage.journal import TeamJournal
 
 
 def hold(pipeline: Pipeline, check: Check, *, approval: bool = True) -> Held | None:
@@ -56,9 +56,9 @@ def hold(pipeline: Pipeline, check: Check, *, approval: bool = True) -> Held | N
             it is not on this computer): nothing is asked, submitted or sent, whether this
             console or the team sender would send it.
     """
-    from console.core.team.approval import Approvals, approved_row
-    from console.core.team.gateways import Target, require_registered
-    from console.core.team.registry import policy_of
+    from console.core.team.approvals.approval import Approvals, approved_row
+    from console.core.team.approvals.registry import policy_of
+    from console.core.team.storage.gateways import Target, require_registered
 
     journal = pipeline.journal
     if journal is None or not journal.shared:
@@ -107,7 +107,7 @@ class Held:
     @property
     def rejection(self) -> str:
         """The earlier rejection of the same request, in words ("": none)."""
-        from console.core.team.submissions import rejection_text
+        from console.core.team.approvals.submissions import rejection_text
 
         if self.rejected is None:
             return ""
@@ -179,7 +179,7 @@ class Held:
         """
         from console.core.pipeline import Decision
         from console.core.pipeline.asking import refuse_undecided
-        from console.core.team.approval import approved_decision
+        from console.core.team.approvals.approval import approved_decision
 
         decided = decision or Decision()
         # what the pipeline would refuse once approved (the approval is the production
@@ -304,6 +304,6 @@ def require_approved(found: Submission, *, what: str = "", until: str = "") -> N
             f"No decision on {what}#{found.id} yet; nothing was sent.{card}", found.id
         )
     if found.state != "approved":
-        from console.core.team.submissions import decision_text
+        from console.core.team.approvals.submissions import decision_text
 
         raise NotApprovedError(decision_text(found), found.state)

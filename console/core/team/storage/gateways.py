@@ -5,7 +5,7 @@ A registered gateway is a base URL and a merchant login (with the endpoint or gr
 was registered with); a request goes to it when its URL, normalised as the double-payout
 guard's (:mod:`console.core.gateway_identity`), lies under the base URL and it is signed for
 the login, whatever environment or spelling named it. The database checks every journal row
-again on its own (``console.core.team.schema_v6``); this module is what the console asks
+again on its own (``console.core.team.storage.schema_v6``); this module is what the console asks
 first, so that a person hears why before anything is asked or written.
 """
 

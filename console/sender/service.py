@@ -1,11 +1,11 @@
 """The team sender: the one process of the team that holds the key that moves money.
 
-Makers and checkers submit (:mod:`.via_sender`); the sender, connected as a
-``gateway_sender`` login, takes what the policy lets go (queued at once, or approved by a
-checker), signs it with the environment's key and sends it through the same
-:class:`~console.core.pipeline.Pipeline` as every front: the double-payout guard, the
-journal's pending row committed before the request leaves, the answer after. Consoles hear
-the outcome through LISTEN/NOTIFY (the journal's triggers).
+Makers and checkers submit (:mod:`~console.core.team.approvals.via_sender`); the sender,
+connected as a ``gateway_sender`` login, takes what the policy lets go (queued at once, or
+approved by a checker), signs it with the environment's key and sends it through the same
+:class:`~console.core.pipeline.Pipeline` as every front: the double-payout guard, the journal's
+pending row committed before the request leaves, the answer after. Consoles hear the outcome
+through LISTEN/NOTIFY (the journal's triggers).
 
 Safety, whenever the sender is stopped (kill -9 included), then started again:
 
@@ -19,10 +19,10 @@ Safety, whenever the sender is stopped (kill -9 included), then started again:
 It serves the environments it was started with (``team sender --env NAME``), and refuses a
 submission whose request goes to any other gateway identity
 (:mod:`console.core.gateway_identity`) or to a gateway the team has not registered (and not
-on this computer: :func:`~console.core.team.gateways.require_registered`).
+on this computer: :func:`~console.core.team.storage.gateways.require_registered`).
 
 Given the team's audit key, it also signs what is new in the audit trail every few seconds
-(:func:`~console.core.team.audit_signing.sign_new_entries`); a trail that no longer extends
+(:func:`~console.core.team.audit.signing.sign_new_entries`); a trail that no longer extends
 the head it signed is never signed again, and said.
 """
 
@@ -42,16 +42,16 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from console.core.errors import ConsoleError
 from console.core.pipeline import Decision, Pipeline
 from console.core.prepared import PreparedRequest, prepare
-from console.core.team.approval import Approvals
-from console.core.team.audit_key import AuditKeyError
-from console.core.team.audit_signing import Checkpoint, sign_new_entries
-from console.core.team.dsn import connect
+from console.core.team.approvals.approval import Approvals
+from console.core.team.approvals.submissions import Submission
+from console.core.team.audit.key import AuditKeyError
+from console.core.team.audit.signing import Checkpoint, sign_new_entries
 from console.core.team.errors import AuditTamperedError, TeamPermissionError
-from console.core.team.gateways import Target, require_registered
 from console.core.team.hashing import content_hash
-from console.core.team.journal import TeamJournal
-from console.core.team.sealing import SealError, open_sealed, public_half
-from console.core.team.submissions import Submission
+from console.core.team.storage.dsn import connect
+from console.core.team.storage.gateways import Target, require_registered
+from console.core.team.storage.journal import TeamJournal
+from console.core.team.storage.sealing import SealError, open_sealed, public_half
 
 _LEADER = 0x7365_6E64  # advisory lock key: "send"
 GIVE_UP_AFTER = 3600.0  # seconds an undecided status is asked again (then: the callback)
@@ -150,7 +150,7 @@ class Sender:
 
     def run(self, stop: threading.Event, poll: float = 1.0) -> None:
         """Send until ``stop`` is set, woken by the team's notifications (polls anyway)."""
-        from console.core.team.live import TeamListener
+        from console.core.team.storage.live import TeamListener
 
         heard = threading.Event()
         listener = TeamListener(self.journal.dsn, lambda _k, _e, _i: heard.set())

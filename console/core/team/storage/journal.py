@@ -28,16 +28,16 @@ from console.core.history import PENDING, HistoryDetail, HistoryFilter, HistoryR
 from console.core.history.interrupted import IN_FLIGHT_MARGIN, INTERRUPTED_SUMMARY
 from console.core.history.query import ORDER_SQL, ROW_SQL, with_parts
 from console.core.history.rows import answer_columns, masked_request, request_columns
-from console.core.team.dsn import connect
 from console.core.team.errors import ApprovalRefusedError, TeamUnavailableError
-from console.core.team.gateways import Target, require_registered
 from console.core.team.hashing import content_hash
-from console.core.team.schema import require_current
+from console.core.team.storage.dsn import connect
+from console.core.team.storage.gateways import Target, require_registered
+from console.core.team.storage.schema import require_current
 
 if TYPE_CHECKING:
     from console.core.client import Admit, Outcome
     from console.core.prepared import PreparedRequest
-    from console.core.team.live import TeamListener
+    from console.core.team.storage.live import TeamListener
 
 Listener = Callable[[str, int], None]
 # Rows from before the gateway was recorded are matched by environment; a gateway not at hand
@@ -60,7 +60,7 @@ class TeamJournal:
     """The journal on the team database. Thread-safe: one connection behind a lock.
 
     Args:
-        dsn: the team DSN (see :mod:`console.core.team.dsn`).
+        dsn: the team DSN (see :mod:`console.core.team.storage.dsn`).
     """
 
     shared = True  # the whole team's journal: its approval policies apply
@@ -109,7 +109,7 @@ class TeamJournal:
         (other consoles' through LISTEN/NOTIFY, from a listening thread)."""
         self._listeners.append(listener)
         if self._live is None:
-            from console.core.team.live import TeamListener
+            from console.core.team.storage.live import TeamListener
 
             self._live = TeamListener(self.dsn, self._heard, skip_pid=self.backend_pid)
             self._live.start()

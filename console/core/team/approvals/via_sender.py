@@ -5,9 +5,10 @@ Where a team sender serves an environment (``team sender --env NAME`` is running
 sender, which holds the key. The maker's console still prepares the request (to validate it,
 show it and hash it), signed with a throwaway key of this process (:func:`placeholder_key`)
 whose signature never leaves it. A request without card data is stored with its fields; card
-fields are sealed to the sender's public key (:mod:`.sealing`), never readable in the
-database. The maker then waits for the sender's outcome (:func:`wait_for_outcome`), read
-back from the shared journal as the :class:`~console.core.pipeline.Sent` every front shows.
+fields are sealed to the sender's public key (:mod:`~console.core.team.storage.sealing`), never
+readable in the database. The maker then waits for the sender's outcome
+(:func:`wait_for_outcome`), read back from the shared journal as the
+:class:`~console.core.pipeline.Sent` every front shows.
 """
 
 from __future__ import annotations
@@ -24,21 +25,21 @@ from console.core.errors import NetworkError, NotSentError, OutcomeUnknownError
 from console.core.pipeline import Sent
 from console.core.pipeline.guard import NEW
 from console.core.responses import DecodedResponse, Kind
-from console.core.team.approval import approved_row, recorded
+from console.core.team.approvals.approval import approved_row, recorded
+from console.core.team.approvals.submissions import Submitted, decision_text
 from console.core.team.errors import (
     ApprovalPendingError,
     NotApprovedError,
     TeamSetupError,
 )
-from console.core.team.gateways import Target
 from console.core.team.hashing import carries_card_data
-from console.core.team.sealing import seal
-from console.core.team.submissions import Submitted, decision_text
+from console.core.team.storage.gateways import Target
+from console.core.team.storage.sealing import seal
 
 if TYPE_CHECKING:
     from console.core.prepared import PreparedRequest
-    from console.core.team.approval import Approvals
-    from console.core.team.journal import TeamJournal
+    from console.core.team.approvals.approval import Approvals
+    from console.core.team.storage.journal import TeamJournal
 
 ENDED = ("rejected", "expired", "void", "refused")
 

@@ -4,7 +4,7 @@ Its private half belongs to whoever signs the audit trail (the team sender): kep
 account's OS keyring (:class:`console.core.secret_store.KeyringStore`, never a plaintext
 file) or in a key file encrypted with a passphrase and readable by its owner only. Its
 public half is in the team database (``gateway.audit_key``, schema 7) and pinned by every
-console (:mod:`console.core.team.audit_state`).
+console (:mod:`console.core.team.audit.state`).
 
 What is signed is a head of the audit chain (:func:`checkpoint_message`): the position and
 hash of one entry, whose hash covers every entry before it.

@@ -1,6 +1,6 @@
 """What the team database keeps of approvals, as the console reads it: policies,
 submissions and their decisions in a person's words, role changes and audit entries.
-:mod:`console.core.team.approval` takes the steps; this module only describes them.
+:mod:`console.core.team.approvals.approval` takes the steps; this module only describes them.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Everything lives in the ``gateway`` schema. People are PostgreSQL login roles, m
 the group roles ``gateway_maker`` (prepares, submits, sends), ``gateway_checker``
 (approves or rejects other people's submissions, sends approved ones) and ``gateway_admin``
 (approval policy, users); the team sender's login is a ``gateway_sender``
-(:mod:`console.core.team.schema_v8`). The rules are the database's own, so psql gets no
+(:mod:`console.core.team.storage.schema_v8`). The rules are the database's own, so psql gets no
 further than the console: row-level security and column grants on the journal, decisions
 only through ``SECURITY DEFINER`` functions that check the caller, a ``CHECK`` that no
 submission is decided by its maker, a trigger that refuses a payout the policy holds back
@@ -14,11 +14,11 @@ change or delete.
 
 from __future__ import annotations
 
-from console.core.team.schema_v4 import V4
-from console.core.team.schema_v5 import V5
-from console.core.team.schema_v6 import V6
-from console.core.team.schema_v7 import V7
-from console.core.team.schema_v8 import V8
+from console.core.team.storage.schema_v4 import V4
+from console.core.team.storage.schema_v5 import V5
+from console.core.team.storage.schema_v6 import V6
+from console.core.team.storage.schema_v7 import V7
+from console.core.team.storage.schema_v8 import V8
 
 CHANNEL = "gateway_team"
 

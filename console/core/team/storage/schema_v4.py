@@ -2,9 +2,9 @@
 the sender or a verified answer settles an order, and the audit trail is a hash chain.
 
 * A request row that carries an approved submission must have the approved amount, currency,
-  receiver and request hash (a keyed hash, :func:`console.core.team.approval.content_hash`,
-  whose key, ``gateway.team_key``, every maker and checker can read, so the checker can check
-  it); a batch keeps those of every row (``gateway.submission_rows``). Approvals pending or
+  receiver and request hash (a keyed hash, :func:`console.core.team.hashing.content_hash`,
+  whose key, ``gateway.team_key``, every maker and checker can read, so the checker can
+  check it); a batch keeps those of every row (``gateway.submission_rows``). Approvals pending or
   approved when the database is upgraded used the older hash: they expire.
 * ``set_final_status`` settles other people's rows only with evidence the database checks: a
   callback whose ``control`` code it verifies with the environment's merchant control secret
@@ -12,7 +12,7 @@ the sender or a verified answer settles an order, and the audit trail is a hash 
   journalled for the same order. The sender settles its own rows. Every final status change
   is audited, whichever way it came.
 * Each audit entry carries the hash of the one before it (``seq``, ``prev_hash``, ``hash``);
-  ``gateway.audit_head`` holds the newest. :mod:`console.core.team.audit` recomputes it.
+  ``gateway.audit_head`` holds the newest. :mod:`console.core.team.audit.verify` recomputes it.
 * A nullable ``gateway`` column on requests (the gateway's identity, for the double-payout
   guard), with its index; the table-wide INSERT grant lets makers and checkers write it.
 """
@@ -278,7 +278,7 @@ CREATE TABLE gateway.audit_head (only_row boolean PRIMARY KEY DEFAULT true CHECK
 CREATE FUNCTION gateway.audit_field(v text) RETURNS text LANGUAGE sql IMMUTABLE AS
 $$ SELECT CASE WHEN v IS NULL THEN '~' ELSE length(v) || ':' || v END $$;
 
--- The same text and hash as console.core.team.audit.entry_hash.
+-- The same text and hash as console.core.team.audit.verify.entry_hash.
 CREATE FUNCTION gateway.audit_hash(prev text, a gateway.audit) RETURNS text
 LANGUAGE sql STABLE SET search_path = gateway, pg_temp AS $$
     SELECT encode(sha256(convert_to(prev || audit_field(a.id::text) || audit_field(a.seq::text)

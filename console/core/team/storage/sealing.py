@@ -5,7 +5,7 @@ fields; RSA-OAEP (SHA-256) wraps that key with the sender's public key, whose pr
 only the sender holds (its account's keyring, or a key file only it can read). The request
 hash the submission is bound to is the associated data, so a ciphertext moved to another
 submission does not open. The database erases the ciphertext once the submission is sent or
-refused (:mod:`console.core.team.schema_v8`).
+refused (:mod:`console.core.team.storage.schema_v8`).
 
 Layout: ``b"GCS1"``, the wrapped key's length (2 bytes), the wrapped key, a 12-byte nonce,
 the AES-GCM ciphertext with its tag.

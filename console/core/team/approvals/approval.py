@@ -28,17 +28,8 @@ from console.core.errors import ConsoleError
 from console.core.history.rows import request_columns
 from console.core.masking import mask_params
 from console.core.order_facts import amount, client_orderid
-from console.core.team import gateways, inputs
-from console.core.team.errors import (
-    ApprovalRefusedError,
-    RejectedBeforeError,
-    TeamPermissionError,
-    TeamSetupError,
-    UnregisteredGatewayError,
-)
-from console.core.team.gateways import Target
-from console.core.team.hashing import carries_card_data, content_hash
-from console.core.team.submissions import (
+from console.core.team import inputs
+from console.core.team.approvals.submissions import (
     ROLES,
     SUBMISSION_SQL,
     AuditEntry,
@@ -51,11 +42,21 @@ from console.core.team.submissions import (
     submission_of,
     waiting,
 )
+from console.core.team.errors import (
+    ApprovalRefusedError,
+    RejectedBeforeError,
+    TeamPermissionError,
+    TeamSetupError,
+    UnregisteredGatewayError,
+)
+from console.core.team.hashing import carries_card_data, content_hash
+from console.core.team.storage import gateways
+from console.core.team.storage.gateways import Target
 
 if TYPE_CHECKING:
     from console.core.pipeline import Decision, Pipeline, Sent
     from console.core.prepared import PreparedRequest
-    from console.core.team.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal
 
 
 def approved_decision(maker: Decision | None = None) -> Decision:
@@ -241,7 +242,7 @@ class Approvals:
         self, environment: str, prepared: PreparedRequest, *, after_rejection: bool = False
     ) -> Submitted:
         """Record ``prepared`` (signed: a request with errors is never held, see
-        :func:`~console.core.team.held.hold`) for a checker's decision; card data stays in
+        :func:`~console.core.team.approvals.held.hold`) for a checker's decision; card data stays in
         this process.
 
         Raises:
@@ -424,7 +425,7 @@ class Approvals:
     def wait_for_decision(self, sid: int, timeout: float) -> Submission:
         """The submission once a checker decided it (or it expired), or as it is after
         ``timeout`` seconds; woken by LISTEN/NOTIFY, checked every second anyway."""
-        from console.core.team.live import TeamListener
+        from console.core.team.storage.live import TeamListener
 
         heard = threading.Event()
         listener = TeamListener(

@@ -42,10 +42,10 @@ from console.core.team.errors import (
 if TYPE_CHECKING:
     from console.core.pipeline import Pipeline
     from console.core.prepared import PreparedRequest
-    from console.core.team.approval import Approvals
-    from console.core.team.gateways import Target
-    from console.core.team.journal import TeamJournal
-    from console.core.team.submissions import Policy, Submission
+    from console.core.team.approvals.approval import Approvals
+    from console.core.team.approvals.submissions import Policy, Submission
+    from console.core.team.storage.gateways import Target
+    from console.core.team.storage.journal import TeamJournal
 
 OnRow = Callable[[RowResult, Progress], None]
 
@@ -58,9 +58,9 @@ def hold_batch(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) ->
         UnregisteredGatewayError: the team has not registered the gateway the batch goes to
             (and it is not on this computer): nothing is submitted or sent.
     """
-    from console.core.team.approval import Approvals
-    from console.core.team.gateways import Target, require_registered
-    from console.core.team.registry import policy_of
+    from console.core.team.approvals.approval import Approvals
+    from console.core.team.approvals.registry import policy_of
+    from console.core.team.storage.gateways import Target, require_registered
 
     journal = pipeline.journal
     if journal is None or not journal.shared or not plan.to_send or plan.refusal() is not None:
@@ -129,7 +129,7 @@ class HeldBatch:
     def rejection(self) -> str:
         """This batch (or one of its order ids) rejected before, in words ("": never): a
         rejection is not undone by running the file again."""
-        from console.core.team.submissions import rejection_text
+        from console.core.team.approvals.submissions import rejection_text
 
         if self.rejected is None:
             return ""
@@ -224,7 +224,7 @@ class AwaitingBatch:
             NotApprovedError: rejected, expired, void, or run already.
             ApprovalRefusedError: the claim was refused (the content changed: void).
         """
-        from console.core.team.held import require_approved
+        from console.core.team.approvals.held import require_approved
 
         held = self.held
         require_approved(

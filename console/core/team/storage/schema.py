@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from console.core.team.errors import TeamSetupError, TeamUnavailableError
-from console.core.team.schema_sql import MIGRATIONS, ROLES, SCHEMA_VERSION
+from console.core.team.storage.schema_sql import MIGRATIONS, ROLES, SCHEMA_VERSION
 
 _LOCK = 0x6761_7465  # advisory lock key: "gate"
 
