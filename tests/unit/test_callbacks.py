@@ -6,6 +6,8 @@ import json
 import socket
 import threading
 import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -22,6 +24,7 @@ from console.core.callbacks import (
 from console.core.history import CallbackEvent, CheckResult, History
 from console.sandbox.callbacks import control_code as sandbox_control_code
 from tests.helpers.history_data import answered, prepared
+from tests.helpers.slow_clients import Tricklers
 
 SECRET = "merchant-control-secret"
 
@@ -82,6 +85,44 @@ def test_a_trusted_callback_sets_the_final_status(journal: History) -> None:
     linked = journal.details(1).callbacks
     assert [c["check"] for c in linked] == ["ok"]
     assert ("control", "***") in [tuple(p) for p in linked[0]["params"]]
+
+
+class _SharedJournal:
+    """A team journal stand-in over ``history``'s sends whose first write fails, as when the
+    team database goes away (or the process dies) between the record and the status."""
+
+    def __init__(self, history: History) -> None:
+        self.history = history
+        self.failures = 1
+
+    def order_row(self, environment: str, column: str, value: str) -> Any:
+        return self.history.order_row(environment, column, value)
+
+    def set_final_status(self, *args: Any, **kwargs: Any) -> list[int]:
+        if self.failures:
+            self.failures -= 1
+            raise ConnectionError("the team database went away")
+        return self.history.set_final_status(*args, **kwargs)
+
+
+def test_a_callback_the_team_journal_did_not_take_is_not_recorded_and_its_retry_applies(
+    journal: History, tmp_path: Path
+) -> None:
+    """Recorded here only once the shared journal took its status: the gateway, answered 500,
+    calls again, and that call settles the order (it is no repeat of a recorded callback)."""
+    with History(tmp_path / "own.sqlite") as own:
+        recorder = CallbackRecorder(own, "sb", SECRET, journal=_SharedJournal(journal))
+        with CallbackListener(recorder, "127.0.0.1", 0) as listener:
+            first = requests.get(listener.url, params=_params(), timeout=5)
+            assert first.status_code == 500
+            assert own.recent_callbacks() == []
+            assert journal.get(1).final_status is None
+            again = requests.get(listener.url, params=_params(), timeout=5)
+            assert again.status_code == 200
+        (event,) = own.recent_callbacks()
+    assert (event.check, event.duplicate_of) == (CheckResult.OK, None)
+    row = journal.get(1)
+    assert (row.final_status, row.final_status_source) == ("approved", "callback")
 
 
 def test_a_mismatched_callback_is_recorded_but_not_trusted(journal: History) -> None:
@@ -329,43 +370,13 @@ def test_a_loopback_listener_without_a_secret_starts(host: str) -> None:
         assert listener.running
 
 
-class _Tricklers:
-    """As many connections as the listener takes, each sending a request a byte at a time
-    and never finishing it; one that is closed connects again at once."""
-
-    def __init__(self, port: int, count: int) -> None:
-        self.port = port
-        self.stop = threading.Event()
-        self.threads = [threading.Thread(target=self._trickle, daemon=True) for _ in range(count)]
-
-    def _trickle(self) -> None:
-        while not self.stop.is_set():
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=5) as conn:
-                    conn.sendall(b"GET /callback?status=appro")
-                    while not self.stop.wait(0.1):
-                        conn.sendall(b"v")
-            except OSError:
-                continue
-
-    def __enter__(self) -> _Tricklers:
-        for t in self.threads:
-            t.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        for t in self.threads:
-            t.join()
-
-
 def test_slow_connections_never_keep_a_genuine_callback_out(journal: History) -> None:
     from console.core.callbacks import MAX_CONNECTIONS
 
     recorder = CallbackRecorder(journal, "sb", SECRET)
     with (
         CallbackListener(recorder, "127.0.0.1", 0) as listener,
-        _Tricklers(listener.port, MAX_CONNECTIONS),
+        Tricklers(listener.port, MAX_CONNECTIONS),
     ):
         time.sleep(0.5)  # every slot holds a request still arriving
         started = time.perf_counter()

@@ -145,9 +145,11 @@ def record_callback(
 
     ``orders``: the journal holding the sends (default ``history``); in team mode the
     shared journal, so the callback's order is found among the whole team's sends and its
-    final status is set there, for every console (the callback itself stays here)."""
+    final status is set there, for every console (the callback itself stays here), before
+    the callback's record here commits: a record here means the shared journal took it."""
     key = (event.status, event.orderid, event.client_orderid)
     ledger: Orders = orders if orders is not None else history
+    updated: list[int] = []
     request, agree = _link(ledger, event.environment, event.orderid, event.client_orderid)
     with history.writing() as db:
         duplicate_of = None
@@ -182,16 +184,16 @@ def record_callback(
             ),
         )
         callback_id = int(cur.lastrowid or 0)
-    updated: list[int] = []
-    if check.trusted and duplicate_of is None and request and event.status:
-        updated = ledger.set_final_status(
-            event.environment,
-            event.client_orderid or request[1] or "",
-            event.status,
-            orderid=event.orderid,
-            source="callback",
-            control=event.control,
-        )
+        # the status a trusted, new callback of a known order brings (None: it changes nothing)
+        status = event.status if check.trusted and duplicate_of is None and request else None
+        order = (event.client_orderid or request[1] or "") if request else ""
+        if status and ledger is not history:
+            # the shared journal takes the status before this record commits: stopped in
+            # between (kill -9, the database gone), nothing is recorded here, the gateway
+            # hears no 200 and calls again, and that call is no repeat of a recorded one
+            updated = _settle(ledger, event, order, status)
+    if status and ledger is history:
+        updated = _settle(ledger, event, order, status)
     history.notify("callback", callback_id)
     return replace(
         event,
@@ -200,6 +202,18 @@ def record_callback(
         duplicate_of=duplicate_of,
         request_id=request[0] if request else None,
         updated=tuple(updated),
+    )
+
+
+def _settle(ledger: Orders, event: CallbackEvent, order: str, status: str) -> list[int]:
+    """Set the final status a trusted, new callback brings on its order's rows."""
+    return ledger.set_final_status(
+        event.environment,
+        order,
+        status,
+        orderid=event.orderid,
+        source="callback",
+        control=event.control,
     )
 
 
