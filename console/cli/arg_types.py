@@ -53,6 +53,24 @@ def whole(low: int, high: int) -> Callable[[str], int]:
     return convert
 
 
+def listen_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` to listen on (``[::1]:8443`` for an IPv6 address; port 0: any free)."""
+    host, sep, port = text.strip().rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        number = int(port, 10) if sep and host else -1
+    except ValueError:
+        number = -1
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"give HOST:PORT (0.0.0.0:8443, 127.0.0.1:8080, [::]:8443), not {text!r}"
+        )
+    return host, number
+
+
+listen_address.__name__ = "address"
+
+
 def seconds(high: float, *, zero: bool = False) -> Callable[[str], float]:
     """A finite number of seconds above 0 (from 0 with ``zero``) and at most ``high``."""
 

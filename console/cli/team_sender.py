@@ -2,7 +2,9 @@
 team's, as a ``gateway_sender`` login. It alone holds the keys of the environments it serves
 (``--env NAME``, repeatable: each environment's key from this account's keyring, or
 ``--key-file`` for a single environment, a file only this account can read) and sends what
-makers submit to it, until SIGTERM or Ctrl+C (the send on its way finishes first).
+makers submit to it, until SIGTERM or Ctrl+C (the send on its way finishes first). It
+receives the gateway's callbacks itself (:mod:`console.sender.callbacks`) for each
+environment whose callback listener is on, or at ``--callback-listen HOST:PORT``.
 """
 
 from __future__ import annotations
@@ -12,10 +14,14 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from console.cli.arg_types import listen_address
 from console.cli.failures import EXIT_OK
+from console.cli.keys_cmd import CONTROL_ENV
 from console.cli.request_args import UsageError
 from console.cli.team_audit_cmd import PASSPHRASE_ENV
 from console.core.secret_store import KeyringStore, VaultError
@@ -26,6 +32,7 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import rsa
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    from console.core.environments import Connection
     from console.core.team.storage.journal import TeamJournal
     from console.sender.service import Route
 
@@ -61,6 +68,21 @@ def add_options(q: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=f"variable holding the audit key file's passphrase (default {PASSPHRASE_ENV})",
     )
+    q.add_argument(
+        "--callback-listen",
+        type=listen_address,
+        metavar="HOST:PORT",
+        help="listen for the one --env's callbacks there (default: each environment's saved "
+        "callback listener, `env edit NAME --callback-listener on --callback-host HOST "
+        "--callback-port PORT`)",
+    )
+    q.add_argument(
+        "--control-secret-env",
+        default=CONTROL_ENV,
+        metavar="NAME",
+        help="variable holding the one --env's merchant control secret, to check callbacks "
+        f"(default {CONTROL_ENV}; unset: this account's keyring, `keys control-secret`)",
+    )
     q.add_argument("--poll", type=float, default=1.0, help=argparse.SUPPRESS)
 
 
@@ -77,13 +99,16 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
     stop = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stop.set())
+    if args.callback_listen is not None and len(args.env) != 1:
+        raise UsageError("--callback-listen is the listener of one environment: give one --env")
     seal_key = _seal_key(args.seal_key_file)
+    found = _connections(args)
     with leadership(dsn, say, stop) as leading:
         if leading:
-            with TeamJournal(dsn) as journal:
+            with TeamJournal(dsn) as journal, _callbacks(args, found, journal):
                 audit_key = _audit_key(args, dsn)
                 sender = Sender(
-                    journal, _routes(args, journal), seal_key, say=say, audit_key=audit_key
+                    journal, _routes(found, journal), seal_key, say=say, audit_key=audit_key
                 )
                 sender.start()
                 served = ", ".join(sorted(args.env))
@@ -93,22 +118,65 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
     return EXIT_OK
 
 
-def _routes(args: argparse.Namespace, journal: TeamJournal) -> dict[str, Route]:
-    from console.core.environments import EnvironmentStoreError, EnvKind, connect
-    from console.core.gateway_identity import gateway_for
-    from console.core.pipeline import Pipeline
+def _connections(args: argparse.Namespace) -> dict[str, Connection]:
+    """Each --env's saved settings and key (and the keyring's control secret, if any)."""
+    from console.core.environments import EnvironmentStoreError, connect
     from console.core.secret_store import VaultError
     from console.core.team.storage.sealing import private_key_file
+
+    key = private_key_file(args.key_file) if args.key_file is not None else None
+    found: dict[str, Connection] = {}
+    for name in args.env:
+        try:
+            found[name] = connect(name, private_key=key)
+        except (EnvironmentStoreError, VaultError) as exc:
+            raise UsageError(f"--env {name}: {exc}") from exc
+    return found
+
+
+@contextmanager
+def _callbacks(
+    args: argparse.Namespace, found: dict[str, Connection], journal: TeamJournal
+) -> Iterator[None]:
+    """The sender's callback listeners while the body runs (none when no --env listens):
+    each callback in the sender's own journal, in the team journal the statuses the
+    database verified."""
+    from console.core.callbacks import CallbackListenerError
+    from console.core.history import History
+    from console.sender.callbacks import SenderCallbacks, listening
+
+    variable = os.environ.get(args.control_secret_env) or None
+    if variable is not None and len(found) != 1:
+        raise UsageError(
+            f"${args.control_secret_env} holds the control secret of one environment: serve "
+            "one --env, or keep each one's secret in this account's keyring"
+        )
+    where = args.callback_listen
+    plans = [
+        plan
+        for conn in found.values()
+        if (plan := listening(conn.environment, variable or conn.merchant_control, where))
+    ]
+    if not plans:
+        yield
+        return
+    with History() as history, SenderCallbacks(history, journal, say=say) as callbacks:
+        try:
+            callbacks.start(plans)
+        except CallbackListenerError as exc:
+            raise UsageError(f"callbacks: {exc}") from exc
+        yield
+
+
+def _routes(found: dict[str, Connection], journal: TeamJournal) -> dict[str, Route]:
+    from console.core.environments import EnvKind
+    from console.core.gateway_identity import gateway_for
+    from console.core.pipeline import Pipeline
     from console.core.transport import Timeouts, Transport
     from console.sender.service import Route
 
-    key = private_key_file(args.key_file) if args.key_file is not None else None
     routes: dict[str, Route] = {}
-    for name in args.env:
-        try:
-            conn = connect(name, private_key=key)
-        except (EnvironmentStoreError, VaultError) as exc:
-            raise UsageError(f"--env {name}: {exc}") from exc
+    for name, conn in found.items():
         env = conn.environment
         timeouts = Timeouts(connect=env.connect_timeout, read=env.read_timeout)
 

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl
@@ -78,16 +79,16 @@ class Profile:
         assert "Traceback" not in done.stderr, done.stderr
         return done
 
-    def start(self, *args: str) -> subprocess.Popen[str]:
-        """``gateway-console ARGS`` started in the background; its output goes to
-        ``self.home/log-*.txt`` (:meth:`logs`)."""
+    def start(self, *args: str, variables: Mapping[str, str] = {}) -> subprocess.Popen[str]:
+        """``gateway-console ARGS`` started in the background (``variables`` added to its
+        environment); its output goes to ``self.home/log-*.txt`` (:meth:`logs`)."""
         with (self.home / f"log-{time.monotonic_ns()}.txt").open("w") as log:
             process = subprocess.Popen(
                 [sys.executable, "-m", "console", *args],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 text=True,
-                env=self.env,
+                env={**self.env, **variables},
             )
         self.log_of[process.pid] = Path(log.name)
         return process
@@ -120,7 +121,11 @@ class SenderTeam:
     key_file: Path
     seal_file: Path
 
-    def start_sender(self) -> subprocess.Popen[str]:
+    def start_sender(
+        self, *extra: str, variables: Mapping[str, str] = {}
+    ) -> subprocess.Popen[str]:
+        """The team sender of ``live`` (``extra``: more options; ``variables``: added to its
+        environment)."""
         return self.sender.start(
             "team",
             "sender",
@@ -132,6 +137,8 @@ class SenderTeam:
             str(self.seal_file),
             "--poll",
             "0.2",
+            *extra,
+            variables=variables,
         )
 
 
