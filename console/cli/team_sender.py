@@ -10,6 +10,7 @@ environment whose callback listener is on, or at ``--callback-listen HOST:PORT``
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import signal
 import sys
@@ -96,11 +97,11 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
 
     if args.key_file is not None and len(args.env) != 1:
         raise UsageError("--key-file is the key of one environment: give one --env with it")
+    if args.callback_listen is not None and len(args.env) != 1:
+        raise UsageError("--callback-listen is the listener of one environment: give one --env")
     stop = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stop.set())
-    if args.callback_listen is not None and len(args.env) != 1:
-        raise UsageError("--callback-listen is the listener of one environment: give one --env")
     seal_key = _seal_key(args.seal_key_file)
     found = _connections(args)
     with leadership(dsn, say, stop) as leading:
@@ -145,21 +146,23 @@ def _callbacks(
     from console.core.history import History
     from console.sender.callbacks import SenderCallbacks, listening
 
-    variable = os.environ.get(args.control_secret_env) or None
-    if variable is not None and len(found) != 1:
-        raise UsageError(
-            f"${args.control_secret_env} holds the control secret of one environment: serve "
-            "one --env, or keep each one's secret in this account's keyring"
-        )
     where = args.callback_listen
     plans = [
         plan
         for conn in found.values()
-        if (plan := listening(conn.environment, variable or conn.merchant_control, where))
+        if (plan := listening(conn.environment, conn.merchant_control, where))
     ]
     if not plans:
         yield
         return
+    variable = os.environ.get(args.control_secret_env)
+    if variable and len(found) != 1:
+        raise UsageError(
+            f"${args.control_secret_env} holds the control secret of one environment: serve "
+            "one --env, or keep each one's secret in this account's keyring"
+        )
+    if variable:
+        plans = [dataclasses.replace(plans[0], secret=variable)]
     with History() as history, SenderCallbacks(history, journal, say=say) as callbacks:
         try:
             callbacks.start(plans)
