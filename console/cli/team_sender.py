@@ -142,6 +142,7 @@ def _callbacks(
     """The sender's callback listeners while the body runs (none when no --env listens):
     each callback in the sender's own journal, in the team journal the statuses the
     database verified."""
+    # the HTTP server and the local journal load only where the sender listens
     from console.core.callbacks import CallbackListenerError
     from console.core.history import History
     from console.sender.callbacks import SenderCallbacks, listening

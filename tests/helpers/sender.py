@@ -121,9 +121,7 @@ class SenderTeam:
     key_file: Path
     seal_file: Path
 
-    def start_sender(
-        self, *extra: str, variables: Mapping[str, str] = {}
-    ) -> subprocess.Popen[str]:
+    def start_sender(self, *extra: str, variables: Mapping[str, str] = {}) -> subprocess.Popen[str]:
         """The team sender of ``live`` (``extra``: more options; ``variables``: added to its
         environment)."""
         return self.sender.start(
