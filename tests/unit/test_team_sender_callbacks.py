@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,7 @@ from tests.helpers.sender import (
     Gateway,
     Profile,
     SenderTeam,
+    kill9,
     send_args,
     sender_team,
     serving,
@@ -63,8 +65,13 @@ def _start(team: SenderTeam, secret: str) -> tuple[subprocess.Popen[str], str]:
     sender = team.start_sender(
         "--callback-listen", "127.0.0.1:0", variables={CONTROL_VARIABLE: secret}
     )
-    assert wait_for(lambda: serving(team.db), 60), team.sender.logs(sender)
-    found = LISTENS.search(team.sender.logs(sender))
+
+    def said() -> str:
+        return team.sender.logs(sender)
+
+    assert wait_for(lambda: "waiting for submissions" in said(), 60), said()
+    assert serving(team.db)
+    found = LISTENS.search(said())
     assert found, team.sender.logs(sender)
     return sender, found.group(1)
 
@@ -217,3 +224,51 @@ def test_the_sender_stops_listening_when_it_stops(made: SenderTeam) -> None:
     assert "team sender: stopped." in made.sender.logs(sender)
     with pytest.raises(requests.ConnectionError):
         requests.get(url, params=_callback("approved", "9001", "p-1"), timeout=3)
+
+
+def test_a_sender_killed_while_settling_a_callback_leaves_nothing_half_done(
+    made: SenderTeam,
+) -> None:
+    """kill -9 while the team journal is taking the callback's status: the sender has
+    recorded nothing and answered nothing, so the gateway's next call (to the restarted
+    sender) settles the order, and is no repeat of a recorded callback."""
+    sender, url = _start(made, SECRET)
+    assert made.alice.run(*send_args("p-1")).returncode == EXIT_OK
+    answers: list[int] = []
+
+    def gateway_calls() -> None:
+        try:
+            got = requests.get(url, params=_callback("approved", "9001", "p-1"), timeout=30)
+            answers.append(got.status_code)
+        except requests.ConnectionError:
+            answers.append(0)
+
+    with connect(made.db.dsn()) as owner, owner.transaction():
+        owner.execute("SELECT id FROM gateway.requests WHERE client_orderid = 'p-1' FOR UPDATE")
+        call = threading.Thread(target=gateway_calls)
+        call.start()
+        assert wait_for(lambda: _waiting_for_the_row(made.db), 30)  # settling: blocked here
+        kill9(sender)
+    call.join(30)
+    assert answers == [0]  # no answer: the gateway calls again later
+    assert _senders_callbacks(made) == []
+    assert _finals(made.alice) == {"p-1": (None, None)}
+
+    again, url = _start(made, SECRET)
+    try:
+        assert requests.get(url, params=_callback("approved", "9001", "p-1"), timeout=10).ok
+        assert _finals(made.alice) == {"p-1": ("approved", "callback")}
+        assert _senders_callbacks(made) == [("p-1", CheckResult.OK)]
+    finally:
+        stop(again)
+
+
+def _waiting_for_the_row(db: TeamDatabase) -> bool:
+    """Whether a session waits for a row lock (the sender's set_final_status)."""
+    with connect(db.dsn()) as sql:
+        return bool(
+            sql.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND query ILIKE '%set_final_status%'"
+            ).fetchone()[0]
+        )
