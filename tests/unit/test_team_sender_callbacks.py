@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import threading
 import time
@@ -272,3 +273,26 @@ def _waiting_for_the_row(db: TeamDatabase) -> bool:
                 " AND query ILIKE '%set_final_status%'"
             ).fetchone()[0]
         )
+
+
+def test_the_sender_listens_where_the_environments_saved_settings_say(made: SenderTeam) -> None:
+    """No --callback-listen: the environment's own callback listener settings (the window's)
+    tell the sender where to listen."""
+    with socket.socket() as probe:  # a free port, for the saved settings
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    edited = made.sender.run(
+        "env", "edit", "live", "--callback-listener", "on", "--callback-host", "127.0.0.1",
+        "--callback-port", str(port), "--yes",
+    )  # fmt: skip
+    assert edited.returncode == EXIT_OK, edited.stderr
+    sender = made.start_sender(variables={CONTROL_VARIABLE: SECRET})
+    try:
+        assert wait_for(lambda: "waiting for submissions" in made.sender.logs(sender), 60)
+        url = f"http://127.0.0.1:{port}/callback"
+        assert f"listens for live's callbacks at {url}" in made.sender.logs(sender)
+        assert made.alice.run(*send_args("p-1")).returncode == EXIT_OK
+        assert requests.post(url, data=_callback("approved", "9001", "p-1"), timeout=10).ok
+        assert _finals(made.alice) == {"p-1": ("approved", "callback")}
+    finally:
+        stop(sender)
