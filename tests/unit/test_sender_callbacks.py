@@ -3,6 +3,7 @@ saved settings, or the one given), and the line the sender says about each callb
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from console.core.callbacks import CallbackListenerError, control_code
 from console.core.environments import CallbackListenerSettings, Environment, EnvKind
 from console.core.history import History
 from console.sender.callbacks import Listening, SenderCallbacks, listening
+from console.sender.callbacks import said as said_about
 from tests.helpers.history_data import answered, prepared
 
 SECRET = "merchant-control-secret"
@@ -65,7 +67,8 @@ def test_the_sender_says_what_each_callback_did(tmp_path: Path, team_journal: Hi
         assert _get(url, "approved", "9001", "p-1") == 200
         assert _get(url, "processing", "9001", "p-1") == 200
         assert _get(url, "approved", "9002", "p-9") == 200
-        assert len(own.recent_callbacks()) == 5
+        own_events = own.recent_callbacks()
+        assert len(own_events) == 5
     assert [line.split(": ", 1)[1] for line in said[1:]] == [
         "mismatch; recorded, nothing changed",
         "verified; final status approved on row 1",
@@ -75,6 +78,10 @@ def test_the_sender_says_what_each_callback_did(tmp_path: Path, team_journal: Hi
         "verified, but the team sent no such order; nothing changed",
     ]
     assert said[1].startswith("callback live p-1 declined from 127.0.0.1")
+    first = own_events[0]
+    assert said_about(dataclasses.replace(first, remote="")).startswith(
+        "callback live p-1 declined: mismatch"
+    )  # no address: none said
     assert team_journal.get(1).final_status == "approved"
     assert callbacks.listeners == []  # stopped with the sender
     with pytest.raises(requests.ConnectionError):
