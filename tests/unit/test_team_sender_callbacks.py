@@ -187,7 +187,7 @@ def test_the_databases_secret_decides_not_the_senders(made: SenderTeam) -> None:
     assert any("callback to the team sender" in r[0] for r in refused)
 
 
-def test_slow_connections_never_keep_a_genuine_callback_out_of_the_sender(
+def test_slow_or_idle_connections_never_keep_a_genuine_callback_out_of_the_sender(
     listening: tuple[SenderTeam, str],
 ) -> None:
     team, url = listening
@@ -208,6 +208,18 @@ def test_slow_connections_never_keep_a_genuine_callback_out_of_the_sender(
     assert took < 10.0
     assert _finals(team.alice) == {"p-1": ("approved", "callback")}
     assert len(_senders_callbacks(team)) == 20  # the first applied, the others repeats
+
+    idle = [
+        socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(MAX_CONNECTIONS)
+    ]
+    try:  # connected, then silent: the oldest makes room for the callback
+        time.sleep(0.2)
+        again = requests.get(url, params=_callback("approved", "9001", "p-1"), timeout=3)
+        assert again.status_code == 200
+    finally:
+        for conn in idle:
+            conn.close()
+    assert len(_senders_callbacks(team)) == 21
 
 
 def test_a_listener_reachable_from_other_computers_needs_a_secret(made: SenderTeam) -> None:
