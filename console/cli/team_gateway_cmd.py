@@ -12,6 +12,8 @@ from collections.abc import Callable
 from console.cli.failures import EXIT_OK, TEAM_READ_EXIT_TABLE, TEAM_STEP_EXIT_TABLE
 from console.cli.request_args import UsageError
 from console.cli.team_db import team_journal
+from console.core.team.approvals.submissions import Policy
+from console.core.team.inputs import expiry
 
 Action = Callable[..., argparse.ArgumentParser]
 
@@ -51,6 +53,7 @@ def register(action: Action) -> None:
 
 
 def run_gateway_add(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.registry import GatewayRegistry
 
     with team_journal(args) as journal:
@@ -70,6 +73,7 @@ def run_gateway_add(args: argparse.Namespace) -> int:
 
 
 def run_gateway_list(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.registry import GatewayRegistry
 
     with team_journal(args) as journal:
@@ -103,8 +107,8 @@ def run_gateway_list(args: argparse.Namespace) -> int:
 
 
 def run_policy(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.registry import GatewayRegistry
-    from console.core.team.inputs import expiry
 
     lifetime = expiry(args.expiry_hours)
     limits = dict(_pair(item) for item in args.above)
@@ -121,8 +125,6 @@ def run_policy(args: argparse.Namespace) -> int:
 
 
 def _policy_words(mode: str, thresholds: dict[str, str]) -> str:
-    from console.core.team.approvals.submissions import Policy
-
     return Policy("", mode, thresholds).describe()
 
 

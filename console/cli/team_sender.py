@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING, Any
 from console.cli.failures import EXIT_OK
 from console.cli.request_args import UsageError
 from console.cli.team_audit_cmd import PASSPHRASE_ENV
+from console.core.gateway_identity import gateway_for
 from console.core.secret_store import KeyringStore, VaultError
 from console.core.team.audit.key import AuditKeyError, from_keyring, read_key_file
 from console.core.team.audit.state import database_of
+from console.core.team.storage.sealing import SEAL_KEY_SLOT, private_key_file
+from console.core.vault import Vault
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import rsa
@@ -69,8 +72,10 @@ def say(line: str) -> None:
 
 
 def run_sender(args: argparse.Namespace, dsn: str) -> int:
+    # boundary: the sender's half (its service, the pipeline, requests) loads for `team sender`
+    # only, not with the team commands that register its options
     from console.core.team.storage.journal import TeamJournal
-    from console.sender.service import Sender, leadership
+    from console.sender.service import Sender, leadership  # boundary: as above
 
     if args.key_file is not None and len(args.env) != 1:
         raise UsageError("--key-file is the key of one environment: give one --env with it")
@@ -94,13 +99,11 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
 
 
 def _routes(args: argparse.Namespace, journal: TeamJournal) -> dict[str, Route]:
+    # boundary: as in run_sender
     from console.core.environments import EnvironmentStoreError, EnvKind, connect
-    from console.core.gateway_identity import gateway_for
-    from console.core.pipeline import Pipeline
-    from console.core.secret_store import VaultError
-    from console.core.team.storage.sealing import private_key_file
-    from console.core.transport import Timeouts, Transport
-    from console.sender.service import Route
+    from console.core.pipeline import Pipeline  # boundary: as in run_sender
+    from console.core.transport import Timeouts, Transport  # boundary: as in run_sender
+    from console.sender.service import Route  # boundary: as in run_sender
 
     key = private_key_file(args.key_file) if args.key_file is not None else None
     routes: dict[str, Route] = {}
@@ -134,9 +137,6 @@ def _routes(args: argparse.Namespace, journal: TeamJournal) -> dict[str, Route]:
 def _seal_key(path: Path | None) -> rsa.RSAPrivateKey:
     """The key card data is sealed to: a file only this account reads, else the keyring's
     (made at the first start)."""
-    from console.core.secret_store import VaultError
-    from console.core.team.storage.sealing import SEAL_KEY_SLOT, private_key_file
-    from console.core.vault import Vault
 
     if path is not None:
         return private_key_file(path)
