@@ -12,7 +12,6 @@ from collections.abc import Callable
 from console.cli.failures import EXIT_OK, TEAM_READ_EXIT_TABLE, TEAM_STEP_EXIT_TABLE
 from console.cli.request_args import UsageError
 from console.cli.team_db import team_journal
-from console.core.team.approvals.submissions import Policy
 from console.core.team.inputs import expiry
 
 Action = Callable[..., argparse.ArgumentParser]
@@ -125,6 +124,9 @@ def run_policy(args: argparse.Namespace) -> int:
 
 
 def _policy_words(mode: str, thresholds: dict[str, str]) -> str:
+    # boundary: the approvals' words (a few ms) load for the commands that use them
+    from console.core.team.approvals.submissions import Policy
+
     return Policy("", mode, thresholds).describe()
 
 

@@ -22,8 +22,6 @@ from console.core.gateway_identity import gateway_for
 from console.core.secret_store import KeyringStore, VaultError
 from console.core.team.audit.key import AuditKeyError, from_keyring, read_key_file
 from console.core.team.audit.state import database_of
-from console.core.team.storage.sealing import SEAL_KEY_SLOT, private_key_file
-from console.core.vault import Vault
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import rsa
@@ -102,6 +100,7 @@ def _routes(args: argparse.Namespace, journal: TeamJournal) -> dict[str, Route]:
     # boundary: as in run_sender
     from console.core.environments import EnvironmentStoreError, EnvKind, connect
     from console.core.pipeline import Pipeline  # boundary: as in run_sender
+    from console.core.team.storage.sealing import private_key_file  # boundary: as in run_sender
     from console.core.transport import Timeouts, Transport  # boundary: as in run_sender
     from console.sender.service import Route  # boundary: as in run_sender
 
@@ -137,6 +136,9 @@ def _routes(args: argparse.Namespace, journal: TeamJournal) -> dict[str, Route]:
 def _seal_key(path: Path | None) -> rsa.RSAPrivateKey:
     """The key card data is sealed to: a file only this account reads, else the keyring's
     (made at the first start)."""
+    # boundary: the sealing key and the keyring's vault, for `team sender` only
+    from console.core.team.storage.sealing import SEAL_KEY_SLOT, private_key_file
+    from console.core.vault import Vault  # boundary: as above
 
     if path is not None:
         return private_key_file(path)
