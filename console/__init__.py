@@ -7,6 +7,7 @@ APP_NAME = "Gateway Console"
 def __getattr__(name: str) -> str:
     # __version__ is read on demand: importlib.metadata costs a noticeable part of start-up.
     if name == "__version__":
+        # on demand: importlib.metadata is slow to import
         from importlib.metadata import PackageNotFoundError, version
 
         try:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from console import APP_NAME
+from console.cli import failures
 from console.cli.parser import Parser
+from console.core.errors import ConsoleError
 
 # Each command and the module that registers it, in the order ``--help`` lists them. A run
 # loads only its command's module (the boundary of lazy loading on the command line); help
@@ -44,6 +47,7 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        # boundary: reading the version loads importlib.metadata, only for --version
         from console import __version__
 
         print(f"{parser.prog} {__version__}")  # on stdout, like argparse's own version action
@@ -86,8 +90,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 2
-    from console.cli import failures
-    from console.core.errors import ConsoleError
 
     code: int | None = None
     try:
@@ -109,7 +111,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _silence_stdout() -> None:
     """Point standard output at the null device so the exit's flush does not fail again."""
-    import os
 
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from console.cli.request_args import UsageError
 from console.core.pipeline import Refusal, RefusedError, resend_note
+from console.core.team.errors import RejectedBeforeError
 
 if TYPE_CHECKING:
     from console.core.pipeline import Check, Refused
@@ -35,8 +36,6 @@ class CommandLineAsker:
         """Held back by the team's policy: submitted, and said so (exit 12); one a checker
         rejected before only with ``--after-rejection``."""
         if held.rejection and not getattr(self.args, "after_rejection", False):
-            from console.core.team.errors import RejectedBeforeError
-
             raise RejectedBeforeError(
                 f"Not submitted: {held.rejection} Pass --after-rejection to submit it again."
             )

@@ -344,7 +344,7 @@ def _pipeline(
 
 def _new_transport() -> Transport:
     """An HTTP transport, its client loaded when a batch sends (checking a file needs none)."""
-    from console.core.transport import Transport
+    from console.core.transport import Transport  # boundary: requests, only when a batch is sent
 
     return Transport()
 
@@ -441,6 +441,7 @@ def _send(
     refusal = plan.refusal()
     if refusal is not None:
         raise refusal
+    # boundary: team mode only (the approval rules, psycopg)
     from console.core.team.approvals.held_batch import hold_batch
 
     held = hold_batch(pipeline, conn, plan)
@@ -491,8 +492,9 @@ def _send(
 def _sandbox_dry_run(args: argparse.Namespace) -> int:
     """Send the whole file to a local sandbox started for it, journalled apart (a
     throwaway journal): nothing reaches a real gateway or the real journal."""
+    # boundary: the sandbox and a throwaway SQLite journal, for this dry run only
     from console.core.history import History
-    from console.sandbox import start_sandbox
+    from console.sandbox import start_sandbox  # boundary: as above
 
     with (
         summarised_log("console.sandbox"),

@@ -101,6 +101,7 @@ def _address_options(p: argparse.ArgumentParser) -> None:
 def _is_sandbox(args: argparse.Namespace, base_url: str | None) -> bool:
     """A sandbox: an environment that is not production, or a loopback address."""
     if args.env:
+        # boundary: the environments file, only when --env names one
         from console.core.environments import EnvironmentStore, EnvironmentStoreError, EnvKind
 
         try:
@@ -174,6 +175,7 @@ def run_bruno(args: argparse.Namespace) -> int:
 
 
 def _templates(env: str) -> Mapping[str, Mapping[str, str]]:
+    # boundary: the environments file, only when --env names one
     from console.core.environments import EnvironmentStore, EnvironmentStoreError
 
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 
 from console.core.errors import (
     ConsoleError,
@@ -81,7 +82,6 @@ EXIT_TABLE = f"""exit status:
 
 def exit_table(*lines: tuple[int, str]) -> str:
     """The exit statuses one command can end with, for its ``--help``."""
-    import textwrap
 
     return "exit status:\n" + "".join(
         textwrap.fill(text, 90, initial_indent=f"  {code:<2} ", subsequent_indent="     ") + "\n"
@@ -126,7 +126,10 @@ TEAM_AUDIT_EXIT_TABLE = exit_table(
 
 def exit_code(exc: ConsoleError) -> int:
     """The exit status for an error a person can meet."""
+    # boundary: only when such a refusal is reported (sign and validate load no batch)
     from console.core.batch import BatchFileError, BatchRefusedError, Refused
+
+    # boundary: as above (sign and validate load no pipeline)
     from console.core.pipeline import Refusal, RefusedError
 
     if isinstance(exc, BatchFileError):  # the file named cannot be read as a batch at all
@@ -151,6 +154,7 @@ def exit_code(exc: ConsoleError) -> int:
             Refusal.NOT_SUBMITTED: EXIT_APPROVAL_REFUSED,
             Refusal.UNREGISTERED_GATEWAY: EXIT_UNREGISTERED_GATEWAY,
         }[exc.code]
+    # boundary: team mode's errors, only when one is reported
     from console.core.team.errors import (
         ApprovalPendingError,
         ApprovalRefusedError,
@@ -182,6 +186,7 @@ def exit_code(exc: ConsoleError) -> int:
 
 
 def _is_usage(exc: InputError) -> bool:
+    # boundary: only for a usage error (verify loads no connection options)
     from console.cli.request_args import UsageError
 
     return isinstance(exc, UsageError)
@@ -199,7 +204,7 @@ def internal_error(args: argparse.Namespace, exc: BaseException) -> int:
     """A programming error: log the traceback, say so plainly, never blame the input."""
     import logging  # only here: a command that ends well never loads it
 
-    from console.core import logs
+    from console.core import logs  # boundary: the log file, only for an internal error
 
     where = logs.configure(startup_line=False)
     logging.getLogger("console.cli").error(

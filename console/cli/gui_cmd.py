@@ -29,6 +29,7 @@ def window_size(text: str) -> tuple[int, int]:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        # boundary: PySide6 and the window, only for gui (not for --help)
         from console.ui.app import run_app
     except ImportError as exc:  # PySide6 missing, or the window not installed
         print(

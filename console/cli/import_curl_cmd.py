@@ -21,6 +21,7 @@ from typing import Any
 from console.cli.failures import EXIT_OK, EXIT_UNREADABLE
 from console.cli.parser import RawDescriptionHelpFormatter
 from console.cli.verify_cmd import UnreadableInputError, input_text
+from console.core.errors import EnvironmentStoreError
 from console.core.masking import mask_params
 from console.core.siglab.capture import CaptureError
 from console.core.siglab.curl_import import CurlImport, import_curl
@@ -57,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
 def _templates(env: str | None) -> dict[str, dict[str, str]] | None:
     if not env:
         return None
+    # boundary: the environments file, only when --env names one
     from console.core.environments import EnvironmentStore
-    from console.core.errors import EnvironmentStoreError
 
     try:
         found = EnvironmentStore().get(env)

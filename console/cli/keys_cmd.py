@@ -20,6 +20,7 @@ from typing import Any
 
 from console.cli.failures import EXIT_FAILED, EXIT_NO_KEYRING
 from console.core.environments import EnvironmentStore, EnvironmentStoreError
+from console.core.errors import ConsoleError
 from console.core.input_files import MAX_KEY_FILE, InputFileError, read_capped, read_stream_capped
 from console.core.keys import KeyProblem
 from console.core.vault import (
@@ -117,12 +118,12 @@ def _guard(func: Any) -> Any:
 def _team_sender(environment: str) -> str | None:
     """The login of the team sender serving ``environment`` (None: not in team mode, the
     team database cannot be reached, or no sender serves it)."""
-    from console.core.errors import ConsoleError
-    from console.core.team.storage.dsn import configured_dsn
+    from console.core.team.storage.dsn import configured_dsn  # boundary: team mode only
 
     dsn = configured_dsn()
     if not dsn:
         return None
+    # boundary: team mode only (the team database's modules)
     from console.core.team.approvals.via_sender import serving
     from console.core.team.storage.journal import TeamJournal  # boundary: team mode only (psycopg)
 

@@ -163,8 +163,10 @@ def connection(
 def _env_connection(args: argparse.Namespace, command: str, name: str) -> Connection:
     """Connection from the saved environment ``name`` and its key: --key-file, else the
     keyring."""
+    # boundary: the environments file and the keyring, only for --env (sign with --key-file loads
+    # neither)
     from console.core.environments import EnvironmentStoreError, connect
-    from console.core.secret_store import KeyringUnavailableError, VaultError
+    from console.core.secret_store import KeyringUnavailableError, VaultError  # boundary: as above
 
     key = load_key(args) if args.key_file else None  # an explicit key: no keyring needed
     try:
@@ -220,6 +222,7 @@ def sender_connection(args: argparse.Namespace, journal: Any) -> Connection:
 def keyless_connection(args: argparse.Namespace, private_key: Any) -> Connection:
     """--env's address, login and endpoint signed with ``private_key`` (the team sender's
     environments: the key is the sender's, never read here)."""
+    # boundary: the environments file, only for --env
     from console.core.environments import EnvironmentStore, EnvironmentStoreError
 
     try:
@@ -249,6 +252,7 @@ def address_settings(args: argparse.Namespace, command: str) -> dict[str, Any]:
     and the connection options (explicit options win), without reading any key."""
     settings: dict[str, Any] = {}
     if args.env:
+        # boundary: the environments file, only for --env
         from console.core.environments import EnvironmentStore, EnvironmentStoreError
 
         try:

@@ -29,8 +29,9 @@ from console.core.input_files import MAX_KEY_FILE, InputFileError, read_capped
 from console.core.logs import RedactingFilter
 from console.sandbox import SandboxHandle, start_sandbox
 from console.sandbox.faults import parse_faults
+from console.sandbox.ids import Ids
 from console.sandbox.seeds import Seed, seed_first_payment
-from console.sandbox.state import StateError
+from console.sandbox.state import Database, StateError
 
 DEFAULT_PORT = 8085
 DEMO_KEY_FILE = "sandbox-demo-key.pem"
@@ -225,8 +226,6 @@ def run_seed(args: argparse.Namespace) -> int:
         fields["orderid"] = str(args.orderid)
     if args.url:
         return _seed_remote(args.url, fields)
-    from console.sandbox.ids import Ids
-    from console.sandbox.state import Database
 
     try:
         db = Database(args.seed_state)

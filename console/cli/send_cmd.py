@@ -134,7 +134,7 @@ def run_send(args: argparse.Namespace) -> int:
         if not check.signed:
             print_refusal(check.prepared.problems, as_json=args.json)
             return EXIT_INVALID
-        from console.cli.team_send import go
+        from console.cli.team_send import go  # boundary: team mode only (the approval rules)
 
         ready = pipeline.ask(check, CommandLineAsker(args))
         if isinstance(ready, Refused):

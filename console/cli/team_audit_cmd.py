@@ -22,6 +22,17 @@ from typing import TYPE_CHECKING
 
 from console.cli.failures import EXIT_AUDIT_BROKEN, EXIT_OK
 from console.cli.request_args import UsageError
+from console.core.secret_store import KeyringStore
+from console.core.team.audit.key import (
+    drop_from_keyring,
+    from_keyring,
+    generate,
+    public_text,
+    read_key_file,
+    store_in_keyring,
+    write_key_file,
+)
+from console.core.team.audit.state import AuditState, Kept, database_of
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -49,7 +60,6 @@ def add_key_options(q: argparse.ArgumentParser) -> None:
 
 def run_audit_key(args: argparse.Namespace, dsn: str) -> int:
     """``team audit-key create|sign``."""
-    from console.core.team.audit.state import database_of
 
     database = database_of(dsn)
     if args.step == "create":
@@ -58,17 +68,10 @@ def run_audit_key(args: argparse.Namespace, dsn: str) -> int:
 
 
 def _create(args: argparse.Namespace, dsn: str, database: str) -> int:
-    from console.core.secret_store import KeyringStore
-    from console.core.team.audit.key import (
-        drop_from_keyring,
-        generate,
-        public_text,
-        store_in_keyring,
-        write_key_file,
-    )
+    # boundary: the team journal (client, SQLite, psycopg) loads for the command that uses it, not
+    # for `team --help`
     from console.core.team.audit.signing import publish_key
-    from console.core.team.audit.state import AuditState, Kept
-    from console.core.team.storage.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal  # boundary: as above
 
     key = generate()
     if args.key_file:
@@ -104,8 +107,10 @@ def _create(args: argparse.Namespace, dsn: str, database: str) -> int:
 
 
 def _sign(args: argparse.Namespace, dsn: str, key: Ed25519PrivateKey) -> int:
+    # boundary: the team journal (client, SQLite, psycopg) loads for the command that uses it, not
+    # for `team --help`
     from console.core.team.audit.signing import sign_new_entries
-    from console.core.team.storage.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal  # boundary: as above
 
     with TeamJournal(dsn) as journal:
         checkpoint = sign_new_entries(journal, key)
@@ -117,9 +122,6 @@ def _sign(args: argparse.Namespace, dsn: str, key: Ed25519PrivateKey) -> int:
 
 
 def _key(args: argparse.Namespace, database: str) -> Ed25519PrivateKey:
-    from console.core.secret_store import KeyringStore
-    from console.core.team.audit.key import from_keyring, read_key_file
-
     if args.key_file:
         return read_key_file(args.key_file, _passphrase(args))
     return from_keyring(KeyringStore(), database)
@@ -142,9 +144,10 @@ def _passphrase(args: argparse.Namespace, *, confirm: bool = False) -> str:
 
 def run_verify(args: argparse.Namespace, dsn: str) -> int:
     """``team audit --verify``: check the trail here; exit 17 at the first problem."""
-    from console.core.team.audit.state import AuditState
+    # boundary: the team journal (client, SQLite, psycopg) loads for the command that uses it, not
+    # for `team --help`
     from console.core.team.audit.verify import verify
-    from console.core.team.storage.journal import TeamJournal
+    from console.core.team.storage.journal import TeamJournal  # boundary: as above
 
     with TeamJournal(dsn) as journal:
         check = verify(journal, args.expect, AuditState.for_dsn(dsn))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from console.cli.failures import EXIT_SUBMITTED
 from console.cli.request_args import UsageError
+from console.core.team.errors import CardDataNeedsWaitingError
 
 if TYPE_CHECKING:
     from console.core.team.approvals.held_batch import AwaitingBatch, HeldBatch
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 
 def submit_or_approved(args: argparse.Namespace, held: HeldBatch) -> AwaitingBatch | int:
     """The approved batch to run, or the exit status: submitted, not run."""
-    from console.core.team.errors import CardDataNeedsWaitingError
 
     for line in held.lines:
         print(line, file=sys.stderr)

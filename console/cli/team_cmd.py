@@ -15,6 +15,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+import keyring
+
 from console.cli import team_gateway_cmd
 from console.cli.failures import (
     EXIT_OK,
@@ -28,6 +30,17 @@ from console.cli.request_args import Connection, UsageError, add_connection_opti
 from console.cli.team_audit_cmd import add_key_options, run_audit_key, run_verify
 from console.cli.team_db import team_dsn, team_journal
 from console.cli.team_sender import add_options as add_sender_options
+from console.cli.team_sender import run_sender as run_team_sender
+from console.core.team.audit.state import AuditState, pin_on_first_use
+from console.core.team.inputs import reason, since, submission_id
+from console.core.team.storage.dsn import (
+    KEYRING_SERVICE,
+    connect,
+    keyring_user,
+    parse_dsn,
+    save_dsn,
+)
+from console.core.team.storage.schema import initialise, name_admin
 from console.core.team.storage.schema_sql import GATEWAYS_SCHEMA
 
 if TYPE_CHECKING:
@@ -129,10 +142,6 @@ def _send_options(q: argparse.ArgumentParser) -> None:
 
 
 def run_init(args: argparse.Namespace) -> int:
-    from console.core.team.audit.state import AuditState, pin_on_first_use
-    from console.core.team.storage.dsn import connect, save_dsn
-    from console.core.team.storage.schema import initialise, name_admin
-
     dsn = team_dsn(args)
     with connect(dsn) as conn:
         before, now = initialise(conn)
@@ -160,7 +169,6 @@ def run_init(args: argparse.Namespace) -> int:
 def gateways_news(dsn: str, *, upgraded: bool) -> str:
     """What schema 6 changes for the team: its gateways are registered, and policies are
     theirs (an upgrade names the environment policies it kept aside)."""
-    from console.core.team.storage.dsn import connect
 
     said = (
         "Consoles of the team send only to gateways the team registered (and to this "
@@ -188,6 +196,7 @@ def gateways_news(dsn: str, *, upgraded: bool) -> str:
 
 
 def run_add_user(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.approval import Approvals
 
     with team_journal(args) as journal:
@@ -220,6 +229,7 @@ def _row(s: Submission) -> dict[str, Any]:
 
 
 def run_pending(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.approval import Approvals
 
     with team_journal(args) as journal:
@@ -257,8 +267,8 @@ def run_pending(args: argparse.Namespace) -> int:
 
 
 def run_approve(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.approval import Approvals
-    from console.core.team.inputs import submission_id
 
     sid = submission_id(args.id)
     with team_journal(args) as journal:
@@ -305,8 +315,8 @@ def run_approve(args: argparse.Namespace) -> int:
 
 
 def run_send_approved(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.approval import Approvals
-    from console.core.team.inputs import submission_id
 
     sid = submission_id(args.id)
     with team_journal(args) as journal:
@@ -335,9 +345,10 @@ def _connection(args: argparse.Namespace, s: Submission) -> Connection:
 
 def _send(args: argparse.Namespace, journal: TeamJournal, s: Submission, conn: Connection) -> int:
     """Prepare the approved fields again here (this console's key signs) and send once."""
+    # boundary: sending (the pipeline, requests), only for team send
     from console.cli.send_cmd import report_sent, send_pipeline
-    from console.core.prepared import prepare
-    from console.core.team.approvals.approval import Approvals
+    from console.core.prepared import prepare  # boundary: as above
+    from console.core.team.approvals.approval import Approvals  # boundary: as above
 
     pipeline = send_pipeline(args, conn, journal)
     pipeline.environment = s.environment
@@ -346,8 +357,8 @@ def _send(args: argparse.Namespace, journal: TeamJournal, s: Submission, conn: C
 
 
 def run_reject(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.approval import Approvals
-    from console.core.team.inputs import reason, submission_id
 
     sid, why = submission_id(args.id), reason(args.reason)
     with team_journal(args) as journal:
@@ -357,8 +368,8 @@ def run_reject(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.approval import Approvals
-    from console.core.team.inputs import since
 
     if args.verify:
         return run_verify(args, team_dsn(args))
@@ -385,12 +396,11 @@ def run_audit(args: argparse.Namespace) -> int:
 
 
 def run_sender(args: argparse.Namespace) -> int:
-    from console.cli.team_sender import run_sender as run
-
-    return run(args, team_dsn(args))
+    return run_team_sender(args, team_dsn(args))
 
 
 def run_callback_secret(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.approval import Approvals
 
     if not sys.stdin.isatty():
@@ -408,10 +418,6 @@ def run_callback_secret(args: argparse.Namespace) -> int:
 
 
 def run_password(args: argparse.Namespace) -> int:
-    import keyring
-
-    from console.core.team.storage.dsn import KEYRING_SERVICE, keyring_user, parse_dsn
-
     entry = keyring_user(parse_dsn(team_dsn(args)))
     if not sys.stdin.isatty():
         raise UsageError("team password asks for the password on a terminal")

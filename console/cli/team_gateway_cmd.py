@@ -12,6 +12,7 @@ from collections.abc import Callable
 from console.cli.failures import EXIT_OK, TEAM_READ_EXIT_TABLE, TEAM_STEP_EXIT_TABLE
 from console.cli.request_args import UsageError
 from console.cli.team_db import team_journal
+from console.core.team.inputs import expiry
 
 Action = Callable[..., argparse.ArgumentParser]
 
@@ -51,6 +52,7 @@ def register(action: Action) -> None:
 
 
 def run_gateway_add(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.registry import GatewayRegistry
 
     with team_journal(args) as journal:
@@ -70,6 +72,7 @@ def run_gateway_add(args: argparse.Namespace) -> int:
 
 
 def run_gateway_list(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.registry import GatewayRegistry
 
     with team_journal(args) as journal:
@@ -103,8 +106,8 @@ def run_gateway_list(args: argparse.Namespace) -> int:
 
 
 def run_policy(args: argparse.Namespace) -> int:
+    # boundary: the approvals (pipeline, client, journals) load for the commands that use them
     from console.core.team.approvals.registry import GatewayRegistry
-    from console.core.team.inputs import expiry
 
     lifetime = expiry(args.expiry_hours)
     limits = dict(_pair(item) for item in args.above)
@@ -121,6 +124,7 @@ def run_policy(args: argparse.Namespace) -> int:
 
 
 def _policy_words(mode: str, thresholds: dict[str, str]) -> str:
+    # boundary: the approvals' words (a few ms) load for the commands that use them
     from console.core.team.approvals.submissions import Policy
 
     return Policy("", mode, thresholds).describe()

@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING
 
 from console.cli.failures import EXIT_SUBMITTED
 from console.cli.request_args import UsageError
+from console.core.pipeline import Refused, Sent
+from console.core.team.approvals.held import SENDER_WAIT
+from console.core.team.errors import CardDataNeedsWaitingError
 
 if TYPE_CHECKING:
     from console.core.pipeline import Pipeline, Ready, Refused, Sent
@@ -23,8 +26,6 @@ def go(args: argparse.Namespace, pipeline: Pipeline, ready: Ready) -> int | Sent
     """Send what the conversation let through; a held request is submitted instead: the
     exit status when it was submitted and not sent, or what was sent once approved
     (``--wait``)."""
-    from console.core.pipeline import Refused, Sent
-    from console.core.team.errors import CardDataNeedsWaitingError
 
     wait = float(getattr(args, "wait", 0.0) or 0.0)
     try:
@@ -57,7 +58,6 @@ def _through_sender(
     """A request the team sender sends: its outcome, waited for (``--wait``, by default
     :data:`~console.core.team.approvals.held.SENDER_WAIT`), or the submission number (``--no-wait``,
     or a checker's decision awaited without ``--wait``)."""
-    from console.core.team.approvals.held import SENDER_WAIT
 
     held = ready.held
     approval = held is not None and held.approval

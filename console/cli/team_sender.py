@@ -25,6 +25,7 @@ from console.cli.failures import EXIT_OK
 from console.cli.keys_cmd import CONTROL_ENV
 from console.cli.request_args import UsageError
 from console.cli.team_audit_cmd import PASSPHRASE_ENV
+from console.core.gateway_identity import gateway_for
 from console.core.secret_store import KeyringStore, VaultError
 from console.core.team.audit.key import AuditKeyError, from_keyring, read_key_file
 from console.core.team.audit.state import database_of
@@ -92,8 +93,10 @@ def say(line: str) -> None:
 
 
 def run_sender(args: argparse.Namespace, dsn: str) -> int:
+    # boundary: the sender's half (its service, the pipeline, requests) loads for `team sender`
+    # only, not with the team commands that register its options
     from console.core.team.storage.journal import TeamJournal
-    from console.sender.service import Sender, leadership
+    from console.sender.service import Sender, leadership  # boundary: as above
 
     if args.key_file is not None and len(args.env) != 1:
         raise UsageError("--key-file is the key of one environment: give one --env with it")
@@ -121,9 +124,9 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
 
 def _connections(args: argparse.Namespace) -> dict[str, Connection]:
     """Each --env's saved settings and key (and the keyring's control secret, if any)."""
+    # boundary: as in run_sender
     from console.core.environments import EnvironmentStoreError, connect
-    from console.core.secret_store import VaultError
-    from console.core.team.storage.sealing import private_key_file
+    from console.core.team.storage.sealing import private_key_file  # boundary: as in run_sender
 
     key = private_key_file(args.key_file) if args.key_file is not None else None
     found: dict[str, Connection] = {}
@@ -144,8 +147,8 @@ def _callbacks(
     database verified."""
     # the HTTP server and the local journal load only where the sender listens
     from console.core.callbacks import CallbackListenerError
-    from console.core.history import History
-    from console.sender.callbacks import SenderCallbacks, listening
+    from console.core.history import History  # boundary: as above
+    from console.sender.callbacks import SenderCallbacks, listening  # boundary: as above
 
     where = args.callback_listen
     plans = [
@@ -173,11 +176,10 @@ def _callbacks(
 
 
 def _routes(found: dict[str, Connection], journal: TeamJournal) -> dict[str, Route]:
-    from console.core.environments import EnvKind
-    from console.core.gateway_identity import gateway_for
-    from console.core.pipeline import Pipeline
-    from console.core.transport import Timeouts, Transport
-    from console.sender.service import Route
+    from console.core.environments import EnvKind  # boundary: as in run_sender
+    from console.core.pipeline import Pipeline  # boundary: as in run_sender
+    from console.core.transport import Timeouts, Transport  # boundary: as in run_sender
+    from console.sender.service import Route  # boundary: as in run_sender
 
     routes: dict[str, Route] = {}
     for name, conn in found.items():
@@ -206,9 +208,9 @@ def _routes(found: dict[str, Connection], journal: TeamJournal) -> dict[str, Rou
 def _seal_key(path: Path | None) -> rsa.RSAPrivateKey:
     """The key card data is sealed to: a file only this account reads, else the keyring's
     (made at the first start)."""
-    from console.core.secret_store import VaultError
+    # boundary: the sealing key and the keyring's vault, for `team sender` only
     from console.core.team.storage.sealing import SEAL_KEY_SLOT, private_key_file
-    from console.core.vault import Vault
+    from console.core.vault import Vault  # boundary: as above
 
     if path is not None:
         return private_key_file(path)

@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
 from console.cli.failures import EXIT_SIGNATURE_INVALID, EXIT_UNREADABLE, EXIT_VALID
 from console.cli.parser import RawDescriptionHelpFormatter
+from console.core.errors import EnvironmentStoreError
 from console.core.input_files import (
     MAX_KEY_FILE,
     MAX_REQUEST_TEXT,
@@ -175,7 +176,7 @@ def _key_file(path: Path, passphrase: str | None) -> RSAPublicKey:
 
 
 def _env_key(name: str) -> tuple[RSAPublicKey, tuple[str, ...]]:
-    from console.core.errors import EnvironmentStoreError
+    # boundary: the keyring, only when --env names the key (verify with a key file loads none)
     from console.core.secret_store import VaultError
 
     try:
@@ -211,9 +212,9 @@ def _merchant_control(args: argparse.Namespace) -> str:
             )
         return secret
     if args.env:
+        # boundary: the environments file and the keyring, only for --env
         from console.core.environments import connect
-        from console.core.errors import EnvironmentStoreError
-        from console.core.secret_store import VaultError
+        from console.core.secret_store import VaultError  # boundary: as above
 
         try:
             secret = connect(args.env).merchant_control

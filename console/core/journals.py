@@ -99,6 +99,7 @@ class JournalStore(Journal, Protocol):
 
 def team_dsn() -> str | None:
     """This profile's team DSN, or None: one person, the SQLite journal."""
+    # boundary: the team's modules load only to read the team DSN
     from console.core.team.storage.dsn import configured_dsn
 
     return configured_dsn()
@@ -113,9 +114,11 @@ def open_journal() -> History | TeamJournal:
     """
     dsn = team_dsn()
     if dsn:
+        # boundary: team mode only (psycopg)
         from console.core.team.storage.journal import TeamJournal
 
         return TeamJournal(dsn)
+    # boundary: SQLite and the history package, when the journal opens
     from console.core.history import History
 
     return History()

@@ -135,6 +135,7 @@ def private_rotating_handler() -> type[RotatingFileHandler]:
 
     Made on first use so that importing this module does not import ``logging.handlers``.
     """
+    # boundary: logging.handlers, after the window's first paint
     from logging.handlers import RotatingFileHandler
 
     class PrivateRotatingFileHandler(RotatingFileHandler):

@@ -34,6 +34,8 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
 from urllib.parse import quote, quote_plus, unquote
 
+from console.core.spec.sensitive import CARD_NUMBER_FIELDS, CVV_FIELDS
+
 CVV_MASK = "***"
 
 # Any script's decimal digit (str patterns match Unicode digits: "５" as well as "5").
@@ -62,7 +64,6 @@ _ID_NAME = re.compile(r"(?:^|[-_])(?:id|orderid|order|serial-number)$")
 @cache
 def _sensitive_fields() -> dict[str, str]:
     """Wire name -> ``"pan"`` or ``"cvv"``, from the spec's one list (not its tables)."""
-    from console.core.spec.sensitive import CARD_NUMBER_FIELDS, CVV_FIELDS
 
     return {**dict.fromkeys(CARD_NUMBER_FIELDS, "pan"), **dict.fromkeys(CVV_FIELDS, "cvv")}
 

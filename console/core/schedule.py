@@ -20,7 +20,7 @@ from __future__ import annotations
 import calendar
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
 
@@ -157,7 +157,6 @@ def next_charges(
 
 def parse_date(text: str) -> date | None:
     """A DD.MM.YYYY date, or None when the text is not one."""
-    from datetime import datetime
 
     try:
         return datetime.strptime(text.strip(), DATE_FORMAT).date()

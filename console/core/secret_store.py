@@ -26,6 +26,7 @@ from typing import Protocol, TypeVar
 import keyring
 import keyring.errors
 from keyring.backend import KeyringBackend
+from keyring.backends import chainer, fail, null
 
 from console.core.errors import KeyMaterialError
 
@@ -125,7 +126,6 @@ def protected_backends() -> frozenset[type[KeyringBackend]]:
 
 def _in_use(backend: KeyringBackend) -> KeyringBackend | None:
     """The backend that would keep the secrets: the chainer writes to its first one."""
-    from keyring.backends import chainer
 
     if isinstance(backend, chainer.ChainerBackend):
         chained: list[KeyringBackend] = list(backend.backends)
@@ -135,7 +135,6 @@ def _in_use(backend: KeyringBackend) -> KeyringBackend | None:
 
 def _refused(backend: KeyringBackend | None) -> str | None:
     """Why this backend cannot keep secrets safely, or None when it is a protected store."""
-    from keyring.backends import fail, null
 
     if backend is None or isinstance(backend, fail.Keyring | null.Keyring):
         return "no keyring backend found"

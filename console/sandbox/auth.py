@@ -74,9 +74,10 @@ def lab_verdict(
     """The signature lab's verdict on the same bytes, for the log beside the sandbox's own
     reason (the lab only explains; the sandbox's check above decides). ``ids``: the login's
     endpoint and group ids, so that a path signed for another of them is named."""
+    # boundary: the signature lab's diagnosis, only for a signature that fails
     from console.core.siglab.capture import CaptureError
-    from console.core.siglab.diagnose import diagnose
-    from console.core.siglab.received import from_wire
+    from console.core.siglab.diagnose import diagnose  # boundary: as above
+    from console.core.siglab.received import from_wire  # boundary: as above
 
     try:
         received = from_wire(

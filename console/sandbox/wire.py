@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import quote_plus
 
+from console.sandbox.oauth import parse_form
+
 FORM_CONTENT_TYPE = "text/html;charset=utf-8"
 CONTRACT_HEADERS = (
     ("Keep-Alive", "timeout=60"),
@@ -39,7 +41,6 @@ class Reply:
 
     def field(self, name: str) -> str | None:
         """A field of a form answer (without its line feed), for logs and tests."""
-        from console.sandbox.oauth import parse_form
 
         for key, value in parse_form(self.body):
             if key == name:

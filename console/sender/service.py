@@ -51,6 +51,7 @@ from console.core.team.hashing import content_hash
 from console.core.team.storage.dsn import connect
 from console.core.team.storage.gateways import Target, require_registered
 from console.core.team.storage.journal import TeamJournal
+from console.core.team.storage.live import TeamListener
 from console.core.team.storage.sealing import SealError, open_sealed, public_half
 
 _LEADER = 0x7365_6E64  # advisory lock key: "send"
@@ -150,7 +151,6 @@ class Sender:
 
     def run(self, stop: threading.Event, poll: float = 1.0) -> None:
         """Send until ``stop`` is set, woken by the team's notifications (polls anyway)."""
-        from console.core.team.storage.live import TeamListener
 
         heard = threading.Event()
         listener = TeamListener(self.journal.dsn, lambda _k, _e, _i: heard.set())

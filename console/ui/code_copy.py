@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from console.core.errors import ConsoleError
+from console.core.errors import ConsoleError, InputError
 from console.ui.icons import icon
 from console.ui.speech import label_unseen
 
@@ -37,7 +37,6 @@ def prepared_program(prepared: PreparedRequest | None, *, sent: bool) -> Program
     Raises:
         ConsoleError: no request, or one that errors kept from being signed.
     """
-    from console.core.errors import InputError
     from console.core.exports import program_for_request  # boundary: loaded on first copy
 
     if prepared is None or prepared.signed is None:
@@ -55,7 +54,7 @@ def pasted_program(text: str, scheme: str | None = None) -> Program:
     """
     from console.core.exports import program_for_request  # boundary: as above
     from console.core.siglab.curl import parse_request_text
-    from console.core.siglab.curl_import import from_capture
+    from console.core.siglab.curl_import import from_capture  # boundary: as above
 
     capture = parse_request_text(text, scheme=scheme)
     found = from_capture(capture)  # the command, and the query's fields with the body's

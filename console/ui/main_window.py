@@ -203,8 +203,8 @@ class MainWindow(QMainWindow):
         # boundary: the journal's panes, the callback listeners and status checks load once
         # the journal is open, after the first paint
         from console.ui.callback_listeners import CallbackListeners
-        from console.ui.window.journal_panes import JournalPanes
-        from console.ui.window.status_part import StatusPart
+        from console.ui.window.journal_panes import JournalPanes  # boundary: as above
+        from console.ui.window.status_part import StatusPart  # boundary: as above
 
         self.sender_.journal = journals.sends
         self._team_keys(journals.sends)

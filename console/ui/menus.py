@@ -184,6 +184,7 @@ def shortcut_rows(window: QWidget) -> list[tuple[str, str]]:
 
 def shortcuts_dialog(window: QWidget) -> QDialog:
     """Help > Keyboard shortcuts, built from the window's real actions."""
+    # boundary: the inspector's tables load after the first paint
     from console.ui.inspector.widgets import fill_table, pairs_table
 
     dialog = QDialog(window)

@@ -12,12 +12,13 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from console.core.errors import ConsoleError, InputError, JournalUnavailableError
+from console.core.pipeline import Refused
 from console.ui.session import Session
 from console.ui.tasks import TaskManager
 
 if TYPE_CHECKING:
     from console.core.journals import JournalStore
-    from console.core.pipeline import Check, Pipeline, Ready, Refused, SendSummary, Sent, Verdict
+    from console.core.pipeline import Check, Pipeline, Ready, SendSummary, Sent, Verdict
     from console.core.pipeline.asking import Hold, HoldRule
     from console.core.team.approvals.held import Awaiting
     from console.core.team.approvals.submissions import Submission
@@ -234,7 +235,6 @@ class SendController(QObject):
             self.failed.emit(f"Could not prepare the request: {exc.message}")
             return False
         self.prepared.emit(check.prepared)
-        from console.core.pipeline import Refused
 
         asker = WindowAsker(self, window)
         self.sending = self.asking = True  # also guards while a question is open
@@ -263,9 +263,10 @@ class SendController(QObject):
         env = self.session.environment
         if not self.team or env is None:
             return False
+        # boundary: team mode only (the team database's modules)
         from console.core.team.approvals.approval import Approvals
-        from console.core.team.storage.gateways import Target
-        from console.core.team.storage.journal import TeamJournal
+        from console.core.team.storage.gateways import Target  # boundary: as above
+        from console.core.team.storage.journal import TeamJournal  # boundary: as above
 
         journal = self.journal
         assert isinstance(journal, TeamJournal)
@@ -309,6 +310,7 @@ class SendController(QObject):
                 self._wait(awaiting)
             return
         if found.state != "approved":
+            # boundary: team mode only
             from console.core.team.approvals.submissions import decision_text
 
             self._stop_waiting(awaiting, decision_text(found))
@@ -324,7 +326,6 @@ class SendController(QObject):
 
     def _done(self, sent: Sent | Refused) -> None:
         self.sending = False
-        from console.core.pipeline import Refused
 
         if isinstance(sent, Refused):  # decided again in the journal: on its way, accepted
             self.failed.emit(sent.message)

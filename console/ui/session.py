@@ -71,6 +71,7 @@ def _hold(state: Path) -> Any:
 def sandbox_key() -> RSAPrivateKey:
     """A new 2048-bit key for the built-in sandbox's demo merchant (made at each start: the
     sandbox's merchant is this console's alone)."""
+    # boundary: cryptography's key generation, on the worker after the first paint
     from console.core.keys import generate_private_key
 
     return generate_private_key(2048)
@@ -86,7 +87,7 @@ def launch_sandbox(state_path: Path | None = None, **options: Any) -> LaunchedSa
     """
     # boundary: key generation and the sandbox load on the worker, after the first paint
     from console.sandbox import start_sandbox
-    from console.sandbox.state import StateError
+    from console.sandbox.state import StateError  # boundary: as above
 
     key = sandbox_key()  # handed over as it is: the sandbox takes its public half
     lock = None

@@ -1,10 +1,13 @@
 """House rules the code keeps: no module reads another object's private members, no circle of
-imports anywhere in the console, one Luhn check."""
+imports anywhere in the console, an import inside a function only with its reason, one Luhn
+check."""
 
 from __future__ import annotations
 
 import ast
+import io
 import sys
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -114,6 +117,64 @@ def test_a_circle_in_the_window_is_found(tmp_path: Path, monkeypatch: pytest.Mon
     (package / "guard_row.py").write_text("from console.ui import theme\n")
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path / "console")
     assert _circles("console") == [["console.ui.guard_row", "console.ui.theme"]]
+
+
+def _unexplained_imports(source: str) -> list[int]:
+    """Lines of imports inside a function with no comment on them or on the line above."""
+    comments = {
+        token.start[0]
+        for token in tokenize.generate_tokens(io.StringIO(source).readline)
+        if token.type == tokenize.COMMENT
+    }
+    found = []
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            end = node.end_lineno or node.lineno
+            if not comments.intersection(range(node.lineno - 1, end + 1)):
+                found.append(node.lineno)
+    return sorted(set(found))
+
+
+def test_an_import_inside_a_function_says_why_it_is_not_at_the_top() -> None:
+    """Imports sit at the top of their module; one inside a function is a lazy-loading
+    boundary (PySide6, requests, psycopg, openpyxl, the keyring, the spec's tables loaded only
+    when needed, so `sign`, `validate` and the window's first picture start fast) and a
+    comment on its line or the line above says which. Breaking a circle is no reason: the
+    layers in pyproject.toml say which way an import goes."""
+    found = [
+        f"{path.relative_to(ROOT.parent)}:{line}"
+        for path in sorted(ROOT.rglob("*.py"))
+        for line in _unexplained_imports(path.read_text(encoding="utf-8"))
+    ]
+    assert found == [], (
+        "move these imports to the top of their modules, or say on the line (or the line "
+        "above) what loading them later keeps out of start-up"
+    )
+
+
+def test_an_import_inside_a_function_without_a_comment_is_found() -> None:
+    source = (
+        "def bare():\n"
+        "    import json\n"
+        "\n"
+        "def with_reason():\n"
+        "    # boundary: loaded on first use\n"
+        "    import csv\n"
+        "    import gzip  # boundary: as above\n"
+        "    from os import (\n"
+        "        path,  # boundary: a comment inside the import counts too\n"
+        "    )\n"
+        "\n"
+        "class Holder:\n"
+        "    def method(self):\n"
+        "        if self:\n"
+        "            import zlib\n"
+    )
+    assert _unexplained_imports(source) == [2, 15]
 
 
 def test_the_console_has_one_luhn_check() -> None:

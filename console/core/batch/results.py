@@ -21,6 +21,7 @@ from console.core.atomic import write_atomic, write_atomic_bytes
 from console.core.batch.checking import RowState, Validation, receiver_text
 from console.core.batch.runner import SIGNED, SKIPPED, RowResult
 from console.core.batch.source import COMMAND
+from console.core.batch.spreadsheet import first_row, workbook_bytes
 from console.core.csv_cells import csv_row
 from console.core.errors import InputError
 from console.core.masking import mask_text
@@ -230,8 +231,6 @@ def _cells(path: Path, line: ResultLine) -> list[str]:
 
 def _write_rows(path: Path, rows: list[list[str]]) -> None:
     if _workbook(path):
-        from console.core.batch.spreadsheet import workbook_bytes
-
         write_atomic_bytes(path, workbook_bytes(COLUMNS, rows))
         return
 
@@ -308,8 +307,6 @@ class ResultsFile:
 def results_environment(path: Path) -> str | None:
     """The environment a results file was written for (None: no such file or column)."""
     if path.suffix.lower() == ".xlsx":
-        from console.core.batch.spreadsheet import first_row
-
         return (first_row(path) or {}).get("environment") or None
     try:
         with path.open(encoding="utf-8", newline="") as fh:

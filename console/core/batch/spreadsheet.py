@@ -99,7 +99,7 @@ def _rows(worksheet: Any) -> Iterator[tuple[int, tuple[Any, ...]]]:
 
 def _formulas(path: Path, data: bytes, sheet: str | None) -> dict[tuple[int, int], str]:
     """(row, column) -> the formula of each formula cell (a second read-only pass)."""
-    from openpyxl import load_workbook
+    from openpyxl import load_workbook  # boundary: openpyxl (a few hundred ms), only for workbooks
 
     workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     try:
@@ -131,8 +131,8 @@ def read_xlsx(path: Path, data: bytes, sheet: str | None = None) -> BatchFile:
     Raises:
         BatchFileError: not a workbook openpyxl can read, no such sheet, or no header.
     """
-    from openpyxl import load_workbook
-    from openpyxl.utils.exceptions import InvalidFileException
+    from openpyxl import load_workbook  # boundary: openpyxl (a few hundred ms), only for workbooks
+    from openpyxl.utils.exceptions import InvalidFileException  # boundary: as above
 
     try:
         formulas = _formulas(path, data, sheet) if _has_formulas(data) else {}
@@ -248,8 +248,8 @@ def _flag(batch: BatchFile, number: int, column: str, formula: str, text: str) -
 def workbook_bytes(header: Sequence[str], rows: Iterable[Sequence[str]]) -> bytes:
     """A one-sheet workbook of text cells (a value starting with ``=`` stays text, never a
     formula: it comes from a file or a gateway)."""
-    from openpyxl import Workbook
-    from openpyxl.cell import WriteOnlyCell
+    from openpyxl import Workbook  # boundary: openpyxl (a few hundred ms), only for workbooks
+    from openpyxl.cell import WriteOnlyCell  # boundary: as above
 
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet("results")
@@ -272,8 +272,8 @@ def workbook_bytes(header: Sequence[str], rows: Iterable[Sequence[str]]) -> byte
 
 def first_row(path: Path) -> dict[str, str] | None:
     """The first data row of a workbook's first sheet by its header (None: unreadable)."""
-    from openpyxl import load_workbook
-    from openpyxl.utils.exceptions import InvalidFileException
+    from openpyxl import load_workbook  # boundary: openpyxl (a few hundred ms), only for workbooks
+    from openpyxl.utils.exceptions import InvalidFileException  # boundary: as above
 
     try:
         workbook = load_workbook(path, read_only=True, data_only=True)

@@ -109,7 +109,7 @@ def connect(
     if private_key is not None:
         return Connection(env, private_key)
     if vault is None:
-        from console.core.vault import Vault
+        from console.core.vault import Vault  # boundary: the keyring, only when no key was given
 
         vault = Vault()
     return Connection(env, vault.private_key(env.name), vault.merchant_control(env.name))

@@ -21,7 +21,7 @@ def process_alive(pid: int | None) -> bool:
     if pid == os.getpid():
         return True
     if sys.platform == "win32":
-        import ctypes
+        import ctypes  # Windows only
 
         kernel32 = ctypes.windll.kernel32
         handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION

@@ -59,6 +59,7 @@ def environment_public_key(name: str) -> tuple[RSAPublicKey, tuple[str, ...]]:
         console.core.errors.EnvironmentStoreError, console.core.secret_store.VaultError:
             unknown environment, no key, or no keyring.
     """
+    # boundary: the environments file and the keyring, only for --env
     from console.core.environments import connect
 
     connection = connect(name)

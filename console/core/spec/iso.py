@@ -18,7 +18,7 @@ from console.core.money import currency_codes
 @cache
 def country_alpha2() -> frozenset[str]:
     """Every ISO 3166-1 alpha-2 code (``US``, ``DE`` ...)."""
-    import iso3166
+    import iso3166  # boundary: the country table, only for a country field (sign loads none)
 
     return frozenset(c.alpha2 for c in iso3166.countries)
 
@@ -26,7 +26,7 @@ def country_alpha2() -> frozenset[str]:
 @cache
 def country_alpha3() -> frozenset[str]:
     """Every ISO 3166-1 alpha-3 code (``USA``, ``DEU`` ...)."""
-    import iso3166
+    import iso3166  # boundary: the country table, only for a country field (sign loads none)
 
     return frozenset(c.alpha3 for c in iso3166.countries)
 

@@ -31,7 +31,7 @@ def _tables() -> _Tables:
     # boundary: the sandbox package (its server: a fifth of a second) loads when a
     # sandbox's hint is first shown, never for the first picture
     from console.sandbox.outcomes import AMOUNT_OUTCOMES, CVV2_OUTCOMES
-    from console.sandbox.seeds import SEEDS
+    from console.sandbox.seeds import SEEDS  # boundary: as above
 
     return _Tables(CVV2_OUTCOMES, AMOUNT_OUTCOMES, SEEDS)
 

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDockWidget, QTabWidget, QVBoxLayout, QWidget
 
+from console.core.spec import get_command
+
 if TYPE_CHECKING:
     from console.core.client import Outcome
     from console.core.prepared import PreparedRequest
@@ -62,8 +64,9 @@ class InspectorDock(QDockWidget):
     def request(self) -> RequestTab:
         """The Request tab, showing the request on screen (built on first use)."""
         if self._request is None:
+            # boundary: the Request tab is built when first shown, after the first paint
             from console.ui.code_copy import prepared_program
-            from console.ui.inspector.request_tab import RequestTab
+            from console.ui.inspector.request_tab import RequestTab  # boundary: as above
 
             self._request = RequestTab()
             self._request.reveal_toggled.connect(lambda _on: self._render())
@@ -76,6 +79,7 @@ class InspectorDock(QDockWidget):
     def signature(self) -> SignatureTab:
         """The Signature tab, showing the request on screen (built on first use)."""
         if self._signature is None:
+            # boundary: the Signature tab is built when first shown
             from console.ui.inspector.signature_tab import SignatureTab
 
             self._signature = SignatureTab()
@@ -87,6 +91,7 @@ class InspectorDock(QDockWidget):
     def response(self) -> ResponseTab:
         """The Response tab (built on first use)."""
         if self._response is None:
+            # boundary: the Response tab is built when first shown
             from console.ui.inspector.response_tab import ResponseTab
 
             self._response = ResponseTab()
@@ -171,7 +176,6 @@ class InspectorDock(QDockWidget):
         if outcome.prepared is self.prepared and outcome.response is not None:
             self.answered = True  # its nonce is spent: the signature may be shown
             self._render()
-        from console.core.spec import get_command
 
         self.response.show_outcome(outcome, get_command(outcome.prepared.command))
         self.tabs.setCurrentWidget(self._response_page)

@@ -44,8 +44,8 @@ def _describe(dsn: str, environment: Environment) -> str:
     """The policy of the registered gateway the environment's payouts go to."""
     # boundary: the team database's modules load on the worker that reads the policy
     from console.core.team.approvals.registry import GatewayRegistry
-    from console.core.team.storage.gateways import Target
-    from console.core.team.storage.journal import TeamJournal
+    from console.core.team.storage.gateways import Target  # boundary: as above
+    from console.core.team.storage.journal import TeamJournal  # boundary: as above
 
     command = "payout-check"
     try:

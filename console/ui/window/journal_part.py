@@ -75,6 +75,8 @@ class JournalOpener:
         # boundary: SQLite and PostgreSQL load on the worker that opens them, after the
         # first paint
         from console.core.history import History
+
+        # boundary: the journals' module loads after the first paint
         from console.core.journals import team_dsn
 
         history = History(self.path)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -28,6 +29,7 @@ from console.core.errors import ConsoleError
 from console.core.history.rows import request_columns
 from console.core.masking import mask_params
 from console.core.order_facts import amount, client_orderid
+from console.core.pipeline import Decision
 from console.core.team import inputs
 from console.core.team.approvals.submissions import (
     ROLES,
@@ -52,9 +54,10 @@ from console.core.team.errors import (
 from console.core.team.hashing import carries_card_data, content_hash
 from console.core.team.storage import gateways
 from console.core.team.storage.gateways import Target
+from console.core.team.storage.live import TeamListener
 
 if TYPE_CHECKING:
-    from console.core.pipeline import Decision, Pipeline, Sent
+    from console.core.pipeline import Pipeline, Sent
     from console.core.prepared import PreparedRequest
     from console.core.team.storage.journal import TeamJournal
 
@@ -62,7 +65,6 @@ if TYPE_CHECKING:
 def approved_decision(maker: Decision | None = None) -> Decision:
     """What an approval decides: the production confirmation is the checker's; the maker's
     answers to the pipeline's other questions (``maker``) stay the maker's."""
-    from console.core.pipeline import Decision
 
     return Decision(
         production_confirmed=True,
@@ -425,7 +427,6 @@ class Approvals:
     def wait_for_decision(self, sid: int, timeout: float) -> Submission:
         """The submission once a checker decided it (or it expired), or as it is after
         ``timeout`` seconds; woken by LISTEN/NOTIFY, checked every second anyway."""
-        from console.core.team.storage.live import TeamListener
 
         heard = threading.Event()
         listener = TeamListener(
@@ -433,8 +434,6 @@ class Approvals:
         )
         listener.start()
         try:
-            import time
-
             end = time.monotonic() + timeout
             while True:
                 found = self.submission(sid)
@@ -469,7 +468,7 @@ def admin_step(journal: TeamJournal, sql: str, args: tuple[Any, ...]) -> None:
 
 
 def _privilege() -> type[Exception]:
-    import psycopg
+    import psycopg  # boundary: psycopg (the team extra), with the team database
 
     refused: type[Exception] = psycopg.errors.InsufficientPrivilege
     return refused

@@ -26,20 +26,25 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from console.core.order_facts import client_orderid
-from console.core.team.approvals.submissions import Policy
+from console.core.pipeline import Decision
+from console.core.pipeline.asking import refuse_undecided
+from console.core.team.approvals.approval import Approvals, approved_decision, approved_row
+from console.core.team.approvals.registry import policy_of
+from console.core.team.approvals.submissions import Policy, decision_text, rejection_text
 from console.core.team.approvals.via_sender import serving, submit_to_sender, wait_for_outcome
 from console.core.team.errors import (
     ApprovalPendingError,
     CardDataNeedsWaitingError,
     NotApprovedError,
 )
+from console.core.team.hashing import carries_card_data
+from console.core.team.storage.gateways import Target, require_registered
 
 SENDER_WAIT = 120.0  # seconds a front waits for the team sender's outcome by default
 
 if TYPE_CHECKING:
-    from console.core.pipeline import Check, Decision, Pipeline, Sent
+    from console.core.pipeline import Check, Pipeline, Sent
     from console.core.prepared import PreparedRequest
-    from console.core.team.approvals.approval import Approvals
     from console.core.team.approvals.submissions import Submission, Submitted
     from console.core.team.storage.journal import TeamJournal
 
@@ -56,9 +61,6 @@ def hold(pipeline: Pipeline, check: Check, *, approval: bool = True) -> Held | N
             it is not on this computer): nothing is asked, submitted or sent, whether this
             console or the team sender would send it.
     """
-    from console.core.team.approvals.approval import Approvals, approved_row
-    from console.core.team.approvals.registry import policy_of
-    from console.core.team.storage.gateways import Target, require_registered
 
     journal = pipeline.journal
     if journal is None or not journal.shared:
@@ -107,7 +109,6 @@ class Held:
     @property
     def rejection(self) -> str:
         """The earlier rejection of the same request, in words ("": none)."""
-        from console.core.team.approvals.submissions import rejection_text
 
         if self.rejected is None:
             return ""
@@ -123,7 +124,6 @@ class Held:
     @property
     def card_data(self) -> bool:
         """Whether only this console can send it (it must wait for the approval)."""
-        from console.core.team.hashing import carries_card_data
 
         return carries_card_data(self.prepared)
 
@@ -177,9 +177,6 @@ class Held:
             RejectedBeforeError: rejected before, and ``decision`` does not say to submit
                 it again after that rejection.
         """
-        from console.core.pipeline import Decision
-        from console.core.pipeline.asking import refuse_undecided
-        from console.core.team.approvals.approval import approved_decision
 
         decided = decision or Decision()
         # what the pipeline would refuse once approved (the approval is the production
@@ -304,6 +301,4 @@ def require_approved(found: Submission, *, what: str = "", until: str = "") -> N
             f"No decision on {what}#{found.id} yet; nothing was sent.{card}", found.id
         )
     if found.state != "approved":
-        from console.core.team.approvals.submissions import decision_text
-
         raise NotApprovedError(decision_text(found), found.state)

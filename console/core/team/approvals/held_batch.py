@@ -35,16 +35,20 @@ from console.core.batch import (
     Progress,
     RowResult,
 )
+from console.core.team.approvals.approval import Approvals
+from console.core.team.approvals.held import require_approved
+from console.core.team.approvals.registry import policy_of
+from console.core.team.approvals.submissions import rejection_text
 from console.core.team.errors import (
     CardDataNeedsWaitingError,
 )
+from console.core.team.hashing import batch_hash, carries_card_data
+from console.core.team.storage.gateways import Target, require_registered
 
 if TYPE_CHECKING:
     from console.core.pipeline import Pipeline
     from console.core.prepared import PreparedRequest
-    from console.core.team.approvals.approval import Approvals
     from console.core.team.approvals.submissions import Policy, Submission
-    from console.core.team.storage.gateways import Target
     from console.core.team.storage.journal import TeamJournal
 
 OnRow = Callable[[RowResult, Progress], None]
@@ -58,9 +62,6 @@ def hold_batch(pipeline: Pipeline, connection: Mapping[str, Any], plan: Plan) ->
         UnregisteredGatewayError: the team has not registered the gateway the batch goes to
             (and it is not on this computer): nothing is submitted or sent.
     """
-    from console.core.team.approvals.approval import Approvals
-    from console.core.team.approvals.registry import policy_of
-    from console.core.team.storage.gateways import Target, require_registered
 
     journal = pipeline.journal
     if journal is None or not journal.shared or not plan.to_send or plan.refusal() is not None:
@@ -106,7 +107,6 @@ class HeldBatch:
     @property
     def card_data(self) -> bool:
         """Whether a row carries card data (then only this console can run it)."""
-        from console.core.team.hashing import carries_card_data
 
         return any(carries_card_data(p) for p in self.requests)
 
@@ -129,7 +129,6 @@ class HeldBatch:
     def rejection(self) -> str:
         """This batch (or one of its order ids) rejected before, in words ("": never): a
         rejection is not undone by running the file again."""
-        from console.core.team.approvals.submissions import rejection_text
 
         if self.rejected is None:
             return ""
@@ -144,8 +143,6 @@ class HeldBatch:
         return self.plan.summary.lines()
 
     def digest(self) -> str:
-        from console.core.team.hashing import batch_hash
-
         return batch_hash(self.environment, self.requests, self.approvals.journal.hash_key)
 
     def existing(self) -> Submission | None:
@@ -224,7 +221,6 @@ class AwaitingBatch:
             NotApprovedError: rejected, expired, void, or run already.
             ApprovalRefusedError: the claim was refused (the content changed: void).
         """
-        from console.core.team.approvals.held import require_approved
 
         held = self.held
         require_approved(

@@ -12,6 +12,7 @@ Which DSN: ``GATEWAY_CONSOLE_TEAM_DSN``, else the one ``team init`` saved in thi
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
 from typing import TYPE_CHECKING, Any
@@ -28,7 +29,7 @@ KEYRING_SERVICE = "gateway-console-team"
 
 def _psycopg() -> Any:
     try:
-        import psycopg
+        import psycopg  # boundary: psycopg (the team extra), only with a team DSN
     except ImportError as exc:
         raise TeamUnavailableError(
             "Team mode needs psycopg: pip install 'gateway-console[team]'."
@@ -39,7 +40,7 @@ def _psycopg() -> Any:
 def parse_dsn(dsn: str) -> dict[str, str]:
     """The DSN's parts; refused when it is malformed or carries a password."""
     try:
-        from psycopg.conninfo import conninfo_to_dict
+        from psycopg.conninfo import conninfo_to_dict  # boundary: as above
     except ImportError as exc:
         raise TeamUnavailableError(
             "Team mode needs psycopg: pip install 'gateway-console[team]'."
@@ -67,8 +68,6 @@ def keyring_user(parts: dict[str, str]) -> str:
 
 
 def _login_name() -> str:
-    import getpass
-
     return getpass.getuser()
 
 
@@ -76,6 +75,7 @@ def _keyring_password(parts: dict[str, str]) -> str | None:
     if os.environ.get("PGPASSWORD"):
         return None  # libpq uses it
     try:
+        # boundary: the keyring, only for a DSN's password (every send reads the DSN)
         import keyring
 
         found = keyring.get_password(KEYRING_SERVICE, keyring_user(parts))

@@ -32,12 +32,12 @@ from console.core.team.errors import ApprovalRefusedError, TeamUnavailableError
 from console.core.team.hashing import content_hash
 from console.core.team.storage.dsn import connect
 from console.core.team.storage.gateways import Target, require_registered
+from console.core.team.storage.live import TeamListener
 from console.core.team.storage.schema import require_current
 
 if TYPE_CHECKING:
     from console.core.client import Admit, Outcome
     from console.core.prepared import PreparedRequest
-    from console.core.team.storage.live import TeamListener
 
 Listener = Callable[[str, int], None]
 # Rows from before the gateway was recorded are matched by environment; a gateway not at hand
@@ -109,8 +109,6 @@ class TeamJournal:
         (other consoles' through LISTEN/NOTIFY, from a listening thread)."""
         self._listeners.append(listener)
         if self._live is None:
-            from console.core.team.storage.live import TeamListener
-
             self._live = TeamListener(self.dsn, self._heard, skip_pid=self.backend_pid)
             self._live.start()
         return lambda: self._listeners.remove(listener)
@@ -481,7 +479,7 @@ class TeamJournalHooks:
         self.last_error: Exception | None = None
 
     def before_send(self, prepared: PreparedRequest, admit: Admit | None = None) -> int:
-        import psycopg
+        import psycopg  # boundary: psycopg (the team extra), with the team database
 
         try:
             return self.history.begin(self.environment, prepared, window=self.window, admit=admit)
@@ -493,7 +491,7 @@ class TeamJournalHooks:
             ) from exc
 
     def after_answer(self, record: object, outcome: Outcome) -> None:
-        import psycopg
+        import psycopg  # boundary: psycopg (the team extra), with the team database
 
         if not isinstance(record, int):
             return

@@ -44,7 +44,7 @@ class TeamListener:
         self._conn.close()
 
     def _run(self) -> None:
-        import psycopg
+        import psycopg  # boundary: psycopg (the team extra), with the team database
 
         try:
             while not self._stopping.is_set():

@@ -28,7 +28,7 @@ def current_version(conn: Any) -> int:
 
 def initialise(conn: Any) -> tuple[int, int]:
     """Create or migrate the schema; return (version before, version now)."""
-    import psycopg
+    import psycopg  # boundary: psycopg (the team extra), with the team database
 
     try:
         with conn.transaction():
@@ -66,8 +66,8 @@ def name_admin(conn: Any, name: str | None = None) -> str | None:
     ``\\password``). Audited like ``add-user``. Run by the owner, right after
     :func:`initialise`.
     """
-    import psycopg
-    from psycopg import sql
+    import psycopg  # boundary: psycopg (the team extra), with the team database
+    from psycopg import sql  # boundary: as above
 
     try:
         with conn.transaction():
