@@ -173,10 +173,10 @@ def journey(pid: int) -> None:
             break
     report["after_skip"] = press("Return")  # on "Skip to Send": to Send
     report["after_send"] = press("Return")  # on Send: the cursor moves off it, in sight
-    # accepted: the line about Send names the order, and the outcome's line says what is next
-    wait_for(lambda: [r for r in labels(app, "Why Send is off") if "accepted" in r["name"]], 30)
-    outcome = labels(app, "Last outcome")
-    report["outcome"] = outcome[0] if outcome else outcome
+    outcome = wait_for(
+        lambda: [r for r in labels(app, "Last outcome") if "Accepted" in r["name"]], 30
+    )
+    report["outcome"] = outcome[0] if outcome else labels(app, "Last outcome")
     report["focus_at_outcome"] = focused(app)
     pump(1.0)
     report["why_send_is_off"] = labels(app, "Why Send is off")

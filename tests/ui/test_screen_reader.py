@@ -74,6 +74,7 @@ def test_status_lines_are_read_by_their_text(qtbot: Any, window: MainWindow, hea
     _send(qtbot, window)
     result = status_line(window, "last-outcome")
     spoken = read(result)
+    assert "Accepted" in spoken
     assert spoken == plain_text(result.text())
     assert ("Polite", spoken) in heard  # the outcome is heard without looking for it
     # the same id again: Send is off; the line that says so names the accepted order (the

@@ -47,11 +47,12 @@ def test_an_accepted_payout_leaves_the_form_its_height_on_a_small_screen(
     assert abs(view.height() - before) <= FEW_PX, (before, view.height(), _lines(window))
 
     said = " ".join(_lines(window))
-    # what a support agent needs, each said once
-    assert said.count("accepted") == 1, said
+    # what a support agent needs, the order and why Send is off said once each
+    assert "Already sent and accepted" in said
     assert said.count(order) == 1, said
-    assert f"gateway order {gateway}" in said
-    assert "Send is off" in said
+    assert said.count(f"gateway order {gateway}") == 1, said
+    assert said.count("Send is off") == 1, said
+    assert "Accepted; final status to come." in said  # read where the cursor waits
     assert "Ready to send" not in said
     assert "client_orderid was accepted before" not in said  # "Send is off…" twice
     buttons = {b.text() for b in window.panel.findChildren(QPushButton) if b.isVisible()}

@@ -39,8 +39,8 @@ SEND_TIP = "Send this request (Ctrl+Enter)"
 SEND_WORDS = "Send"
 PAYOUT = "payout-check"
 # An accepted payout's next step, in the few words its line has beside four buttons (the
-# core's whole summary is the Response tab's; the buttons say how to get the status)
-PROCESSED_LATER = "Its final status comes later."
+# core's whole summary is the Response tab's; the buttons beside it fetch the status)
+PROCESSED_LATER = "final status to come."
 
 
 class Line(NamedTuple):
@@ -373,14 +373,16 @@ class SendPanel(QWidget):
             self.show_result(state, text, prepared.command)
             return
         # accepted: an order the guard row above names from now on
+        # ("Accepted" stays: where the cursor waits after Send, the answer is read)
         gateway = answer_order_id(response.fields)
-        named = f" (gateway order {gateway})" if gateway and prepared.command == PAYOUT else ""
-        rest = PROCESSED_LATER if prepared.command == PAYOUT else outcome.summary
+        payout = prepared.command == PAYOUT
+        named = f" (gateway order {gateway})" if gateway and payout else ""
+        rest = f"{words}; {PROCESSED_LATER}" if payout else f"{words}. {outcome.summary}"
         self.show_result(
             state,
             rest + (f" {note}" if note else ""),
             prepared.command,
-            lead=f"{label}: {words}{named}.",
+            lead=f"{label}{named}:",
             order=client_orderid(prepared.params),
         )
 
