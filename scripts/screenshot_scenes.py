@@ -98,7 +98,7 @@ def main(theme: str, out: Path) -> None:
     window.send()
     wait_for(lambda: window.last_outcome is not before)
     # the sandbox's callback brings the final status to the result line
-    wait_for(lambda: "final status <b>" in window.panel.result.text(), 20_000)
+    wait_for(lambda: "final status <b>" in window.panel.result_of("payout-check")[1], 20_000)
     shot("payout-final-status")
     window.inspector.show_tab(1)
     shot("payout-signature")

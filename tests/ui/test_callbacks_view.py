@@ -85,15 +85,16 @@ def test_callbacks_received_earlier_are_listed_after_restart(
 def test_the_result_line_follows_the_payout_to_its_final_status(
     qtbot: Any, make_window: Callable[..., MainWindow]
 ) -> None:
-    # the callback comes 3 s after the answer: the "processed later" line is seen first
+    # the callback comes 3 s after the answer: the "to come" line is seen first
     # however busy the machine (the tests run in parallel)
     window = make_window(sandbox_options={"callback_delay": 3.0})
     send_payout(qtbot, window, "follow-1")
-    assert "processed later" in window.panel.result.text()
+    assert "Accepted; final status to come." in window.panel.result.text()
     qtbot.waitUntil(lambda: "approved" in window.panel.result.text(), timeout=15_000)
-    assert "final status" in window.panel.result.text()
+    assert "Final status" in window.panel.result.text()
     assert "(callback)" in window.panel.result.text()
-    assert "processed later" not in window.panel.result.text()
+    assert "to come" not in window.panel.result.text()
+    assert "follow-1" in window.panel.guard.note.text()  # the line above names the order
 
 
 def test_a_client_orderid_typed_with_a_trailing_space_is_followed_to_its_final_status(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLineEdit
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit
 
 from console.ui.forms.recurring_form import RecurringForm
 from console.ui.main_window import MainWindow
@@ -91,3 +91,29 @@ def test_trying_to_send_turns_missing_values_into_errors(qtbot: Any, window: Mai
     assert window.form.rows["client_orderid"].editor.hasFocus()  # the first one to fill
     window.clear_form()  # a fresh start is calm again
     assert window.form.rows["orderid"].state == "required"
+
+
+def test_a_dialog_opened_from_an_empty_field_leaves_it_calm(qtbot: Any, window: MainWindow) -> None:
+    # the cursor waits in the Order status form's first field; File > Batch payouts… opens
+    # over it and closes: nobody left the field for another one, so nothing turns red
+    window.show_command("status")
+    window.clear_form()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    field = window.form.rows["client_orderid"]
+    field.editor.setFocus()
+    qtbot.waitUntil(field.editor.hasFocus)
+    window.actions_by_name["batch"].trigger()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is not window)
+    dialog = QApplication.activeWindow()
+    assert dialog is not None
+    dialog.close()
+    window.activateWindow()  # the window system's part, where there is one
+    qtbot.waitUntil(window.isActiveWindow)
+    assert _colour(window, "error") not in window.panel.summary.headline.text()
+    assert "Fill in the required field" in window.panel.summary.headline.text()
+    # back in the field, moving on to another field of the form is leaving it
+    qtbot.waitUntil(field.editor.hasFocus)
+    window.form.rows["orderid"].editor.setFocus()
+    assert "1 problem to fix" in window.panel.summary.headline.text()
+    assert _colour(window, "error") in window.panel.summary.headline.text()

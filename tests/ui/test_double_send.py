@@ -82,8 +82,10 @@ def test_an_accepted_payout_is_not_sent_again_until_the_id_changes(
     note = window.panel.guard.note.text()
     assert ACCEPTED_NOTE in note
     assert f"(gateway order {gateway_id})" in note
-    assert "use a new client_orderid (Ctrl+G)" in note
+    assert "Send is off." in note
+    # what to do instead: the button beside Send, its tooltip with the core's words
     assert window.panel.guard.new_id_button.isVisible()
+    assert "use a new client_orderid (Ctrl+G)" in window.panel.guard.new_id_button.toolTip()
 
     before = _requests(window)
     _try_every_way(qtbot, window)
@@ -119,7 +121,7 @@ def test_an_accepted_recurring_profile_is_not_created_twice(qtbot: Any, window: 
     before = _requests(window)
     _try_every_way(qtbot, window)
     assert _requests(window) == before
-    assert "For another recurring profile" in window.panel.guard.note.text()
+    assert "For another recurring profile" in window.panel.guard.new_id_button.toolTip()
     window.actions_by_name["generate"].trigger()  # Ctrl+G
     assert window.panel.send_button.isEnabled()
 
@@ -223,8 +225,9 @@ def test_one_line_says_why_send_is_off_never_ready_to_send(qtbot: Any, window: M
     assert len(shown) == 1  # one line, not "Send is off…" and "Already sent…" saying it twice
     assert "Ready to send" not in shown[0]
     assert "Already sent and accepted" in shown[0]
-    assert "Ctrl+G" in shown[0]  # it says what to do, where it is
-    assert panel.guard.new_id_button.isVisibleTo(panel)
+    assert "Send is off" in shown[0]
+    assert panel.guard.new_id_button.isVisibleTo(panel)  # what to do, beside Send
+    assert "Ctrl+G" in panel.guard.new_id_button.toolTip()
 
 
 def test_an_accepted_id_with_a_warning_never_says_ready_to_send(
@@ -239,3 +242,9 @@ def test_an_accepted_id_with_a_warning_never_says_ready_to_send(
     assert not panel.send_button.isEnabled()
     assert panel.summary.problems  # the callback warning
     assert "Ready to send" not in panel.summary.headline.text()
+    # why Send is off is said once, by the line above Send, beside the list of notes
+    shown = [w.text() for w in (panel.summary.headline, panel.guard.note) if w.isVisibleTo(panel)]
+    assert sum("accepted" in text for text in shown) == 1, shown  # not twice
+    assert sum("Send is off" in text for text in shown) == 1, shown
+    assert "Ready to send" not in " ".join(shown)
+    assert panel.summary.list.isVisibleTo(panel)

@@ -99,11 +99,15 @@ def seen(label: QLabel) -> str:
 
 
 def result_line(window: QWidget) -> str:
-    return seen(shown_child(window, QLabel, "last-outcome"))
+    """The lines beside Send as a person reads them: why Send is off, when it is (it names an
+    order sent already, which the last outcome's line then leaves out), and that line."""
+    names = ("why-send-is-off", "last-outcome")
+    lines = [w for n in names for w in window.findChildren(QLabel, n) if w.isVisible()]
+    return " ".join(seen(w) for w in lines)
 
 
 def wait_for_line(qtbot: Any, window: QWidget, *words: str, timeout: int = 20_000) -> str:
-    """Wait until the result line under the form says all of ``words``."""
+    """Wait until the lines beside Send say all of ``words``."""
     try:
         qtbot.waitUntil(lambda: all(w in result_line(window) for w in words), timeout=timeout)
     except Exception:
@@ -185,8 +189,8 @@ def test_payout_recurring_profile_and_status_with_the_keyboard_only(
     assert isinstance(year, QLineEdit)
     assert year.text() == "2030"
     press(qtbot, Qt.Key.Key_Return, CTRL)  # Send
-    line = wait_for_line(qtbot, window, client_orderid, "final status approved")
-    assert "payout-check" in line
+    line = wait_for_line(qtbot, window, client_orderid, "Final status approved")
+    assert "Already sent and accepted" in line
 
     # -- a recurring profile, its schedule seen before sending ----------------------------------
     press(qtbot, Qt.Key.Key_3, CTRL)
@@ -232,7 +236,7 @@ def test_payout_recurring_profile_and_status_with_the_keyboard_only(
 
     press(qtbot, Qt.Key.Key_Return, CTRL)
     profile_line = wait_for_line(qtbot, window, profile_orderid)
-    assert "create-recurring-payment" in profile_line
+    assert "The recurring payment profile was created" in profile_line
     assert "approved" in profile_line.lower() or "accepted" in profile_line.lower()
 
     # -- the payout's status --------------------------------------------------------------------

@@ -22,7 +22,8 @@ def test_result_belongs_to_its_form(qtbot: Any, window: MainWindow) -> None:
     order = window.form.values()["client_orderid"]
     _send_and_wait(qtbot, window)
     text = window.panel.result.text()
-    assert f"payout-check {order}" in text
+    assert f"payout-check {order}" in window.panel.result_of("payout-check")[1]
+    assert order in window.panel.guard.note.text()  # named once, by the line above
     assert order in window.inspector.windowTitle()
     window.show_command("create-recurring-payment")
     assert window.panel.result.text() == ""  # the payout's answer is not shown under this form

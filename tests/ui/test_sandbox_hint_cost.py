@@ -4,6 +4,7 @@ server, its HTTP stack and its key generation: those are a fifth of a second of 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -31,3 +32,33 @@ def test_the_sandbox_is_still_started_by_its_package_name() -> None:
     with start_sandbox(callback_delay=0) as handle:
         assert isinstance(handle, SandboxHandle)
         assert handle.base_url.endswith("/paynet")
+
+
+FIRST_PICTURE = """
+import os, sys, tempfile
+os.environ["GATEWAY_CONSOLE_HOME"] = tempfile.mkdtemp()
+from console.core.paths import resolve
+from console.ui.app import build_window, make_app
+make_app()
+window = build_window(resolve())  # the first run's payout form, on the built-in sandbox
+assert "CVV2 123 approved" in window.form.hint.text(), window.form.hint.text()
+print(",".join(sorted(m for m in ("console.sandbox.seeds", "hashlib") if m in sys.modules)))
+window.show_command("create-card-ref")  # its hint: the seeded first payments
+assert "first-payment-1" in window.form.hint.text(), window.form.hint.text()
+print("console.sandbox.seeds" in sys.modules)
+"""
+
+
+def test_the_first_picture_reads_only_the_sandbox_outcome_tables() -> None:
+    # the payout form's hint names the test card's CVV2 outcomes; the seeded first payments
+    # (records, ids and state of the sandbox, about 10 ms of start) load with their form
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_PICTURE],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        env=env,
+    )
+    assert out.stdout.splitlines() == ["", "True"], out.stdout

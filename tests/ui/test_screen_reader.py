@@ -75,13 +75,15 @@ def test_status_lines_are_read_by_their_text(qtbot: Any, window: MainWindow, hea
     result = status_line(window, "last-outcome")
     spoken = read(result)
     assert "Accepted" in spoken
-    assert window.form.values()["client_orderid"] in spoken
     assert spoken == plain_text(result.text())
     assert ("Polite", spoken) in heard  # the outcome is heard without looking for it
-    # the same id again: Send is off, and the reason is read and heard
+    # the same id again: Send is off; the line that says so names the accepted order (the
+    # outcome's line leaves it out), and it is read and heard too
     qtbot.waitUntil(lambda: bool(window.findChildren(QLabel, "why-send-is-off")[0].isVisible()))
     why = read(status_line(window, "why-send-is-off"))
     assert why.startswith("Already sent and accepted")
+    assert window.form.values()["client_orderid"] in why
+    assert "Send is off" in why
     assert ("Polite", why) in heard
     for label in (hint, summary, result, status_line(window, "why-send-is-off")):
         assert label.accessibleName() == ""  # no fixed name in place of the text

@@ -46,7 +46,8 @@ def test_a_declined_order_turns_send_off_with_the_reason(
     qtbot.waitUntil(lambda: not window.panel.send_button.isEnabled(), timeout=15_000)
     note = window.panel.guard.note.text()
     assert "Already sent and declined (status declined) at" in note
-    assert "use a new client_orderid (Ctrl+G)" in note
+    assert "Send is off." in note
+    assert "use a new client_orderid (Ctrl+G)" in window.panel.guard.new_id_button.toolTip()
     before = int(sandbox.sandbox.stats.requests)
     window.send()
     qtbot.wait(400)

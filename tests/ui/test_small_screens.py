@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QSplitter, QWidget
 
+from console.ui.forms.payout_form import PayoutForm
 from console.ui.forms.recurring_form import RecurringForm
 from console.ui.main_window import MainWindow
 from tests.ui.journal_helpers import settle
@@ -177,3 +178,26 @@ def test_no_text_is_cut_at_a_layout_restored_from_another_screen(
             settle(qtbot)
             assert cut_texts(window) == [], (size, command)
         window.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1600, 1000)])
+def test_choosing_bank_account_moves_no_field_above_the_receivers(
+    qtbot: Any, window: MainWindow, size: tuple[int, int]
+) -> None:
+    # the person picks Bank account, then clicks into Amount where it was a moment ago
+    form = window.forms["payout-check"]
+    assert isinstance(form, PayoutForm)
+    window.show_command("payout-check")
+    window.fill_example()
+    _settle(qtbot, window, size)
+    for scroll in (0, 60):
+        form.receiver.set_key("card")
+        form.scroller.verticalScrollBar().setValue(scroll)
+        settle(qtbot)
+        amount = form.rows["amount"].editor
+        before = amount.mapTo(window, QPoint(0, 0))
+        combo = form.receiver.combo
+        combo.setCurrentIndex(combo.findText("Bank account"))
+        settle(qtbot)
+        assert amount.mapTo(window, QPoint(0, 0)) == before, scroll
+        assert form.rows["account_number"].isVisible()

@@ -163,14 +163,16 @@ def test_a_history_check_of_another_order_leaves_the_payout_line_to_its_own_orde
     _no_callback(qtbot, window, "mine-4")  # the payout form's order now
     rows = shown_rows(qtbot, pane, 2)
     own_line = window.panel.result.text()
-    assert "mine-4" in own_line
+    assert "mine-4" in window.panel.result_of("payout-check")[1]
+    assert "mine-4" in window.panel.guard.note.text()  # named once, on the line above
     pane.select_position([r.client_orderid for r in rows].index("other-4"))
     pane.actions_by_name["status"].trigger()
     qtbot.waitUntil(lambda: "other-4" in window.statusBar().currentMessage(), timeout=10_000)
     # the result line and the "Already sent" line above it speak of one order
     assert "other-4" not in window.panel.result.text()
-    assert "mine-4" in window.panel.result.text()
+    assert window.panel.result.text() == own_line
     assert "other-4" not in window.panel.guard.note.text()
+    assert "mine-4" in window.panel.guard.note.text()
 
 
 def test_a_history_check_keeps_the_selection_under_a_search_filter(

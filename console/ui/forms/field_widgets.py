@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QPalette, QResizeEvent
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QCalendarWidget,
     QComboBox,
@@ -100,6 +100,15 @@ class _DateEditor(QWidget):
 
 
 _WINDOW_KEYS = (Qt.Key.Key_E, Qt.Key.Key_H)
+# The focus goes to another window (a dialog opening over the form), a menu or the menu bar:
+# the person has not moved on from the field, whose problems stay calm until they do.
+_STAYED = frozenset(
+    {
+        Qt.FocusReason.ActiveWindowFocusReason,
+        Qt.FocusReason.PopupFocusReason,
+        Qt.FocusReason.MenuBarFocusReason,
+    }
+)
 
 
 def _card_digits_only(line: QLineEdit, text: str) -> None:
@@ -222,7 +231,12 @@ class FieldRow(QWidget):
             ctrl = event.modifiers() == Qt.KeyboardModifier.ControlModifier
             if ctrl and event.key() in _WINDOW_KEYS:
                 return True  # not taken by the editor: the window's shortcut runs
-        if event.type() == QEvent.Type.FocusOut and not self.left:
+        if (
+            event.type() == QEvent.Type.FocusOut
+            and not self.left
+            and isinstance(event, QFocusEvent)
+            and event.reason() not in _STAYED
+        ):
             self.left = True
             self.edited.emit(self.field.name)  # its problems may show in colour now
         return False

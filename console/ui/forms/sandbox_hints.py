@@ -23,17 +23,25 @@ TEST_CARD = "4444 4444 4444 4448"  # the card number of public examples (field n
 class _Tables:
     cvv2: dict[str, Outcome]  # CVV2 -> outcome
     cents: dict[int, Outcome]  # an amount's cents -> outcome (no CVV2)
-    seeds: Sequence[Seed]  # the local sandbox's seeded first payments
 
 
 def _tables() -> _Tables:
-    """The sandbox's own tables."""
-    # boundary: the sandbox package (its server: a fifth of a second) loads when a
-    # sandbox's hint is first shown, never for the first picture
+    """The sandbox's outcome tables (the payout form's hint, in its first picture)."""
+    # boundary: of the sandbox package (its server: a fifth of a second) only its small
+    # outcomes module loads for a sandbox's payout hint
     from console.sandbox.outcomes import AMOUNT_OUTCOMES, CVV2_OUTCOMES
-    from console.sandbox.seeds import SEEDS  # boundary: as above
 
-    return _Tables(CVV2_OUTCOMES, AMOUNT_OUTCOMES, SEEDS)
+    return _Tables(CVV2_OUTCOMES, AMOUNT_OUTCOMES)
+
+
+def _seeds() -> Sequence[Seed]:
+    """The local sandbox's seeded first payments (the card reference form's hint)."""
+    # boundary: the seed table brings the sandbox's records, ids and state (about 10 ms of
+    # the window's start when the payout form's first picture loaded it too); it loads
+    # when the card reference form is first shown on the built-in sandbox
+    from console.sandbox.seeds import SEEDS
+
+    return SEEDS
 
 
 def _cvv2_line() -> str:
@@ -66,7 +74,7 @@ def _seeds_line() -> str:
     parts = [
         f"<a href='seed:{s.client_orderid}:{s.orderid}'>{html.escape(s.client_orderid)} / "
         f"{s.orderid}</a> {html.escape(s.status)}"
-        for s in _tables().seeds
+        for s in _seeds()
     ]
     return (
         "<b>Seeded first payments</b> in the local sandbox (click one to fill it in): "
@@ -91,7 +99,7 @@ def _card_short() -> str:
 
 
 def _seeds_short() -> str:
-    seed = next(s for s in _tables().seeds if s.status == "approved")
+    seed = next(s for s in _seeds() if s.status == "approved")
     return (
         f"<b>Seeded first payment</b> <a href='seed:{seed.client_orderid}:{seed.orderid}'>"
         f"{html.escape(seed.client_orderid)} / {seed.orderid}</a> (click to fill it in)."
@@ -116,7 +124,7 @@ def sandbox_example(command: str, kind: str | None) -> dict[str, str]:
     name no payment there)."""
     if command != "create-card-ref" or kind != "local-sandbox":
         return {}
-    seed = next(s for s in _tables().seeds if s.status == "approved")
+    seed = next(s for s in _seeds() if s.status == "approved")
     return {"client_orderid": seed.client_orderid, "orderid": str(seed.orderid)}
 
 

@@ -50,6 +50,7 @@ class ProblemSummary(QWidget):
         self._key: tuple[tuple[str, ...], ...] = ()
         self._shown: tuple[Sequence[Problem], Callable[[Problem], bool]] = ((), _never)
         self._send_off = ""  # why Send is off when the form itself is fine
+        self._off_below = False  # Send is off for a reason the line below says
         self.max_lines = 6
 
     def set_max_lines(self, lines: int) -> None:
@@ -90,7 +91,7 @@ class ProblemSummary(QWidget):
         pairs = [(problems[i], calm[i]) for i in rank]
         ordered = [p for p, _ in pairs]
         key = (
-            (self._send_off,),
+            (self._send_off, str(self._off_below)),
             *((str(p.severity), str(q), p.message, *p.fields) for p, q in pairs),
         )
         self.problems = tuple(ordered)
@@ -108,16 +109,20 @@ class ProblemSummary(QWidget):
         elif to_fill:
             word = "the required field" if to_fill == 1 else f"the {to_fill} required fields"
             text, state = f"Fill in {word} to send", "required"
-        elif self._send_off:
+        elif self._send_off or self._off_below:
+            # said below: the headline names only the problems (never "Ready to send")
             text, state = self._send_off.rstrip("."), "warning"
         else:
             text, state = "Ready to send", "fine"
         if warnings:
-            text += f"; {_plural(warnings, 'warning')}"
+            counted = _plural(warnings, "warning")
+            text = f"{text}; {counted}" if text else counted
             state = "warning" if state == "fine" else state
+        # nothing to count, and why Send is off said below: the list speaks for itself
+        self.headline.setVisible(bool(text))
         if ordered:
             text += ". Click a line to go to its field."
-        elif state == "warning" and self._send_off:
+        elif state == "warning" and (self._send_off or self._off_below):
             text += "."
         else:
             text += ": no problems found."
@@ -135,10 +140,11 @@ class ProblemSummary(QWidget):
         self.list.setVisible(bool(ordered))
         self._fit_height()
 
-    def set_send_off(self, reason: str) -> None:
-        """Say why Send is off although the form is fine ("" when it is on)."""
-        if reason != self._send_off:
-            self._send_off = reason
+    def set_send_off(self, reason: str, *, said_below: bool = False) -> None:
+        """Say why Send is off although the form is fine ("" when it is on); ``said_below``:
+        it is off for a reason a line below says, not to be said twice here."""
+        if (reason, said_below) != (self._send_off, self._off_below):
+            self._send_off, self._off_below = reason, said_below
             self.set_problems(*self._shown)
 
     def changeEvent(self, event: QEvent) -> None:

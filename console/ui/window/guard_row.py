@@ -1,12 +1,13 @@
-"""The row just above Send that stands against a second payout with the same client_orderid
-(the rules are the core's, ``console.core.pipeline``): the note saying why Send is off and a
-"New client_orderid" button, the fresh look-up before each send, and what an answer teaches
-the guard. The question when the last outcome is unknown is the pipeline's (asked by
-``console.ui.sending``)."""
+"""The line just above Send that stands against a second payout with the same client_orderid
+(the rules are the core's, ``console.core.pipeline``): the note saying why Send is off (its
+"New client_orderid" button stands beside Send, in the send panel's row), the fresh look-up
+before each send, and what an answer teaches the guard. The question when the last outcome
+is unknown is the pipeline's (asked by ``console.ui.sending``)."""
 
 from __future__ import annotations
 
 import html
+import re
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -31,6 +32,16 @@ if TYPE_CHECKING:
     from console.ui.tasks import TaskManager
     from console.ui.window.forms_part import FormsPart
     from console.ui.window.journal_part import JournalPart
+
+SEND_OFF = "Send is off."
+NEW_ID_TIP = "Put a fresh client_orderid in the form, for another order (Ctrl+G)"
+
+
+def fact_and_advice(text: str) -> tuple[str, str]:
+    """The core's refusal split into its first sentence (what happened to which order) and
+    the rest (what to do instead)."""
+    parts = re.split(r"(?<=\.)\s+", text.strip(), maxsplit=1)
+    return parts[0], parts[1] if len(parts) > 1 else ""
 
 
 class GuardRow(QWidget):
@@ -60,22 +71,23 @@ class GuardRow(QWidget):
         self.guard = SendGuard(self.changed.emit, tasks, self)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.note.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # where the problem list's headline was (it steps aside for this line)
+        self.note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         # no accessible name: its text is what a screen reader reads (and hears change)
         self.note.setObjectName("why-send-is-off")
         self.note.setAccessibleDescription("Why Send is off")
         self.note.setVisible(False)
+        # the way out stands in Send's row (the send panel places it): a button beside the
+        # note made its line as tall as a button, and the note wrapped in what was left
         self.new_id_button = QPushButton("New client_orderid")
         self.new_id_button.setObjectName("new-client-orderid")
-        self.new_id_button.setToolTip(
-            "Put a fresh client_orderid in the form, for another order (Ctrl+G)"
-        )
+        self.new_id_button.setToolTip(NEW_ID_TIP)
         self.new_id_button.setVisible(False)
         self.new_id_button.clicked.connect(self.new_id_requested)
+        self.shown_order = ""  # the client_orderid the note speaks of ("" when hidden)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.note, 1)
-        lay.addWidget(self.new_id_button)
         self.setVisible(False)
 
     def key(self) -> Key | None:
@@ -109,13 +121,21 @@ class GuardRow(QWidget):
         blocks = found is not None and found.seen in (Seen.ACCEPTED, Seen.SETTLED)
         if blocks and found is not None:
             colour = state_colour("warning", self.palette()).name()
-            text = html.escape(
-                blocked_text(found, self.forms.command).removesuffix(".") + " (Ctrl+G)."
-            )
-            shown = f"<span style='color:{colour}'>{text}</span>"
+            # One line: what happened to which order, and that Send is off. What to do
+            # instead is the "New client_orderid" button beside Send (the core's words in
+            # its tooltip and the note's), so the line fits beside nothing on a small screen.
+            whole = blocked_text(found, self.forms.command)
+            fact, advice = fact_and_advice(whole)
+            text = f"{fact} {SEND_OFF}"
+            shown = f"<span style='color:{colour}'>{html.escape(text)}</span>"
             if shown != self.note.text() or self.note.isHidden():
                 announce(self.note, text)
             self.note.setText(shown)
+            self.note.setToolTip(f"{whole.removesuffix('.')} (Ctrl+G).")
+            self.new_id_button.setToolTip(
+                f"{advice.removesuffix('.')} (Ctrl+G)." if advice else NEW_ID_TIP
+            )
+        self.shown_order = found.client_orderid if blocks and found is not None else ""
         self.note.setVisible(blocks)
         self.new_id_button.setVisible(blocks)
         self.setVisible(blocks)

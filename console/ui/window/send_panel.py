@@ -2,16 +2,19 @@
 
 It shows the send pipeline's verdicts (through the send controller) and holds no rule of its
 own. Each form keeps its own last result line: an answer stays under the form that sent it.
+On a small screen the whole of it stays as low as the "Ready to send" line and Send before a
+send: a line about an order the row above names (Already sent and accepted…) leaves out what
+that row says, and every button stands in Send's row.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from console.core.order_facts import client_orderid
+from console.core.order_facts import answer_order_id, client_orderid
 from console.core.spec import COMMANDS, Problem
 from console.ui.banner import first_sentence
 from console.ui.forms.generator import CommandForm
@@ -34,6 +37,27 @@ if TYPE_CHECKING:
 
 SEND_TIP = "Send this request (Ctrl+Enter)"
 SEND_WORDS = "Send"
+PAYOUT = "payout-check"
+# An accepted payout's next step, in the few words its line has beside four buttons (the
+# core's whole summary is the Response tab's; the buttons beside it fetch the status)
+PROCESSED_LATER = "final status to come."
+
+
+class Line(NamedTuple):
+    """A result line: its state (colour), its words, and the order it speaks of.
+
+    ``lead`` names the order ("payout-check gc-1: Accepted (gateway order 7)."); it is left
+    out while the guard row above names the same ``order`` (the words stay in ``text``).
+    """
+
+    state: str
+    text: str
+    lead: str = ""
+    order: str = ""
+
+    @property
+    def whole(self) -> str:
+        return f"{self.lead} {self.text}" if self.lead else self.text
 
 
 def request_label(prepared: PreparedRequest) -> str:
@@ -76,7 +100,7 @@ class SendPanel(QWidget):
         self.controller = sender
         self.inspector = inspector
         self.journal = journal
-        self._results: dict[str, tuple[str, str]] = {}
+        self._results: dict[str, Line] = {}
         self._outcomes: dict[str, Outcome] = {}  # each command's last answer
         self._last: Outcome | None = None
         self._sending_command = ""
@@ -119,6 +143,7 @@ class SendPanel(QWidget):
         self.send_button.clicked.connect(self.send)
         self.bar = QHBoxLayout()
         self.bar.addWidget(self.result, 1)
+        self.bar.addWidget(self.guard.new_id_button)
         self.bar.addWidget(self.use_in_payout_button)
         self.bar.addWidget(self.busy)
         self.bar.addWidget(self.send_button)
@@ -220,16 +245,15 @@ class SendPanel(QWidget):
                 if problem
                 else "No environment with a key is active."
             )
-        elif blocked:
-            # the row above Send says the whole of it ("Already sent and accepted at …");
-            # this line shows only beside a list of warnings, never as "Ready to send"
-            why = "Send is off: this client_orderid was accepted before."
         else:
             why = refusal
-        self.summary.set_send_off(why)
-        # one line, not two saying the same: the problem list's headline steps aside for
-        # the row that says why Send is off (unless there are problems to list)
-        self.summary.headline.setVisible(not (blocked and not self.summary.problems))
+        # the row above Send says why ("Already sent and accepted at … Send is off."): said
+        # once; the problem list's headline names only its problems (never "Ready to send"),
+        # and steps aside, room and all, for that row when there are none
+        said_below = blocked and not why
+        self.summary.set_send_off(why, said_below=said_below)
+        self.summary.setVisible(not (said_below and not self.summary.problems))
+        self.refresh_result()  # a line about the order that row names leaves it out
         # The shortcut stays live on a blocked form: trying it shows what is missing.
         self.can_send_changed.emit(can)
 
@@ -341,9 +365,26 @@ class SendPanel(QWidget):
         from console.ui.inspector.response_tab import headline  # loaded with the Response tab
 
         state, words = headline(outcome)
-        label = request_label(outcome.prepared)
-        text = f"{label}: {words}. {outcome.summary}" + (f" {note}" if note else "")
-        self.show_result(state, text, outcome.prepared.command)
+        prepared = outcome.prepared
+        label = request_label(prepared)
+        response = outcome.response
+        if str(outcome.result) != "accepted" or response is None:
+            text = f"{label}: {words}. {outcome.summary}" + (f" {note}" if note else "")
+            self.show_result(state, text, prepared.command)
+            return
+        # accepted: an order the guard row above names from now on
+        # ("Accepted" stays: where the cursor waits after Send, the answer is read)
+        gateway = answer_order_id(response.fields)
+        payout = prepared.command == PAYOUT
+        named = f" (gateway order {gateway})" if gateway and payout else ""
+        rest = f"{words}; {PROCESSED_LATER}" if payout else f"{words}. {outcome.summary}"
+        self.show_result(
+            state,
+            rest + (f" {note}" if note else ""),
+            prepared.command,
+            lead=f"{label}{named}:",
+            order=client_orderid(prepared.params),
+        )
 
     def _failed(self, text: str) -> None:
         self.guard.answered(None)
@@ -358,24 +399,40 @@ class SendPanel(QWidget):
         self.inspector.show_cancelled()  # not "Waiting for the answer…" beside it
 
     # -- the result line ---------------------------------------------------------------------
-    def show_result(self, state: str, text: str, command: str | None = None) -> None:
-        """Set the result line of ``command`` (default: the form shown) and show it."""
+    def show_result(
+        self,
+        state: str,
+        text: str,
+        command: str | None = None,
+        *,
+        lead: str = "",
+        order: str = "",
+    ) -> None:
+        """Set the result line of ``command`` (default: the form shown) and show it.
+
+        ``lead`` names the order ``order`` the words are about (see :class:`Line`).
+        """
         command = command or self.forms.command
-        changed = self._results.get(command) != (state, text)
-        self._results[command] = (state, text)
-        self.refresh_result()
+        line = Line(state, text, lead, order)
+        changed = self._results.get(command) != line
+        self._results[command] = line
+        shown = self.refresh_result()
         if changed and command == self.forms.command:
-            announce(self.result, text)  # heard where it is said: under the form shown
+            announce(self.result, shown)  # heard where it is said: under the form shown
 
     def result_of(self, command: str) -> tuple[str, str]:
-        """(state, text) of a form's result line."""
-        return self._results.get(command, ("", ""))
+        """(state, text) of a form's result line, whole (with the order it names)."""
+        line = self._results.get(command, Line("", ""))
+        return line.state, line.whole
 
-    def refresh_result(self) -> None:
+    def refresh_result(self) -> str:
         """The shown form's own result line, and a note while another form's request is
-        out; also after a theme change (the colours are in the text)."""
+        out; also after a theme change (the colours are in the text). Returns its words."""
         command = self.forms.command
-        state, text = self.result_of(command)
+        line = self._results.get(command, Line("", ""))
+        state, text = line.state, line.whole
+        if line.lead and line.order and line.order == self.guard.shown_order:
+            text = line.text[:1].upper() + line.text[1:]  # the row above names the order
         sending = self.sending_command
         if sending and sending != command:
             title = COMMANDS[sending].title
@@ -385,6 +442,7 @@ class SendPanel(QWidget):
         self.use_in_payout_button.setVisible(
             command == "create-card-ref" and bool(self.card_reference()) and sending != command
         )
+        return text
 
     def card_reference(self) -> str:
         """The recurring payment id of the last accepted create-card-ref, if any."""

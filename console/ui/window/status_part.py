@@ -167,8 +167,10 @@ class StatusPart(QObject):
         how = SOURCES.get(row.final_status_source or "", "")
         self.panel.show_result(
             FINAL_STATES.get(row.final_status, "error"),
-            f"{PAYOUT} {row.client_orderid}: final status <b>{row.final_status}</b>{how}.",
+            f"final status <b>{row.final_status}</b>{how}.",
             PAYOUT,
+            lead=f"{PAYOUT} {row.client_orderid}:",
+            order=row.client_orderid,
         )
 
     # -- the controller's news -----------------------------------------------------------------
@@ -188,7 +190,9 @@ class StatusPart(QObject):
                 f"Order {order.client_orderid}{where}: {words}", 15_000
             )
             return
-        self.panel.show_result(state, f"Order {order.client_orderid}: {words}", PAYOUT)
+        self.panel.show_result(
+            state, words, PAYOUT, lead=f"Order {order.client_orderid}:", order=order.client_orderid
+        )
 
     def _follow_started(self, follow: Follow) -> None:
         bar = self.window.statusBar()
