@@ -22,7 +22,7 @@ def test_a_job_that_raises_in_a_shared_commit_takes_back_its_own_writes_only(
     lock = threading.RLock()
 
     @contextmanager
-    def transaction(_durable: bool) -> Iterator[sqlite3.Connection]:
+    def transaction() -> Iterator[sqlite3.Connection]:
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
@@ -31,7 +31,7 @@ def test_a_job_that_raises_in_a_shared_commit_takes_back_its_own_writes_only(
             raise
         db.execute("COMMIT")
 
-    commits = GroupCommits(lock, transaction)
+    commits = GroupCommits(lock, transaction, lambda: None)
 
     def writes(row: str, fail: bool = False) -> object:
         def job(conn: sqlite3.Connection) -> str:
