@@ -55,8 +55,6 @@ if TYPE_CHECKING:
     from console.core.prepared import PreparedRequest
 
 Listener = Callable[[str, int], None]
-# The log's data synced, as SQLite syncs it (not the file's times), where the system can.
-_sync: Callable[[int], None] = getattr(os, "fdatasync", os.fsync)
 
 
 class History(HistoryQueries):
@@ -106,7 +104,8 @@ class History(HistoryQueries):
         """
         try:
             with self.path.with_name(f"{self.path.name}-wal").open("r+b") as log:
-                _sync(log.fileno())
+                # its data, as SQLite syncs it (not the file's times), where the system can
+                getattr(os, "fdatasync", os.fsync)(log.fileno())
         except FileNotFoundError:  # checkpointed and removed meanwhile: nothing to sync
             pass
 
