@@ -25,6 +25,7 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
+@lru_cache(maxsize=256)  # asked of every row of a batch, all sent to one address
 def base_url_problem(url: str) -> str | None:
     """What is wrong with the shape of a gateway's base address, in words that say the fix;
     None: nothing. One rule for an environment's address and ``--base-url``: absolute http(s)

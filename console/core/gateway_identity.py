@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -32,6 +33,7 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 _THIS_COMPUTER = "localhost"
 
 
+@lru_cache(maxsize=256)  # a batch asks it of every row, and its rows share one address
 def normalised_url(url: str) -> str:
     """``url`` in the one spelling the guard compares (see the module's docstring).
 

@@ -4,6 +4,7 @@ row never loses the pending row of another)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -11,7 +12,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from console.core.history import History
 from console.core.history.commits import GroupCommits
+from tests.helpers.history_data import answered, prepared
 
 
 def test_a_job_that_raises_in_a_shared_commit_takes_back_its_own_writes_only(
@@ -22,7 +28,7 @@ def test_a_job_that_raises_in_a_shared_commit_takes_back_its_own_writes_only(
     lock = threading.RLock()
 
     @contextmanager
-    def transaction(_durable: bool) -> Iterator[sqlite3.Connection]:
+    def transaction() -> Iterator[sqlite3.Connection]:
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
@@ -31,7 +37,7 @@ def test_a_job_that_raises_in_a_shared_commit_takes_back_its_own_writes_only(
             raise
         db.execute("COMMIT")
 
-    commits = GroupCommits(lock, transaction)
+    commits = GroupCommits(lock, transaction, lambda: None)
 
     def writes(row: str, fail: bool = False) -> object:
         def job(conn: sqlite3.Connection) -> str:
@@ -62,3 +68,47 @@ def test_a_job_that_raises_in_a_shared_commit_takes_back_its_own_writes_only(
         thread.join(10)
     assert told == {"kept": "kept", "refused": "refused refused"}
     assert [r[0] for r in db.execute("SELECT id FROM rows")] == ["kept"]
+
+
+def test_an_answer_is_written_while_another_rows_pending_record_is_synced(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch's threads do not queue behind one row's sync to disk: meanwhile another row's
+    answer is written; the row being synced is not let go (its request may not leave) until
+    its sync ends."""
+    name = "fdatasync" if hasattr(os, "fdatasync") else "fsync"
+    with History(tmp_path / "j.sqlite3") as history:
+        hooks = history.journal("sb")
+        first = prepared(rsa_key, client_orderid="one")
+        row = hooks.before_send(first)
+        syncing, release = threading.Event(), threading.Event()
+        real = getattr(os, name)
+
+        def slow(fd: int) -> None:
+            syncing.set()
+            release.wait(10)
+            real(fd)
+
+        monkeypatch.setattr(os, name, slow)
+        claimed: list[object] = []
+        second = threading.Thread(
+            target=lambda: claimed.append(
+                hooks.before_send(prepared(rsa_key, client_orderid="two"))
+            )
+        )
+        second.start()
+        try:
+            assert syncing.wait(10), "the second row's pending record was not synced by the journal"
+            answer = answered(first, "type=async-response&merchant-order-id=one&orderid=77")
+            writer = threading.Thread(target=hooks.after_answer, args=(row, answer))
+            writer.start()
+            writer.join(5)
+            assert not writer.is_alive()  # written while the other row's sync goes on
+            assert claimed == []  # and that row is not let go before its sync ends
+        finally:
+            release.set()
+            second.join(10)
+        assert len(claimed) == 1
+        with history.reading() as db:
+            outcome = db.execute("SELECT outcome FROM requests WHERE id = ?", (row,)).fetchone()
+        assert outcome == ("accepted",)

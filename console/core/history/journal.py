@@ -80,22 +80,32 @@ class History(HistoryQueries):
         self._listeners: list[Listener] = []
         self._counts: dict[HistoryFilter, int] = {}
         self._data_version = -1
-        self._unsynced = False  # answers committed without a sync since the last one
-        self._commits = GroupCommits(self._lock, lambda durable: self.writing(durable))
+        # The connection commits without syncing (``synchronous=NORMAL``); a durable write
+        # syncs the log itself after its commit, a group's outside the lock (see .commits).
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._commits = GroupCommits(
+            self._lock, lambda: self.writing(durable=False), self._sync_log
+        )
         self.recovered = self.recover_interrupted()
 
     def close(self) -> None:
         with self._lock:
-            if self._unsynced:  # answers committed since the last sync: on disk first
+            if self._commits.unsynced:  # answers committed since the last sync: on disk first
                 self._sync_log()
             self._db.close()
 
     def _sync_log(self) -> None:
-        """Sync the write-ahead log to disk (closing checkpoints it only where no other
-        connection has the journal open)."""
+        """Sync the write-ahead log to disk: every commit made before it began is on disk
+        once it returns (closing checkpoints it only where no other connection has the
+        journal open).
+
+        Raises:
+            OSError: the sync failed.
+        """
         try:
             with self.path.with_name(f"{self.path.name}-wal").open("r+b") as log:
-                os.fsync(log.fileno())
+                # its data, as SQLite syncs it (not the file's times), where the system can
+                getattr(os, "fdatasync", os.fsync)(log.fileno())
         except FileNotFoundError:  # checkpointed and removed meanwhile: nothing to sync
             pass
 
@@ -115,31 +125,22 @@ class History(HistoryQueries):
 
     @contextmanager
     def writing(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
-        """The connection inside a committed ``BEGIN IMMEDIATE`` transaction; ``durable``
-        (the connection's ``synchronous=FULL``): its ``COMMIT`` is synced to disk before it
-        returns. Otherwise (``synchronous=NORMAL``, for an answer) it is in the write-ahead
-        log, synced by the next durable commit (the log is synced as a whole) or when the
-        journal closes."""
+        """The connection inside a committed ``BEGIN IMMEDIATE`` transaction; ``durable``:
+        synced to disk before it returns. Otherwise (a group of batch rows' writes, synced
+        outside the lock by :mod:`.commits`) it is in the write-ahead log, on disk with the
+        next sync (the log is synced as a whole) or when the journal closes."""
         with self._lock:
-            if not durable:  # the level may only change outside a transaction
-                self._db.execute("PRAGMA synchronous=NORMAL")
             changes = self._db.total_changes
+            self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield self._db
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
-                if not durable:
-                    self._unsynced = True
-                elif self._db.total_changes != changes:  # it wrote: the whole log was synced
-                    self._unsynced = False
-            finally:
-                if not durable:
-                    self._db.execute("PRAGMA synchronous=FULL")
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
             self._counts.clear()  # data_version only tells of other connections' writes
+            if durable and self._db.total_changes != changes:  # it wrote: on disk first
+                self._sync_log()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(event, id)`` on "added", "changed" (requests) and "callback".
@@ -215,8 +216,8 @@ class History(HistoryQueries):
             self._in_flight.add(row_id)
             return row_id
 
-        try:  # committed with the rows other threads claim at the same moment: one sync
-            row_id = self._commits.run(claim)
+        try:  # committed with the rows other threads claim at the same moment, then synced
+            row_id = self._commits.run(claim)  # before it returns (one sync for them all)
         except (sqlite3.Error, OSError) as exc:  # e.g. a full disk: nothing may leave
             raise unavailable(self.path, exc) from exc
         finally:
@@ -227,7 +228,7 @@ class History(HistoryQueries):
 
     def finish(self, row_id: int, outcome: Outcome) -> None:
         """Store the outcome of the send journalled as ``row_id`` (committed with the
-        other threads' writes of the moment; on disk with the next pending row's commit,
+        other threads' writes of the moment; on disk with the next pending row's sync,
         or when the journal closes)."""
         columns, answer = answer_columns(outcome)  # masked and encoded before the lock
         answered = outcome.response is not None  # its nonce is spent: the signature may stay
@@ -248,7 +249,7 @@ class History(HistoryQueries):
             )
             self._in_flight.discard(row_id)
 
-        # not synced on its own: with the next pending row's commit, or at close (a power
+        # not synced on its own: with the next pending row's sync, or at close (a power
         # cut before then leaves the row pending: "outcome unknown", the safe reading)
         self._commits.run(store, durable=False)
         self.notify("changed", row_id)

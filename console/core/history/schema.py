@@ -117,8 +117,10 @@ def open_database(path: Path) -> sqlite3.Connection:
     The file and its ``-wal``/``-shm`` companions are readable by their owner only (SQLite
     gives the companions the file's own permissions). Autocommit mode: writers open their
     own ``BEGIN IMMEDIATE`` transactions. WAL lets the pane read while a send is being
-    journalled; ``synchronous=FULL`` because a pending row must survive a power cut, not
-    only a crash, before the request leaves.
+    journalled; ``synchronous=FULL`` while it is opened and migrated. The journal then
+    commits without syncing and syncs its log itself after each durable commit
+    (:mod:`console.core.history.commits`), because a pending row must survive a power cut,
+    not only a crash, before the request leaves.
 
     Raises:
         JournalUnavailableError: the journal cannot be used; the message says why, where
