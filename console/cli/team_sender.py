@@ -12,9 +12,12 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from console.cli import arg_types
 from console.cli.failures import EXIT_OK
 from console.cli.request_args import UsageError
 from console.cli.team_audit_cmd import PASSPHRASE_ENV
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from console.core.team.storage.journal import TeamJournal
+    from console.core.transport import Timeouts, Transport
     from console.sender.service import Route
 
 
@@ -61,7 +65,22 @@ def add_options(q: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=f"variable holding the audit key file's passphrase (default {PASSPHRASE_ENV})",
     )
+    q.add_argument(
+        "--concurrency",
+        type=_concurrency,
+        default=1,
+        metavar="N",
+        help="submissions in flight at once, as batch run's --concurrency (default 1)",
+    )
     q.add_argument("--poll", type=float, default=1.0, help=argparse.SUPPRESS)
+
+
+def _concurrency(text: str) -> int:
+    # the batch package loads only when the option is given (every team command builds
+    # this parser): its limit is batch run's
+    from console.core.batch.limits import MAX_CONCURRENCY
+
+    return arg_types.whole(1, MAX_CONCURRENCY)(text)
 
 
 def say(line: str) -> None:
@@ -80,10 +99,15 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
     seal_key = _seal_key(args.seal_key_file)
     with leadership(dsn, say, stop) as leading:
         if leading:
-            with TeamJournal(dsn) as journal:
+            with TeamJournal(dsn) as journal, _transports() as transports:
                 audit_key = _audit_key(args, dsn)
                 sender = Sender(
-                    journal, _routes(args, journal), seal_key, say=say, audit_key=audit_key
+                    journal,
+                    _routes(args, journal, transports),
+                    seal_key,
+                    say=say,
+                    audit_key=audit_key,
+                    concurrency=args.concurrency,
                 )
                 sender.start()
                 served = ", ".join(sorted(args.env))
@@ -93,13 +117,41 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
     return EXIT_OK
 
 
-def _routes(args: argparse.Namespace, journal: TeamJournal) -> dict[str, Route]:
+@contextmanager
+def _transports() -> Iterator[Callable[[Timeouts, str | None], Transport]]:
+    """Each sending thread's kept-alive connection per environment (as ``batch run``'s),
+    closed when the sender stops."""
+    from console.core.batch import TransportPool
+    from console.core.transport import Transport
+
+    pools: dict[tuple[Timeouts, str | None], TransportPool] = {}
+
+    def transport(timeouts: Timeouts, ca: str | None) -> Transport:
+        pool = pools.get((timeouts, ca))
+        if pool is None:
+            pool = pools[(timeouts, ca)] = TransportPool(
+                lambda: Transport(timeouts=timeouts, verify=ca or True)
+            )
+        return pool()
+
+    try:
+        yield transport
+    finally:
+        for pool in pools.values():
+            pool.close()
+
+
+def _routes(
+    args: argparse.Namespace,
+    journal: TeamJournal,
+    transports: Callable[[Timeouts, str | None], Transport],
+) -> dict[str, Route]:
     from console.core.environments import EnvironmentStoreError, EnvKind, connect
     from console.core.gateway_identity import gateway_for
     from console.core.pipeline import Pipeline
     from console.core.secret_store import VaultError
     from console.core.team.storage.sealing import private_key_file
-    from console.core.transport import Timeouts, Transport
+    from console.core.transport import Timeouts
     from console.sender.service import Route
 
     key = private_key_file(args.key_file) if args.key_file is not None else None
@@ -113,7 +165,7 @@ def _routes(args: argparse.Namespace, journal: TeamJournal) -> dict[str, Route]:
         timeouts = Timeouts(connect=env.connect_timeout, read=env.read_timeout)
 
         def transport(t: Timeouts = timeouts, ca: str | None = env.ca_bundle or None) -> Any:
-            return Transport(timeouts=t, verify=ca or True)
+            return transports(t, ca)
 
         def gateway(command: str, c: Any = conn) -> str | None:
             return gateway_for(command, **c.prepare_kwargs(command))
@@ -124,6 +176,7 @@ def _routes(args: argparse.Namespace, journal: TeamJournal) -> dict[str, Route]:
             production=env.kind is EnvKind.PRODUCTION,
             journal=journal,
             transport=transport,
+            close_transport=False,  # kept alive, closed when the sender stops
             connect_timeout=env.connect_timeout,
             read_timeout=env.read_timeout,
         )

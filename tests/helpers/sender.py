@@ -32,6 +32,7 @@ class Gateway:
     delay: float = 0.0
     payouts: Counter[str] = field(default_factory=Counter)
     bodies: list[dict[str, str]] = field(default_factory=list)
+    arrived: list[float] = field(default_factory=list)  # when each payout came (monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, request: Received) -> Reply:
@@ -46,6 +47,7 @@ class Gateway:
         with self.lock:
             self.payouts[order] += 1
             self.bodies.append(values)
+            self.arrived.append(time.monotonic())
         return Reply(200, accepted(order, str(9000 + len(self.bodies))), FORM, delay=self.delay)
 
 
@@ -120,7 +122,8 @@ class SenderTeam:
     key_file: Path
     seal_file: Path
 
-    def start_sender(self) -> subprocess.Popen[str]:
+    def start_sender(self, *extra: str) -> subprocess.Popen[str]:
+        """``team sender`` of live, with ``extra`` options (``--concurrency 4``)."""
         return self.sender.start(
             "team",
             "sender",
@@ -132,6 +135,7 @@ class SenderTeam:
             str(self.seal_file),
             "--poll",
             "0.2",
+            *extra,
         )
 
 
