@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import rsa
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    from console.core.batch import TransportPool
     from console.core.team.storage.journal import TeamJournal
-    from console.core.transport import Timeouts, Transport
+    from console.core.transport import Timeouts
     from console.sender.service import Route
 
 
@@ -84,7 +85,9 @@ def _concurrency(text: str) -> int:
 
 
 def say(line: str) -> None:
-    print(f"team sender: {line}", file=sys.stderr, flush=True)
+    # one write a line: the sending threads' lines never run into each other
+    sys.stderr.write(f"team sender: {line}\n")
+    sys.stderr.flush()
 
 
 def run_sender(args: argparse.Namespace, dsn: str) -> int:
@@ -118,33 +121,29 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
 
 
 @contextmanager
-def _transports() -> Iterator[Callable[[Timeouts, str | None], Transport]]:
-    """Each sending thread's kept-alive connection per environment (as ``batch run``'s),
-    closed when the sender stops."""
+def _transports() -> Iterator[Callable[[Timeouts, str | None], TransportPool]]:
+    """Makes each environment's transports: a kept-alive connection per sending thread (as
+    ``batch run``'s), all closed when the sender stops."""
     from console.core.batch import TransportPool
     from console.core.transport import Transport
 
-    pools: dict[tuple[Timeouts, str | None], TransportPool] = {}
+    pools: list[TransportPool] = []
 
-    def transport(timeouts: Timeouts, ca: str | None) -> Transport:
-        pool = pools.get((timeouts, ca))
-        if pool is None:
-            pool = pools[(timeouts, ca)] = TransportPool(
-                lambda: Transport(timeouts=timeouts, verify=ca or True)
-            )
-        return pool()
+    def pool(timeouts: Timeouts, ca: str | None) -> TransportPool:
+        pools.append(TransportPool(lambda: Transport(timeouts=timeouts, verify=ca or True)))
+        return pools[-1]
 
     try:
-        yield transport
+        yield pool
     finally:
-        for pool in pools.values():
-            pool.close()
+        for made in pools:
+            made.close()
 
 
 def _routes(
     args: argparse.Namespace,
     journal: TeamJournal,
-    transports: Callable[[Timeouts, str | None], Transport],
+    transports: Callable[[Timeouts, str | None], TransportPool],
 ) -> dict[str, Route]:
     from console.core.environments import EnvironmentStoreError, EnvKind, connect
     from console.core.gateway_identity import gateway_for
@@ -164,9 +163,6 @@ def _routes(
         env = conn.environment
         timeouts = Timeouts(connect=env.connect_timeout, read=env.read_timeout)
 
-        def transport(t: Timeouts = timeouts, ca: str | None = env.ca_bundle or None) -> Any:
-            return transports(t, ca)
-
         def gateway(command: str, c: Any = conn) -> str | None:
             return gateway_for(command, **c.prepare_kwargs(command))
 
@@ -175,7 +171,7 @@ def _routes(
             gateway=gateway,
             production=env.kind is EnvKind.PRODUCTION,
             journal=journal,
-            transport=transport,
+            transport=transports(timeouts, env.ca_bundle or None),
             close_transport=False,  # kept alive, closed when the sender stops
             connect_timeout=env.connect_timeout,
             read_timeout=env.read_timeout,
