@@ -15,11 +15,12 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from console.cli import arg_types
 from console.cli.arg_types import listen_address
 from console.cli.failures import EXIT_OK
 from console.cli.keys_cmd import CONTROL_ENV
@@ -34,8 +35,10 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import rsa
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    from console.core.batch import TransportPool
     from console.core.environments import Connection
     from console.core.team.storage.journal import TeamJournal
+    from console.core.transport import Timeouts
     from console.sender.service import Route
 
 
@@ -85,11 +88,28 @@ def add_options(q: argparse.ArgumentParser) -> None:
         help="variable holding the one --env's merchant control secret, to check callbacks "
         f"(default {CONTROL_ENV}; unset: this account's keyring, `keys control-secret`)",
     )
+    q.add_argument(
+        "--concurrency",
+        type=_concurrency,
+        default=1,
+        metavar="N",
+        help="submissions in flight at once, as batch run's --concurrency (default 1)",
+    )
     q.add_argument("--poll", type=float, default=1.0, help=argparse.SUPPRESS)
 
 
+def _concurrency(text: str) -> int:
+    # boundary: the batch package loads only when the option is given (every team command
+    # builds this parser): its limit is batch run's
+    from console.core.batch.limits import MAX_CONCURRENCY
+
+    return arg_types.whole(1, MAX_CONCURRENCY)(text)
+
+
 def say(line: str) -> None:
-    print(f"team sender: {line}", file=sys.stderr, flush=True)
+    # one write a line: the sending threads' lines never run into each other
+    sys.stderr.write(f"team sender: {line}\n")
+    sys.stderr.flush()
 
 
 def run_sender(args: argparse.Namespace, dsn: str) -> int:
@@ -109,10 +129,19 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
     found = _connections(args)
     with leadership(dsn, say, stop) as leading:
         if leading:
-            with TeamJournal(dsn) as journal, _callbacks(args, found, journal):
+            with (
+                TeamJournal(dsn) as journal,
+                _transports() as transports,
+                _callbacks(args, found, journal),
+            ):
                 audit_key = _audit_key(args, dsn)
                 sender = Sender(
-                    journal, _routes(found, journal), seal_key, say=say, audit_key=audit_key
+                    journal,
+                    _routes(found, journal, transports),
+                    seal_key,
+                    say=say,
+                    audit_key=audit_key,
+                    concurrency=args.concurrency,
                 )
                 sender.start()
                 served = ", ".join(sorted(args.env))
@@ -175,19 +204,40 @@ def _callbacks(
         yield
 
 
-def _routes(found: dict[str, Connection], journal: TeamJournal) -> dict[str, Route]:
+@contextmanager
+def _transports() -> Iterator[Callable[[Timeouts, str | None], TransportPool]]:
+    """Makes each environment's transports: a kept-alive connection per sending thread (as
+    ``batch run``'s), all closed when the sender stops."""
+    from console.core.batch import TransportPool  # boundary: as in run_sender
+    from console.core.transport import Transport  # boundary: as in run_sender
+
+    pools: list[TransportPool] = []
+
+    def pool(timeouts: Timeouts, ca: str | None) -> TransportPool:
+        pools.append(TransportPool(lambda: Transport(timeouts=timeouts, verify=ca or True)))
+        return pools[-1]
+
+    try:
+        yield pool
+    finally:
+        for made in pools:
+            made.close()
+
+
+def _routes(
+    found: dict[str, Connection],
+    journal: TeamJournal,
+    transports: Callable[[Timeouts, str | None], TransportPool],
+) -> dict[str, Route]:
     from console.core.environments import EnvKind  # boundary: as in run_sender
     from console.core.pipeline import Pipeline  # boundary: as in run_sender
-    from console.core.transport import Timeouts, Transport  # boundary: as in run_sender
+    from console.core.transport import Timeouts  # boundary: as in run_sender
     from console.sender.service import Route  # boundary: as in run_sender
 
     routes: dict[str, Route] = {}
     for name, conn in found.items():
         env = conn.environment
         timeouts = Timeouts(connect=env.connect_timeout, read=env.read_timeout)
-
-        def transport(t: Timeouts = timeouts, ca: str | None = env.ca_bundle or None) -> Any:
-            return Transport(timeouts=t, verify=ca or True)
 
         def gateway(command: str, c: Any = conn) -> str | None:
             return gateway_for(command, **c.prepare_kwargs(command))
@@ -197,7 +247,8 @@ def _routes(found: dict[str, Connection], journal: TeamJournal) -> dict[str, Rou
             gateway=gateway,
             production=env.kind is EnvKind.PRODUCTION,
             journal=journal,
-            transport=transport,
+            transport=transports(timeouts, env.ca_bundle or None),
+            close_transport=False,  # kept alive, closed when the sender stops
             connect_timeout=env.connect_timeout,
             read_timeout=env.read_timeout,
         )

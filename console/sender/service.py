@@ -5,7 +5,9 @@ connected as a ``gateway_sender`` login, takes what the policy lets go (queued a
 approved by a checker), signs it with the environment's key and sends it through the same
 :class:`~console.core.pipeline.Pipeline` as every front: the double-payout guard, the journal's
 pending row committed before the request leaves, the answer after. Consoles hear the outcome
-through LISTEN/NOTIFY (the journal's triggers).
+through LISTEN/NOTIFY (the journal's triggers). Several submissions may be on their way at
+once (``team sender --concurrency N``, as ``batch run``'s): each is claimed and journalled on
+its own, so what follows holds for each of them.
 
 Safety, whenever the sender is stopped (kill -9 included), then started again:
 
@@ -32,6 +34,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +42,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from console.core.batch.limits import MAX_CONCURRENCY
 from console.core.errors import ConsoleError
 from console.core.pipeline import Decision, Pipeline
 from console.core.prepared import PreparedRequest, prepare
@@ -49,10 +53,10 @@ from console.core.team.audit.signing import Checkpoint, sign_new_entries
 from console.core.team.errors import AuditTamperedError, TeamPermissionError
 from console.core.team.hashing import content_hash
 from console.core.team.storage.dsn import connect
-from console.core.team.storage.gateways import Target, require_registered
 from console.core.team.storage.journal import TeamJournal
 from console.core.team.storage.live import TeamListener
 from console.core.team.storage.sealing import SealError, open_sealed, public_half
+from console.sender.queue import Queue, Queued
 
 _LEADER = 0x7365_6E64  # advisory lock key: "send"
 GIVE_UP_AFTER = 3600.0  # seconds an undecided status is asked again (then: the callback)
@@ -101,15 +105,20 @@ def _locked(conn: Any) -> bool:
 
 
 class Sender:
-    """Sends what is submitted to the team sender, one submission at a time.
+    """Sends what is submitted to the team sender, ``concurrency`` submissions at a time.
 
     Args:
         journal: the team journal, connected as the sender's login.
         routes: environment name -> its :class:`Route`.
         seal_key: the private key card data is sealed to (its public half is published).
-        say: where a line about each send goes.
+        say: where a line about each send goes (called from the sending threads).
         ask_every: seconds between two status questions about one unknown outcome.
         audit_key: the team's audit key (None: this sender signs no audit entries).
+        concurrency: submissions in flight at once, 1 to
+            :data:`~console.core.batch.limits.MAX_CONCURRENCY` (as ``batch run``).
+
+    Raises:
+        ValueError: concurrency out of range.
     """
 
     def __init__(
@@ -121,7 +130,11 @@ class Sender:
         say: Say = _log.info,
         ask_every: float = 30.0,
         audit_key: Ed25519PrivateKey | None = None,
+        concurrency: int = 1,
     ) -> None:
+        if not 1 <= concurrency <= MAX_CONCURRENCY:
+            raise ValueError(f"concurrency must be 1 to {MAX_CONCURRENCY}")
+        self.concurrency = concurrency
         self.journal = journal
         self.approvals = Approvals(journal)
         self.routes = dict(routes)
@@ -150,23 +163,71 @@ class Sender:
         self.journal.recover_interrupted()
 
     def run(self, stop: threading.Event, poll: float = 1.0) -> None:
-        """Send until ``stop`` is set, woken by the team's notifications (polls anyway)."""
+        """Send until ``stop`` is set; the sends on their way finish first.
 
-        heard = threading.Event()
-        listener = TeamListener(self.journal.dsn, lambda _k, _e, _i: heard.set())
+        :attr:`concurrency` threads each take the oldest submission waiting and send it,
+        the next one at once while any waits (woken by the team's notifications when none
+        does, and every ``poll`` seconds anyway); this thread signs the audit trail,
+        expires submissions past their time and, while none waits, asks the status of
+        unknown outcomes. What a send raised stops the others and is raised here.
+        """
+
+        queue = Queue(self.journal, list(self.routes), 2 * self.concurrency)
+        wake = threading.Condition()
+        news = [False]  # heard since a thread last looked
+
+        def heard(_kind: str, _event: str, _id: int) -> None:
+            with wake:
+                news[0] = True
+                wake.notify_all()
+
+        def nap() -> None:
+            with wake:
+                if not news[0]:
+                    wake.wait(poll)
+                news[0] = False
+
+        halt = threading.Event()  # stop, or a send raised
+
+        def work() -> None:
+            try:
+                while not halt.is_set():
+                    queued = queue.take()
+                    if queued is None:
+                        nap()
+                        continue
+                    if queue.waiting:  # read with it: the other threads need not wait
+                        heard("", "", 0)
+                    try:
+                        self.send(queued)
+                    finally:
+                        queue.done(queued)
+            except BaseException:
+                halt.set()
+                raise
+
+        # its own rows' notifications are not news: only other people's submissions wake it
+        listener = TeamListener(self.journal.dsn, heard, skip_pid=self.journal.backend_pid)
         listener.start()
         try:
-            while not stop.is_set():
-                if self.step():
-                    continue
-                heard.wait(poll)
-                heard.clear()
+            with ThreadPoolExecutor(self.concurrency, thread_name_prefix="send") as pool:
+                workers = [pool.submit(work) for _ in range(self.concurrency)]
+                try:
+                    while not (stop.is_set() or halt.is_set()):
+                        self.keep_up()
+                        if not (queue.idle.is_set() and self.ask_unknown()):
+                            stop.wait(poll)
+                finally:
+                    halt.set()
+                    heard("", "", 0)
         finally:
             listener.stop()
+        for worker in workers:
+            worker.result()  # what a send raised, if one did
 
-    def step(self) -> bool:
-        """One piece of work: the oldest submission waiting, else a status question about
-        an unknown outcome; False when there was nothing to do."""
+    def keep_up(self) -> None:
+        """Sign the audit trail's new entries, and expire submissions past their time, when
+        each is due."""
         now = time.monotonic()
         if self.audit_key is not None and now - self._signed_at >= SIGN_EVERY:
             self._signed_at = now
@@ -175,16 +236,6 @@ class Sender:
             self._expired_at = now
             with self.journal.writing() as db:
                 db.execute("SELECT * FROM gateway.expire_submissions()").fetchall()
-        with self.journal.reading() as db:
-            found = db.execute(
-                "SELECT id FROM gateway.submissions WHERE via_sender AND state = 'approved'"
-                " AND environment = ANY(%s) ORDER BY id LIMIT 1",
-                (sorted(self.routes),),
-            ).fetchone()
-        if found is not None:
-            self.send(self.approvals.submission(int(found[0])))
-            return True
-        return self.ask_unknown()
 
     def sign_audit(self) -> Checkpoint | None:
         """Sign what is new in the audit trail; a trail rewritten since the last signature
@@ -204,17 +255,21 @@ class Sender:
         self._signed = signed or self._signed
         return signed
 
-    def send(self, submission: Submission) -> None:
+    def send(self, queued: Queued) -> None:
         """Sign and send one queued submission once, or refuse it (nothing sent)."""
+        submission = queued.submission
         route = self.routes[submission.environment]
         try:
-            prepared = self._prepared(submission, route)
-            route.pipeline.check(prepared).refuse_if_blocked()  # accepted before, in flight
+            prepared = self._prepared(queued, route)
+            check = route.pipeline.check(prepared)
+            check.refuse_if_blocked()  # accepted before, in flight
         except ConsoleError as exc:
             self._refuse(submission, exc.message)
             return
         try:
-            sent = self.approvals.send_approved(route.pipeline, submission.id, prepared)
+            sent = self.approvals.send_queued(
+                route.pipeline, submission.id, prepared, queued.digest, check
+            )
         except ConsoleError as exc:  # the claim or the pipeline refused it: audited, ended
             self.say(f"#{submission.id} not sent: {exc.message}")
             return
@@ -223,10 +278,11 @@ class Sender:
             f"{sent.result.upper()}: {sent.outcome.summary}"
         )
 
-    def _prepared(self, submission: Submission, route: Route) -> PreparedRequest:
+    def _prepared(self, queued: Queued, route: Route) -> PreparedRequest:
         """The submission's request, signed here; refused when it is not what was submitted
         or goes to another gateway."""
-        params = submission.params or self._unsealed(submission)
+        submission = queued.submission
+        params = submission.params or self._unsealed(queued)
         prepared = prepare(submission.command, dict(params), **route.settings(submission.command))
         if prepared.signed is None:
             problems = "; ".join(p.message for p in prepared.errors)
@@ -236,35 +292,22 @@ class Sender:
                 f"it was submitted for the gateway {submission.gateway}, and this sender sends "
                 f"{submission.environment} to {prepared.gateway}"
             )
-        with self.journal.reading() as db:  # the team's gateways only (or this computer)
-            require_registered(db, Target.of(prepared), submission.environment)
+        # the team's gateways only (or this computer): the journal's row refuses any other,
+        # in the transaction that writes it (the claim then ends "refused", nothing sent)
+        # the one hash of the send (slow for card data): the claim and the row carry it
         digest = content_hash(submission.environment, prepared, self.journal.hash_key)
-        if digest != self._digest(submission.id):
+        if digest != queued.digest:
             raise ConsoleError(
                 "the request signed here is not the one submitted (the environment's settings "
                 "differ between the maker's console and the sender)"
             )
         return prepared
 
-    def _digest(self, sid: int) -> str:
-        with self.journal.reading() as db:
-            return str(
-                db.execute(
-                    "SELECT content_hash FROM gateway.submissions WHERE id = %s", (sid,)
-                ).fetchone()[0]
-            )
-
-    def _unsealed(self, submission: Submission) -> tuple[tuple[str, str], ...]:
-        with self.journal.reading() as db:
-            found = db.execute(
-                "SELECT x.ciphertext, s.content_hash FROM gateway.sealed x"
-                " JOIN gateway.submissions s ON s.id = x.submission_id WHERE s.id = %s",
-                (submission.id,),
-            ).fetchone()
-        if found is None:
+    def _unsealed(self, queued: Queued) -> tuple[tuple[str, str], ...]:
+        if queued.sealed is None:
             raise ConsoleError("it carries no fields and no sealed card data")
         try:
-            return open_sealed(self.seal_key, bytes(found[0]), str(found[1]))
+            return open_sealed(self.seal_key, queued.sealed, queued.digest)
         except SealError as exc:
             raise ConsoleError(exc.message) from exc
 

@@ -33,6 +33,7 @@ class Gateway:
     delay: float = 0.0
     payouts: Counter[str] = field(default_factory=Counter)
     bodies: list[dict[str, str]] = field(default_factory=list)
+    arrived: list[float] = field(default_factory=list)  # when each payout came (monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, request: Received) -> Reply:
@@ -47,6 +48,7 @@ class Gateway:
         with self.lock:
             self.payouts[order] += 1
             self.bodies.append(values)
+            self.arrived.append(time.monotonic())
         return Reply(200, accepted(order, str(9000 + len(self.bodies))), FORM, delay=self.delay)
 
 
@@ -122,8 +124,8 @@ class SenderTeam:
     seal_file: Path
 
     def start_sender(self, *extra: str, variables: Mapping[str, str] = {}) -> subprocess.Popen[str]:
-        """The team sender of ``live`` (``extra``: more options; ``variables``: added to its
-        environment)."""
+        """The team sender of ``live`` (``extra``: more options, e.g. ``--concurrency 4``;
+        ``variables``: added to its environment)."""
         return self.sender.start(
             "team",
             "sender",

@@ -65,23 +65,26 @@ def _rows(db: TeamDatabase) -> list[tuple[str, str, str | None]]:
         ]
 
 
+@pytest.mark.parametrize("concurrency", [1, 4])
 def test_the_sender_killed_ten_times_sends_nothing_twice_and_loses_nothing(
     team_db: TeamDatabase,
     tmp_path: Path,
     rsa_key: rsa.RSAPrivateKey,
     other_rsa_key: rsa.RSAPrivateKey,
+    concurrency: int,
 ) -> None:
     stand_in = Gateway(delay=0.2)
-    orders = [f"k-{n}" for n in range(40)]
+    orders = [f"k-{n}" for n in range(40 * concurrency)]  # several sends on their way at a kill
+    option = ("--concurrency", str(concurrency))
     with serve(stand_in) as server:
         team = sender_team(team_db, tmp_path, server.url, rsa_key, other_rsa_key)
         _submit(team_db, server.url, orders)
         chance = random.Random(32)
         for _kill in range(10):
-            sender = team.start_sender()
+            sender = team.start_sender(*option)
             time.sleep(chance.uniform(1.0, 2.5))  # start-up, then somewhere mid-batch
             kill9(sender)
-        sender = team.start_sender()
+        sender = team.start_sender(*option)
         try:
             assert wait_for(lambda: _settled(team_db), 180), team.sender.logs()
         finally:
@@ -145,3 +148,28 @@ def test_a_sender_waiting_for_the_other_stops_on_sigterm(
             assert "stopped." in team.sender.logs(waiting)
         finally:
             stop(leader)
+
+
+def test_a_sender_with_concurrency_four_has_four_sends_on_their_way_each_sent_once(
+    team_db: TeamDatabase,
+    tmp_path: Path,
+    rsa_key: rsa.RSAPrivateKey,
+    other_rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    stand_in = Gateway(delay=0.6)  # each answer comes 0.6 s after its request
+    orders = [f"c-{n}" for n in range(8)]
+    with serve(stand_in) as server:
+        team = sender_team(team_db, tmp_path, server.url, rsa_key, other_rsa_key)
+        too_many = team.sender.run("team", "sender", "--env", "live", "--concurrency", "17")
+        assert too_many.returncode == 2
+        assert "--concurrency: give a whole number from 1 to 16, not '17'" in too_many.stderr
+        _submit(team_db, server.url, orders)
+        sender = team.start_sender("--concurrency", "4")
+        try:
+            assert wait_for(lambda: _settled(team_db), 60), team.sender.logs()
+        finally:
+            stop(sender)
+    assert stand_in.payouts == {order: 1 for order in orders}
+    first = sorted(stand_in.arrived)[:4]
+    assert first[-1] - first[0] < 0.5, first  # the four left before the first answer came
+    assert [o for o, outcome, _s in _rows(team_db) if outcome != "accepted"] == []

@@ -57,7 +57,7 @@ from console.core.team.storage.gateways import Target
 from console.core.team.storage.live import TeamListener
 
 if TYPE_CHECKING:
-    from console.core.pipeline import Pipeline, Sent
+    from console.core.pipeline import Check, Pipeline, Sent
     from console.core.prepared import PreparedRequest
     from console.core.team.storage.journal import TeamJournal
 
@@ -390,16 +390,45 @@ class Approvals:
             with self.journal.reading() as db:
                 gateways.require_registered(db, Target.of(prepared), pipeline.environment)
             pipeline.check(prepared).refuse_if_blocked()
+        digest = content_hash(pipeline.environment, prepared, self.journal.hash_key)
         try:  # anything else is refused by the database, which audits the refusal
-            self.claim(sid, content_hash(pipeline.environment, prepared, self.journal.hash_key))
+            self.claim(sid, digest)
         except ApprovalRefusedError as exc:
             if found.state == "approved":
                 raise
             raise ApprovalRefusedError(decision_text(found)) from exc
+        return self._send_claimed(pipeline, sid, prepared, digest, approved_decision(decision))
+
+    def send_queued(
+        self, pipeline: Pipeline, sid: int, prepared: PreparedRequest, digest: str, check: Check
+    ) -> Sent:
+        """The team sender's send of queued submission ``sid``: claimed for exactly
+        ``prepared`` and sent once, as :meth:`send_approved` does, with what the sender
+        found just before: ``digest``, the request's content hash (the submission's: slow
+        for card data, so worked out once a send), and ``check``, the guard's verdict
+        (refused if blocked) after the registered gateway was checked.
+
+        Raises:
+            ApprovalRefusedError: not queued any more, or not the request submitted.
+            SendRefusedError: the pipeline refused it (the submission is then "refused").
+        """
+        self.claim(sid, digest)
+        return self._send_claimed(pipeline, sid, prepared, digest, approved_decision(), check)
+
+    def _send_claimed(
+        self,
+        pipeline: Pipeline,
+        sid: int,
+        prepared: PreparedRequest,
+        digest: str,
+        decision: Decision,
+        check: Check | None = None,
+    ) -> Sent:
+        """Send claimed submission ``sid`` once, its journal row carrying it."""
         order_id = client_orderid(prepared.params)
-        self.journal.bind_submission(pipeline.environment, prepared.command, order_id, sid)
+        self.journal.bind_submission(pipeline.environment, prepared, order_id, sid, digest)
         try:
-            return pipeline.send(prepared, approved_decision(decision))
+            return pipeline.send(prepared, decision, check=check)
         except ConsoleError as exc:  # refused before its row was written: nothing left
             self.end_claim(sid, exc.message)
             raise
@@ -413,7 +442,7 @@ class Approvals:
             ApprovalRefusedError: not approved and waiting, expired, or another content
                 (then the approval is void); the refusal is in the audit trail.
         """
-        with self.journal.writing() as db:
+        with self.journal.reading() as db:  # one statement: a transaction of its own
             answer = str(db.execute("SELECT gateway.claim(%s, %s)", (sid, digest)).fetchone()[0])
         if answer != "ok":
             raise ApprovalRefusedError(f"Not sent: {answer[9:]}.")

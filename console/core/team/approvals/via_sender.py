@@ -130,9 +130,17 @@ def wait_for_outcome(
     """
     journal = approvals.journal
     heard = threading.Event()
+    mine: list[int] = []  # the sender's row of it, once written
+
+    def hear(_event: str, row_id: int) -> None:
+        # before its row is written any row may be it; then only its own row's changes
+        # count (a batch's waiting rows would otherwise wake each other at every row)
+        if not mine or row_id == mine[0]:
+            heard.set()
+
     # the journal's own listening connection (one per console, whatever the rows waited
     # for): the sender's rows wake it; a refusal is seen within a second anyway
-    unsubscribe = journal.subscribe(lambda _event, _row: heard.set())
+    unsubscribe = journal.subscribe(hear)
     try:
         end = time.monotonic() + timeout
         while True:
@@ -140,6 +148,7 @@ def wait_for_outcome(
             if found.state in ENDED:
                 raise NotApprovedError(decision_text(found), found.state)
             if found.request_id is not None:
+                mine[:] = [found.request_id]
                 row = journal.get(found.request_id)
                 if row.outcome != "pending":
                     return _sent(journal, found.request_id, prepared)

@@ -75,6 +75,8 @@ class TeamJournal:
         self._listeners: list[Listener] = []
         self._live: TeamListener | None = None
         self._claims: dict[tuple[str, str, str], int] = {}
+        self._hashed: dict[tuple[str, str, str], tuple[PreparedRequest, str]] = {}
+        self._binding = threading.Lock()  # the claims of sends on their way, not the database's
         self._hash_key: str | None = None
         self.recovered = self.recover_interrupted()
 
@@ -134,10 +136,17 @@ class TeamJournal:
             self, environment, connect_timeout + read_timeout + IN_FLIGHT_MARGIN
         )
 
-    def bind_submission(self, environment: str, command: str, order_id: str, sid: int) -> None:
+    def bind_submission(
+        self, environment: str, prepared: PreparedRequest, order_id: str, sid: int, digest: str
+    ) -> None:
         """The next send of this order id carries approved submission ``sid`` (the database
-        checks that this person claimed it for exactly this request)."""
-        self._claims[(environment, command, order_id)] = sid
+        checks that this person claimed it for exactly this request); ``digest``: the
+        content hash of ``prepared`` the claim was made with (slow for card data: the send
+        of this very request reuses it)."""
+        key = (environment, prepared.command, order_id)
+        with self._binding:
+            self._claims[key] = sid
+            self._hashed[key] = (prepared, digest)
 
     def bind_batch(
         self, environment: str, command: str, order_ids: Iterable[str], sid: int
@@ -152,7 +161,9 @@ class TeamJournal:
 
     def unbind_submission(self, environment: str, command: str, order_id: str) -> None:
         """Forget a binding its send did not use (the send was refused before its row)."""
-        self._claims.pop((environment, command, order_id), None)
+        with self._binding:
+            self._claims.pop((environment, command, order_id), None)
+            self._hashed.pop((environment, command, order_id), None)
 
     @property
     def hash_key(self) -> str:
@@ -183,9 +194,15 @@ class TeamJournal:
         target = Target.of(prepared)
         columns["url"] = target.url  # the host in ASCII: the database checks it reaches
         key = (environment, prepared.command, columns["client_orderid"] or "")
-        columns.update(outcome=PENDING, submission_id=self._claims.pop(key, None))
+        with self._binding:
+            columns.update(outcome=PENDING, submission_id=self._claims.pop(key, None))
+            hashed = self._hashed.pop(key, None)
         if columns["submission_id"] is not None:  # the database compares it with the approval
-            columns["content_hash"] = content_hash(environment, prepared, self.hash_key)
+            columns["content_hash"] = (
+                hashed[1]
+                if hashed is not None and hashed[0] is prepared  # the claim's, of this request
+                else content_hash(environment, prepared, self.hash_key)
+            )
         lost: list[int] = []
         with self.writing() as db:
             # a gateway the team has not registered: refused before anything is written
