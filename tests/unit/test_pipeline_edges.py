@@ -69,6 +69,8 @@ def test_a_files_verdicts_are_the_journals_for_its_gateway(rsa_key: rsa.RSAPriva
         # another gateway's sends of the same ids are not this one's
         elsewhere = _pipeline(history, OTHER).verdicts("payout-check", ["po-1"])
         assert elsewhere("po-1").seen is Seen.NEW
+        assert _pipeline(history, OTHER).verdict("payout-check", "po-1").seen is Seen.NEW
+        assert _pipeline(history, gateway).verdict("payout-check", "po-1").seen is Seen.ACCEPTED
 
 
 def test_rows_from_before_gateways_were_recorded_count_in_their_environment(
@@ -83,11 +85,25 @@ def test_rows_from_before_gateways_were_recorded_count_in_their_environment(
     with History(path) as history:
         verdict = _pipeline(history, OTHER).verdicts("payout-check", ["po-1"])
         assert verdict("po-1").seen is Seen.ACCEPTED
+        assert _pipeline(history, OTHER).verdict("payout-check", "po-1").seen is Seen.ACCEPTED
 
 
 def test_without_a_journal_every_verdict_is_new() -> None:
     verdict = _pipeline(None, OTHER).verdicts("payout-check", ["po-1"])
     assert verdict("po-1") == NEW
+    assert _pipeline(None, OTHER).verdict("payout-check", "po-1") == NEW
+
+
+def test_a_request_with_errors_is_not_looked_up_and_its_summary_names_it(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    values = example_values("payout-check")
+    values.update(client_orderid="po-1", amount="")
+    with History() as history:
+        gateway = _accept(history, rsa_key, "po-1")
+        check = _pipeline(history, gateway).prepare("payout-check", values, **_connection(rsa_key))
+    assert check.verdict == NEW  # refused for its errors, not for an earlier send
+    assert (check.summary.environment, check.summary.command) == ("sb", "payout-check")
 
 
 def test_a_verdict_looked_up_before_is_the_checks(rsa_key: rsa.RSAPrivateKey) -> None:
@@ -294,3 +310,24 @@ def test_a_status_look_up_that_says_nothing_of_the_order_changes_nothing(
         gateway = _accept(history, rsa_key, "po-1")
         _status(history, rsa_key, body)
         assert _final(history, gateway) is None
+
+
+def test_a_status_is_asked_again_and_a_rejected_payout_sent_again_saying_so(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    rejected = b"type=validation-error&serial-number=s&error-message=x&error-code=1\n"
+    answers = iter([rejected, ACCEPTED.encode()])
+    status = b"type=status-response&serial-number=s&status=processing\n"
+    with History() as history, serve(lambda r: Reply(200, next(answers, status), FORM)) as gw:
+        pipeline = _pipeline(history, OTHER)
+        first = pipeline.send(prepared(rsa_key, base_url=gw.url, client_orderid="po-1"), Decision())
+        assert str(first.result) == "rejected"
+        again = pipeline.send(prepared(rsa_key, base_url=gw.url, client_orderid="po-1"), Decision())
+        assert str(again.result) == "accepted"
+        assert again.verdict.seen is Seen.REJECTED
+        assert again.note.startswith("Sent again: the gateway rejected po-1 at ")
+        for _ in range(2):  # a status look-up changes nothing: asked as often as needed
+            asked = prepared(
+                rsa_key, "status", base_url=gw.url, client_orderid="po-1", orderid="77"
+            )
+            assert str(pipeline.send(asked, Decision()).result) == "accepted"
