@@ -152,3 +152,52 @@ def test_a_confirmed_production_batch_sends_each_row_and_tells_its_progress(
     assert report.stopped == "Stopped: the rest was not sent."
     assert 0 <= report.elapsed < 60
     assert len(server.received) == 2
+
+
+def test_a_run_skips_rows_the_pipeline_refuses_and_sends_nothing(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    path = card_file(tmp_path / "b.csv", 2)
+    conn = _conn(rsa_key, "http://gw.example/paynet")  # plain http beyond this computer
+    with History() as history:
+        pipeline = Pipeline(
+            "test",
+            gateway=lambda command: gateway_for(command, **conn),
+            production=False,
+            journal=history,
+            transport=Transport,
+        )
+        validation = batch.check_batch(
+            batch.read_batch(path), lambda oid: pipeline.verdict(batch.COMMAND, oid)
+        )
+        plan = batch.Plan(validation, "test", False, batch.BatchLimits(10))
+        report = batch.BatchRunner(pipeline, conn, plan, batch.BatchDecision()).run()
+    assert [(r.number, r.result, r.refusal) for r in report.results] == [
+        (2, batch.SKIPPED, Refusal.PLAIN_HTTP),
+        (3, batch.SKIPPED, Refusal.PLAIN_HTTP),
+    ]
+
+
+class _Counted:
+    """A transport stand-in that says whether it was closed."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_worker_keeps_one_transport_and_all_are_closed_at_the_end() -> None:
+    made: list[_Counted] = []
+
+    def make() -> Any:
+        made.append(_Counted())
+        return made[-1]
+
+    pool = batch.TransportPool(make)
+    first = pool()
+    assert pool() is first  # one connection kept alive per worker thread
+    pool.close()
+    assert len(made) == 1
+    assert first.closed
