@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from console.core.errors import JournalUnavailableError
+from console.core.errors import JournalUnavailableError, SendRefusedError
 from console.core.history import History
 from console.core.pipeline import (
     Check,
@@ -168,6 +168,24 @@ def test_the_team_rule_is_asked_and_a_batch_row_is_not_held(rsa_key: rsa.RSAPriv
         assert isinstance(row, Ready)
         assert row.held is None
     assert holds.asked == [True, False]
+
+
+class RefusesWithoutCode:
+    """A team rule refusing with an error that names no refusal code."""
+
+    def __call__(self, pipeline: Any, check: Check, *, approval: bool = True) -> Held | None:
+        raise SendRefusedError("Not submitted: the team database is read-only.")
+
+
+def test_a_refusal_of_the_team_rule_without_a_code_is_not_submitted(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    with History() as history:
+        team = _pipeline(history, OTHER, holds=RefusesWithoutCode())
+        check = team.check(prepared(rsa_key, client_orderid="po-1"))
+        assert team.ask(check, Recording()) == Refused(
+            Refusal.NOT_SUBMITTED, "Not submitted: the team database is read-only.", check.verdict
+        )
 
 
 def test_a_refusal_of_the_team_rule_is_the_answer(rsa_key: rsa.RSAPrivateKey) -> None:
@@ -326,6 +344,9 @@ def test_a_status_is_asked_again_and_a_rejected_payout_sent_again_saying_so(
         assert str(again.result) == "accepted"
         assert again.verdict.seen is Seen.REJECTED
         assert again.note.startswith("Sent again: the gateway rejected po-1 at ")
+        # a payout's answer is not a status: the order has no final status from it
+        rows = history.sent_before(again.outcome.prepared.gateway, "payout-check", "po-1")
+        assert [r.final_status_source for r in rows] == [None, None]
         for _ in range(2):  # a status look-up changes nothing: asked as often as needed
             asked = prepared(
                 rsa_key, "status", base_url=gw.url, client_orderid="po-1", orderid="77"
