@@ -262,6 +262,16 @@ def test_without_a_journal_nothing_is_sent_and_the_person_is_told_why(
     )
 
 
+def test_without_a_journal_the_person_is_told_why_it_could_not_be_opened(
+    rsa_key: rsa.RSAPrivateKey,
+) -> None:
+    why = JournalUnavailableError("The history journal is locked by another program.")
+    pipeline = _pipeline(None, OTHER, journal_error=why)
+    with pytest.raises(JournalUnavailableError) as refused:
+        pipeline.send(prepared(rsa_key), Decision())
+    assert refused.value is why
+
+
 def test_a_check_of_another_request_is_not_taken_for_this_ones(
     rsa_key: rsa.RSAPrivateKey,
 ) -> None:
