@@ -92,7 +92,7 @@ def test_a_teams_dry_run_does_not_hold_rows_one_by_one(
 def test_the_time_paused_is_left_out_of_the_rows_per_second(
     tmp_path: Path, rsa_key: rsa.RSAPrivateKey, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    clock = iter([100.0, 110.0, 130.0, 140.0, 150.0, 150.0])
+    clock = iter([100.0, 110.0, 130.0, 140.0, 150.0, 160.0, 170.0, 170.0])
     monkeypatch.setattr("console.core.batch.runner.time.perf_counter", lambda: next(clock))
     path = card_file(tmp_path / "b.csv", 1)
     conn = _conn(rsa_key)
@@ -114,8 +114,12 @@ def test_the_time_paused_is_left_out_of_the_rows_per_second(
         runner.pause()  # at 130
         runner.resume()  # at 140: 20 s paused in all
         progress = runner.progress(1, 4)  # at 150, started at 0: 150 s, 130 s running
-    assert progress.elapsed == 130.0
+        runner.pause()  # at 160
+        while_paused = runner.progress(1, 4)  # at 170, paused since 160: 140 s running
+    assert (progress.elapsed, progress.done, progress.total) == (130.0, 1, 4)
     assert not progress.paused
+    assert while_paused.elapsed == 140.0
+    assert while_paused.paused
 
 
 def test_a_confirmed_production_batch_sends_each_row_and_tells_its_progress(
