@@ -294,12 +294,20 @@ class Sender:
             )
         # the team's gateways only (or this computer): the journal's row refuses any other,
         # in the transaction that writes it (the claim then ends "refused", nothing sent)
-        # the one hash of the send (slow for card data): the claim and the row carry it
+        if submission.decided_by is None:
+            # Queued at once, nobody's decision: the hash binds no approval, and its maker,
+            # who reads the team's hash key, could give any content its hash; the claim and
+            # the row carry the submitted one, and the gateway was checked above. Not worked
+            # out again here: for card data it is scrypt, slow on purpose.
+            return prepared
+        # approved by a checker (or a row of an approved batch): what is signed here must be
+        # exactly what was approved, down to the card data sealed to this sender
         digest = content_hash(submission.environment, prepared, self.journal.hash_key)
         if digest != queued.digest:
             raise ConsoleError(
-                "the request signed here is not the one submitted (the environment's settings "
-                "differ between the maker's console and the sender)"
+                "the request signed here is not the one approved (its sealed card data was "
+                "changed, or the environment's settings differ between the maker's console "
+                "and the sender)"
             )
         return prepared
 

@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli.failures import EXIT_APPROVAL_REFUSED, EXIT_OK, EXIT_SUBMITTED
 from console.core.team import TeamJournal, connect
+from console.core.team.storage.sealing import open_sealed, private_key_file, public_half, seal
 from tests.helpers.batch_files import card_file, write_csv
 from tests.helpers.http_server import TestServer
 from tests.helpers.postgres import TeamDatabase
@@ -28,6 +29,8 @@ from tests.helpers.sender import (
     wait_for,
 )
 from tests.helpers.team import PAN, register_policy
+
+OTHER_PAN = "4444441000044448"  # the same first six and last four: shown alike
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -116,6 +119,41 @@ def test_card_data_reaches_the_sender_sealed_and_is_erased_once_sent(
         assert owner.execute("SELECT count(*) FROM gateway.sealed").fetchone()[0] == 0
         state = owner.execute("SELECT state FROM gateway.submissions WHERE id = 1").fetchone()
         assert state[0] == "sent"
+
+
+def test_an_approved_card_payout_whose_sealed_card_was_swapped_is_not_sent(
+    team: SenderTeam, gateway: tuple[Gateway, TestServer]
+) -> None:
+    stand_in, _server = gateway
+    with TeamJournal(team.db.dsn("root_admin")) as admin:
+        register_policy(admin, "live", "all")
+    assert team.alice.run(*send_args("p-1", card=True)).returncode == EXIT_SUBMITTED
+    seal_key = private_key_file(team.seal_file)
+    # the owner seals another card, shown alike (first six, last four), under the same hash
+    with connect(team.db.dsn()) as owner:
+        digest, blob = owner.execute(
+            "SELECT s.content_hash, x.ciphertext FROM gateway.submissions s"
+            " JOIN gateway.sealed x ON x.submission_id = s.id WHERE s.id = 1"
+        ).fetchone()
+        fields = tuple(
+            (n, OTHER_PAN if n == "credit_card_number" else v)
+            for n, v in open_sealed(seal_key, bytes(blob), digest)
+        )
+        owner.execute(
+            "UPDATE gateway.sealed SET ciphertext = %s WHERE submission_id = 1",
+            (seal(public_half(seal_key)[0], fields, digest),),
+        )
+    assert team.bob.run("team", "approve", "1").returncode == EXIT_OK
+    with connect(team.db.dsn()) as owner:
+        assert wait_for(
+            lambda: (
+                owner.execute("SELECT state FROM gateway.submissions WHERE id = 1").fetchone()[0]
+                == "refused"
+            ),
+            30,
+        ), team.sender.logs()
+    assert stand_in.payouts == {}
+    assert "not the one approved" in team.sender.logs()
 
 
 def test_a_rejected_card_payouts_sealed_data_is_erased(team: SenderTeam) -> None:
