@@ -12,8 +12,10 @@ run. Both are whole processes, timed from their start: the batch command until i
 sender until the last row's answer is journalled. Runs alternate which goes first, so a load
 change on a shared machine hits both alike; the figures are medians. Each row's CPU (the
 process's user + system time over its rows) is printed beside. The same is printed for card
-payouts (200 by default, no goal): the sender checks each one's content hash, which is
-scrypt for card data, slow on purpose, before it signs it (docs/benchmarks.md).
+payouts (200 by default, printed only: a short run, where the sender's start weighs more),
+sealed to the sender; queued at once, they bind no approval, so the sender does not work out
+their content hash again (scrypt for card data, slow on purpose; an approved one it does:
+docs/benchmarks.md).
 
 The sandbox runs in its own process, as ``gateway-console sandbox`` does; PostgreSQL is the
 tests' throwaway server (no fsync). Loopback only.
