@@ -25,7 +25,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("concurrency", ["1", "3"])
 def test_after_kill_9_no_row_the_gateway_holds_says_not_sent_yet(
-    sandbox: SandboxHandle, conn: list[str], tmp_path: Path, concurrency: str
+    sandbox: SandboxHandle,
+    conn: list[str],
+    tmp_path: Path,
+    concurrency: str,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     path = card_file(tmp_path / "p.csv", 60, "k")
     # every answer takes 0.3 s: a kill lands while requests are at the gateway
@@ -64,11 +68,17 @@ def test_after_kill_9_no_row_the_gateway_holds_says_not_sent_yet(
 
     # a status check settles each row as the sandbox's books say
     sandbox.set_faults(None)
+    capsys.readouterr()
     main(["batch", "status", str(path), *conn, "--check"])
+    said = capsys.readouterr().out
     checked = results(tmp_path / "p.results.csv")
     for order_id, row in checked.items():
         if held[order_id]:
             assert row["outcome"] == "accepted", (order_id, row)
+        elif row["outcome"] == "unknown":
+            # journalled, then killed before it left (its sync to disk came first): the
+            # check says it never arrived and how to send it again
+            assert f"{order_id}: the gateway holds no order for it: it never arrived" in said
         else:
             assert row["outcome"] == "not sent yet", (order_id, row)
 
