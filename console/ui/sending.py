@@ -309,7 +309,7 @@ class SendController(QObject):
             if not self.tasks.closing:
                 self._wait(awaiting)
             return
-        if found.state != "approved":
+        if not awaiting.goes_on(found):
             # boundary: team mode only
             from console.core.team.approvals.submissions import decision_text
 

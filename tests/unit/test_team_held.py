@@ -4,6 +4,8 @@ that is then refused, against a real PostgreSQL server."""
 from __future__ import annotations
 
 import threading
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -11,7 +13,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.core.history import History
 from console.core.pipeline import Decision, Refusal, RefusedError
 from console.core.team import Approvals, TeamJournal, connect, content_hash
-from console.core.team.approvals.held import Held, hold
+from console.core.team.approvals.held import Awaiting, Held, hold
+from console.core.team.approvals.submissions import Submission
 from console.core.team.errors import (
     ApprovalPendingError,
     ApprovalRefusedError,
@@ -235,3 +238,31 @@ def test_the_same_request_held_again_finds_its_waiting_submission(
         sent = pipeline(alice).check(prepared_payout(server.url, rsa_key, card=True))
         assert hold(pipeline(alice), sent) is None  # sent: the guard refuses it, none held
     assert ("bob", "refused", "send: sent") in _audit(team_db)
+
+
+@pytest.mark.parametrize(
+    ("via_sender", "state", "goes_on"),
+    [
+        (True, "approved", True),
+        (True, "sending", True),  # a quick sender is at it before the front looks
+        (True, "sent", True),  # or done: the front reads the outcome from the journal
+        (True, "pending", False),
+        (True, "refused", False),
+        (True, "rejected", False),
+        (False, "approved", True),
+        (False, "sending", False),  # another console claimed it: not this one's to send
+        (False, "sent", False),
+    ],
+)
+def test_a_front_waiting_for_a_decision_goes_on_once_its_submission_is_let_go(
+    via_sender: bool, state: str, goes_on: bool
+) -> None:
+    awaiting = Awaiting(
+        approvals=cast(Any, None),
+        pipeline=cast(Any, None),
+        submitted=cast(Any, None),
+        decision=cast(Any, None),
+        via_sender=via_sender,
+    )
+    found = cast(Submission, SimpleNamespace(state=state))
+    assert awaiting.goes_on(found) is goes_on

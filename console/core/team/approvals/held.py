@@ -41,6 +41,9 @@ from console.core.team.hashing import carries_card_data
 from console.core.team.storage.gateways import Target, require_registered
 
 SENDER_WAIT = 120.0  # seconds a front waits for the team sender's outcome by default
+# A submission to the team sender let go (queued at once, or approved), then being sent,
+# then sent: its outcome is read from the journal.
+LET_GO = ("approved", "sending", "sent")
 
 if TYPE_CHECKING:
     from console.core.pipeline import Check, Pipeline, Sent
@@ -222,13 +225,19 @@ class Awaiting:
     def id(self) -> int:
         return self.submitted.id
 
+    def goes_on(self, found: Submission) -> bool:
+        """Whether the send goes on after ``found``, as a front waiting for a decision
+        sees it: approved; through the team sender also already being sent or sent (a quick
+        sender may be done before the front looks), whose outcome it then reads."""
+        return found.state in (LET_GO if self.via_sender else ("approved",))
+
     @property
     def submitted_text(self) -> str:
         """What submitting did: a new submission, or the identical one found waiting (then
         nothing new was submitted)."""
         earlier = self.submitted.earlier
         if earlier is None:
-            if self.via_sender and self.current().state == "approved":
+            if self.via_sender and self.current().state in LET_GO:
                 return f"Submitted to the team sender as #{self.id}"
             return f"Submitted for approval as #{self.id}"
         how = (
