@@ -210,9 +210,7 @@ def _spans_of(keep: Iterable[str], text: str) -> list[tuple[int, int]]:
     a pattern made of each answer's new ids missed the regular expression cache every time
     (compiling them was most of the cost of masking a batch row's answer)."""
     spans: list[tuple[int, int]] = []
-    for k in keep:
-        if not k:
-            continue
+    for k in filter(None, keep):  # an empty id is found everywhere: none is kept
         start = text.find(k)
         while start != -1:
             spans.append((start, start + len(k)))

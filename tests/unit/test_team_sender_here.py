@@ -4,17 +4,30 @@ runs here, so the money rules' coverage sees it)."""
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
 from console.cli.failures import EXIT_OK, EXIT_SUBMITTED
 from console.core.team import TeamJournal
 from tests.helpers.batch_files import card_file, card_row, write_csv
 from tests.helpers.http_server import TestServer
-from tests.helpers.sender import Gateway, Profile, SenderTeam, send_args, wait_for
-from tests.helpers.team import register_policy
+from tests.helpers.postgres import TeamDatabase
+from tests.helpers.sender import (
+    Gateway,
+    Profile,
+    SenderTeam,
+    send_args,
+    sender_team,
+    serving,
+    wait_for,
+)
+from tests.helpers.team import PAN, register_policy
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -112,3 +125,46 @@ def test_a_batch_row_with_no_outcome_from_the_sender_in_time_stops_the_run_as_un
     said = capsys.readouterr()
     assert "Stopped at row 2" in said.out + said.err
     assert "hs-1" not in stand_in.payouts  # the run stopped at the row with no outcome
+
+
+def test_the_team_sender_run_in_this_process_sends_a_queued_payout_once(
+    team_db: TeamDatabase,
+    tmp_path: Path,
+    gateway: tuple[Gateway, TestServer],
+    rsa_key: rsa.RSAPrivateKey,
+    other_rsa_key: rsa.RSAPrivateKey,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`team sender` in this test's own process (so the money rules' coverage sees its send):
+    alice's card payout, queued at once, is sent once and the sender stops on SIGTERM."""
+    stand_in, server = gateway
+    team = sender_team(team_db, tmp_path, server.url, rsa_key, other_rsa_key)
+    _as(team.sender, monkeypatch)
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+    said: list[int] = []
+
+    def alice_then_stop() -> None:
+        if not wait_for(lambda: serving(team_db), 60):
+            return  # the sender never served (it said why, and returned)
+        try:
+            said.append(team.alice.run(*send_args("s-1", "--no-wait", card=True)).returncode)
+            wait_for(lambda: stand_in.payouts == {"s-1": 1}, 60)
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)  # its handler is the sender's: it stops
+
+    handlers = {n: signal.getsignal(n) for n in (signal.SIGTERM, signal.SIGINT)}
+    other = threading.Thread(target=alice_then_stop)
+    other.start()
+    try:
+        args = ["team", "sender", "--env", "live", "--key-file", str(team.key_file)]
+        code = main([*args, "--seal-key-file", str(team.seal_file), "--poll", "0.2"])
+    finally:
+        other.join()
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+    assert code == EXIT_OK
+    assert said == [EXIT_SUBMITTED]
+    assert stand_in.payouts == {"s-1": 1}
+    assert stand_in.bodies[0]["credit_card_number"] == PAN  # opened from its seal
+    assert "#1 payout-check s-1 -> ACCEPTED" in capsys.readouterr().err
