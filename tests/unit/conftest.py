@@ -23,16 +23,22 @@ def gateway() -> Iterator[tuple[Gateway, TestServer]]:
 
 
 @pytest.fixture
-def team(
+def idle_team(
     team_db: TeamDatabase,
     tmp_path: Path,
     gateway: tuple[Gateway, TestServer],
     rsa_key: rsa.RSAPrivateKey,
     other_rsa_key: rsa.RSAPrivateKey,
-) -> Iterator[SenderTeam]:
-    """alice (maker, no key), bob (checker) and a running team sender for ``gateway``."""
-    made = sender_team(team_db, tmp_path, gateway[1].url, rsa_key, other_rsa_key)
-    sender = made.start_sender()
-    assert wait_for(lambda: serving(team_db), 60), made.sender.logs(sender)
-    yield made
+) -> SenderTeam:
+    """alice (maker, no key), bob (checker) and the sender's profile for ``gateway``; no
+    sender started yet."""
+    return sender_team(team_db, tmp_path, gateway[1].url, rsa_key, other_rsa_key)
+
+
+@pytest.fixture
+def team(team_db: TeamDatabase, idle_team: SenderTeam) -> Iterator[SenderTeam]:
+    """:func:`idle_team` with its team sender running."""
+    sender = idle_team.start_sender()
+    assert wait_for(lambda: serving(team_db), 60), idle_team.sender.logs(sender)
+    yield idle_team
     stop(sender)

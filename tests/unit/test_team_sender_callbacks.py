@@ -13,11 +13,9 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import requests
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli.failures import EXIT_OK, EXIT_USAGE
 from console.core.callbacks import MAX_CONNECTIONS, control_code
@@ -25,15 +23,12 @@ from console.core.history import CheckResult, History
 from console.core.paths import resolve
 from console.core.team import Approvals, TeamJournal, connect
 from console.core.team.storage.live import TeamListener
-from tests.helpers.http_server import TestServer
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.sender import (
-    Gateway,
     Profile,
     SenderTeam,
     kill9,
     send_args,
-    sender_team,
     serving,
     stop,
     wait_for,
@@ -78,16 +73,10 @@ def _start(team: SenderTeam, secret: str) -> tuple[subprocess.Popen[str], str]:
 
 
 @pytest.fixture
-def made(
-    team_db: TeamDatabase,
-    tmp_path: Path,
-    gateway: tuple[Gateway, TestServer],
-    rsa_key: rsa.RSAPrivateKey,
-    other_rsa_key: rsa.RSAPrivateKey,
-) -> SenderTeam:
-    """alice (maker, no key), bob and the sender's profile; the admin stored the merchant
-    control secret the database checks callbacks with."""
-    team = sender_team(team_db, tmp_path, gateway[1].url, rsa_key, other_rsa_key)
+def made(team_db: TeamDatabase, idle_team: SenderTeam) -> SenderTeam:
+    """:func:`idle_team`; the admin stored the merchant control secret the database checks
+    callbacks with."""
+    team = idle_team
     with TeamJournal(team_db.dsn("root_admin")) as admin:
         Approvals(admin).set_callback_secret("live", SECRET)
     return team

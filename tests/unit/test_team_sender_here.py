@@ -10,7 +10,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
 from console.cli.failures import EXIT_OK, EXIT_SUBMITTED
@@ -23,7 +22,6 @@ from tests.helpers.sender import (
     Profile,
     SenderTeam,
     send_args,
-    sender_team,
     serving,
     wait_for,
 )
@@ -129,17 +127,15 @@ def test_a_batch_row_with_no_outcome_from_the_sender_in_time_stops_the_run_as_un
 
 def test_the_team_sender_run_in_this_process_sends_a_queued_payout_once(
     team_db: TeamDatabase,
-    tmp_path: Path,
+    idle_team: SenderTeam,
     gateway: tuple[Gateway, TestServer],
-    rsa_key: rsa.RSAPrivateKey,
-    other_rsa_key: rsa.RSAPrivateKey,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """`team sender` in this test's own process (so the money rules' coverage sees its send):
     alice's card payout, queued at once, is sent once and the sender stops on SIGTERM."""
-    stand_in, server = gateway
-    team = sender_team(team_db, tmp_path, server.url, rsa_key, other_rsa_key)
+    stand_in, _server = gateway
+    team = idle_team
     _as(team.sender, monkeypatch)
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
     said: list[int] = []

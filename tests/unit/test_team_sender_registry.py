@@ -5,10 +5,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli.failures import (
     EXIT_APPROVAL_REFUSED,
@@ -18,7 +15,7 @@ from console.cli.failures import (
 from console.core.team import TeamJournal, connect
 from tests.helpers.http_server import TestServer
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.sender import SENDER, Gateway, SenderTeam, send_args, sender_team, stop, wait_for
+from tests.helpers.sender import SENDER, Gateway, SenderTeam, send_args, stop, wait_for
 from tests.helpers.team import register_policy
 
 psycopg = pytest.importorskip("psycopg")
@@ -27,14 +24,8 @@ FAR = "https://far.example/paynet"  # not on this computer: the team must regist
 
 
 @pytest.fixture
-def team(
-    team_db: TeamDatabase,
-    tmp_path: Path,
-    gateway: tuple[Gateway, TestServer],
-    rsa_key: rsa.RSAPrivateKey,
-    other_rsa_key: rsa.RSAPrivateKey,
-) -> SenderTeam:
-    made = sender_team(team_db, tmp_path, gateway[1].url, rsa_key, other_rsa_key)
+def team(idle_team: SenderTeam) -> SenderTeam:
+    made = idle_team
     for profile in (made.sender, made.alice):  # the same far gateway in both profiles
         added = profile.run(
             "env", "add", "far", "--kind", "production", "--base-url", FAR, "--login",
