@@ -394,7 +394,7 @@ def run_batch(args: argparse.Namespace) -> int:
     if args.dry_run == "sandbox":
         return _sandbox_dry_run(args)
     name, _production, _saved = _environment(args)
-    journal = open_journal()
+    journal = open_journal(connections=args.concurrency)
     try:
         args.api_command = core.COMMAND
         conn = sender_connection(args, journal)

@@ -130,7 +130,8 @@ def run_sender(args: argparse.Namespace, dsn: str) -> int:
     with leadership(dsn, say, stop) as leading:
         if leading:
             with (
-                TeamJournal(dsn) as journal,
+                # a connection for each sending thread, and one for this one's upkeep
+                TeamJournal(dsn, connections=args.concurrency + 1) as journal,
                 _transports() as transports,
                 _callbacks(args, found, journal),
             ):

@@ -105,8 +105,9 @@ def team_dsn() -> str | None:
     return configured_dsn()
 
 
-def open_journal() -> History | TeamJournal:
-    """The journal every send is written to (pending before it leaves).
+def open_journal(*, connections: int = 1) -> History | TeamJournal:
+    """The journal every send is written to (pending before it leaves); ``connections``:
+    the sends on their way at once (the team database gives each its own connection).
 
     Raises:
         JournalUnavailableError: it cannot be opened (for the team database:
@@ -117,7 +118,7 @@ def open_journal() -> History | TeamJournal:
         # boundary: team mode only (psycopg)
         from console.core.team.storage.journal import TeamJournal
 
-        return TeamJournal(dsn)
+        return TeamJournal(dsn, connections=connections)
     # boundary: SQLite and the history package, when the journal opens
     from console.core.history import History
 

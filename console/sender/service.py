@@ -207,7 +207,7 @@ class Sender:
                 raise
 
         # its own rows' notifications are not news: only other people's submissions wake it
-        listener = TeamListener(self.journal.dsn, heard, skip_pid=self.journal.backend_pid)
+        listener = TeamListener(self.journal.dsn, heard, skip=self.journal.backends)
         listener.start()
         try:
             with ThreadPoolExecutor(self.concurrency, thread_name_prefix="send") as pool:

@@ -31,7 +31,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -119,21 +119,28 @@ def _submit(dsn: str, base: str, path: Path) -> None:
             submit_to_sender(approvals, "live", prepared)
 
 
-def _answered(dsn: str, prefix: str) -> int:
+def _answered(dsn: str, prefix: str, sql: Any = None) -> int:
+    """How many rows of ``prefix`` have their answer (on ``sql``, a connection kept open
+    while a run is watched: a new session every look would load the machine it measures)."""
     from console.core.team import connect
 
-    with connect(dsn) as sql:
-        return int(
-            sql.execute(
-                "SELECT count(*) FROM gateway.requests WHERE client_orderid LIKE %s"
-                " AND outcome <> 'pending'",
-                (f"{prefix}-%",),
-            ).fetchone()[0]
-        )
+    if sql is None:
+        with connect(dsn) as own:
+            return _answered(dsn, prefix, own)
+    return int(
+        sql.execute(
+            "SELECT count(*) FROM gateway.requests WHERE client_orderid LIKE %s"
+            " AND outcome <> 'pending'",
+            (f"{prefix}-%",),
+        ).fetchone()[0]
+    )
 
 
 def _sender_run(sender: Profile, args: list[str], dsn: str, prefix: str, rows: int) -> Run:
     """The sender started with ``rows`` rows queued, timed until the last one is answered."""
+    from console.core.team import connect
+
+    watch = connect(dsn)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     process = sender.start(*args)
@@ -141,11 +148,12 @@ def _sender_run(sender: Profile, args: list[str], dsn: str, prefix: str, rows: i
         spy = subprocess.Popen(["py-spy", "record", "-r", "200", "-o", f"{PROFILE}-{prefix}.svg",
                                 "-p", str(process.pid), *PROFILE_ARGS.split()])  # fmt: skip
     try:
-        assert wait_for(lambda: _answered(dsn, prefix) == rows, 600, every=0.02), sender.logs(
-            process
-        )[-3000:]
+        assert wait_for(lambda: _answered(dsn, prefix, watch) == rows, 600, every=0.02), (
+            sender.logs(process)[-3000:]
+        )
         seconds = time.perf_counter() - t0
     finally:
+        watch.close()
         stop(process)
         if PROFILE:
             spy.wait(timeout=60)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +30,7 @@ from console.core.history.query import ORDER_SQL, ROW_SQL, with_parts
 from console.core.history.rows import answer_columns, masked_request, request_columns
 from console.core.team.errors import ApprovalRefusedError, TeamUnavailableError
 from console.core.team.hashing import content_hash
-from console.core.team.storage.dsn import connect
+from console.core.team.storage.connections import Connections
 from console.core.team.storage.gateways import Target, require_registered
 from console.core.team.storage.live import TeamListener
 from console.core.team.storage.schema import require_current
@@ -57,21 +57,23 @@ def _pg(sql_with_qmarks: str) -> str:
 
 
 class TeamJournal:
-    """The journal on the team database. Thread-safe: one connection behind a lock.
+    """The journal on the team database. Thread-safe: each thread uses the database
+    through a connection it holds alone meanwhile.
 
     Args:
         dsn: the team DSN (see :mod:`console.core.team.storage.dsn`).
+        connections: how many threads may use the database at once (the sends on their way
+            at once: ``--concurrency``); one for a console that sends one at a time.
     """
 
     shared = True  # the whole team's journal: its approval policies apply
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, *, connections: int = 1) -> None:
         self.dsn = dsn
-        self._db = connect(dsn)
-        self._db.execute("SET search_path = gateway, pg_temp")
-        require_current(self._db)
-        self.user: str = self._db.execute("SELECT session_user").fetchall()[0][0]
-        self._lock = threading.RLock()
+        self._connections = Connections(dsn, connections)
+        first = self._connections.first
+        require_current(first)
+        self.user: str = first.execute("SELECT session_user").fetchall()[0][0]
         self._listeners: list[Listener] = []
         self._live: TeamListener | None = None
         self._claims: dict[tuple[str, str, str], int] = {}
@@ -83,8 +85,7 @@ class TeamJournal:
     def close(self) -> None:
         if self._live is not None:
             self._live.stop()
-        with self._lock:
-            self._db.close()
+        self._connections.close()
 
     def __enter__(self) -> TeamJournal:
         return self
@@ -94,15 +95,15 @@ class TeamJournal:
 
     @contextmanager
     def reading(self) -> Iterator[Any]:
-        """The connection, under the lock."""
-        with self._lock:
-            yield self._db
+        """A connection of this thread's alone until the block ends."""
+        with self._connections.held() as db:
+            yield db
 
     @contextmanager
     def writing(self) -> Iterator[Any]:
-        """The connection inside one committed transaction."""
-        with self._lock, self._db.transaction():
-            yield self._db
+        """A connection of this thread's, inside one committed transaction."""
+        with self._connections.held() as db, db.transaction():
+            yield db
 
     # -- changes, here and from the rest of the team --------------------------------------
 
@@ -111,13 +112,14 @@ class TeamJournal:
         (other consoles' through LISTEN/NOTIFY, from a listening thread)."""
         self._listeners.append(listener)
         if self._live is None:
-            self._live = TeamListener(self.dsn, self._heard, skip_pid=self.backend_pid)
+            self._live = TeamListener(self.dsn, self._heard, skip=self.backends)
             self._live.start()
         return lambda: self._listeners.remove(listener)
 
     @property
-    def backend_pid(self) -> int:
-        return int(self._db.info.backend_pid)
+    def backends(self) -> Container[int]:
+        """This journal's database sessions (their notifications are its own writes)."""
+        return self._connections.backends
 
     def _heard(self, kind: str, event: str, row_id: int) -> None:
         if kind == "request":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from console.core.team.storage.dsn import connect
 from console.core.team.storage.schema_sql import CHANNEL
@@ -23,15 +23,15 @@ class TeamListener:
     Args:
         dsn: the team DSN.
         heard: called with (kind, event, id) for each notification.
-        skip_pid: a backend whose own notifications are not passed on (the caller's
-            connection: it already told its listeners).
+        skip: backends whose own notifications are not passed on (the caller's
+            connections: it already told its listeners).
     """
 
-    def __init__(self, dsn: str, heard: Heard, *, skip_pid: int | None = None) -> None:
+    def __init__(self, dsn: str, heard: Heard, *, skip: Container[int] = ()) -> None:
         self._conn = connect(dsn)
         self._conn.execute(f"LISTEN {CHANNEL}")
         self._heard = heard
-        self._skip = skip_pid
+        self._skip = skip
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="team-listener", daemon=True)
 
@@ -49,7 +49,7 @@ class TeamListener:
         try:
             while not self._stopping.is_set():
                 for note in self._conn.notifies(timeout=0.2):
-                    if note.pid == self._skip:
+                    if note.pid in self._skip:
                         continue
                     try:
                         data = json.loads(note.payload)
