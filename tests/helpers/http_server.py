@@ -114,6 +114,10 @@ def _handler_class(handler: Handler, state: list[TestServer]) -> type[BaseHTTPRe
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = False  # so server_close() waits for handlers to finish
+    # a batch's rows connect at once (up to 16): with the default backlog of 5, a busy
+    # machine drops some connections, which the client tries again only a second or more
+    # later (a test waiting for all of them at once then times out)
+    request_queue_size = 64
 
     def handle_error(self, request: object, client_address: object) -> None:
         if not isinstance(sys.exc_info()[1], OSError):  # a client hanging up is no news

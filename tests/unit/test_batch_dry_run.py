@@ -131,6 +131,7 @@ def test_a_confirmed_production_batch_sends_each_row_and_tells_its_progress(
 ) -> None:
     path = card_file(tmp_path / "b.csv", 3)
     told: list[tuple[int, int, int]] = []
+    running: list[float] = []  # the seconds running each progress line shows
     with serve(lambda r: Reply(200, accepted(), FORM)) as server, History() as history:
         conn = _conn(rsa_key, server.url)
         pipeline, plan = _planned(history, path, conn, env="live", production=True)
@@ -140,6 +141,7 @@ def test_a_confirmed_production_batch_sends_each_row_and_tells_its_progress(
 
         def on_row(row: batch.RowResult, progress: batch.Progress) -> None:
             told.append((row.number, progress.done, progress.total))
+            running.append(progress.elapsed)
             if progress.done == 2:
                 runner.stop()  # the person stops it after the second row
 
@@ -149,6 +151,7 @@ def test_a_confirmed_production_batch_sends_each_row_and_tells_its_progress(
     assert told == [(2, 1, 3), (3, 2, 3)]
     assert report.stopped == "Stopped: the rest was not sent."
     assert 0 <= report.elapsed < 60
+    assert 0 <= running[0] <= running[1] <= report.elapsed  # counted from the run's start
     assert len(server.received) == 2
 
 

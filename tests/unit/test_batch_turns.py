@@ -41,8 +41,29 @@ def test_an_id_another_console_lost_meanwhile_stops_the_batch_at_its_row(
         report = core.BatchRunner(batch, conn, plan, core.BatchDecision()).run()
     assert [r.result for r in report.results] == ["unknown"]
     assert "unknown outcome" in report.results[0].message
-    assert report.stopped.startswith("Stopped at row 2:")
+    # no outcome of its own to name: the stop gives the refusal's words
+    assert report.stopped == f"Stopped at row 2: {report.results[0].message}."
     assert len(server.received) == 1  # b-0 was not sent again, b-1 not at all
+
+
+def test_a_row_whose_outcome_is_unknown_is_sent_again_when_the_person_chose_to_resend(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    path = card_file(tmp_path / "b.csv", 2)
+    answers = iter([DROP, Reply(200, accepted("b-0"), FORM), Reply(200, accepted("b-1"), FORM)])
+    with serve(lambda r: next(answers)) as server, History() as history:
+        conn = {"base_url": server.url, "login": "merchant", "private_key": rsa_key}
+        conn["endpoint_id"] = "1"
+        batch = batch_pipeline(history, conn)
+        values = dict(_plan(path, batch).to_send[0].row.values)
+        lost = batch.send(prepare_values(server.url, rsa_key, values), Decision())
+        assert str(lost.result) == "unknown"
+        plan = _plan(path, batch, resend_unknown=True)  # b-0's outcome unknown now
+        decision = core.BatchDecision(resend_unknown=True)
+        report = core.BatchRunner(batch, conn, plan, decision).run()
+    assert [(r.number, str(r.result)) for r in report.results] == [(2, "accepted"), (3, "accepted")]
+    assert report.stopped == ""
+    assert len(server.received) == 3  # b-0 lost, b-0 again, b-1
 
 
 def test_without_a_journal_no_row_is_sent(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> None:
@@ -54,6 +75,7 @@ def test_without_a_journal_no_row_is_sent(tmp_path: Path, rsa_key: rsa.RSAPrivat
         report = core.BatchRunner(nowhere, conn, _plan(path, nowhere), core.BatchDecision()).run()
     assert [r.result for r in report.results] == ["not-sent"]
     assert "journal" in report.results[0].message
+    assert report.stopped == f"Stopped at row 2: {report.results[0].message}."
     assert server.received == []
 
 

@@ -11,6 +11,7 @@ in flight.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -301,23 +302,33 @@ class BatchRunner:
         return ""
 
 
+class _NoOne:
+    """No one to tell of rows leaving (a run without a results file)."""
+
+    def leaving(self, numbers: Sequence[int]) -> None:
+        """Nothing records them."""
+
+    def stayed(self, numbers: Sequence[int]) -> None:
+        """Nothing recorded them."""
+
+
 class _Ahead:
     """The run's rows in order, each told to ``leaving`` before it is handed out: a block
     of rows at a time, growing while blocks come quicker than one a second."""
 
     def __init__(self, rows: Sequence[CheckedRow], leaving: LeavingRows | None, least: int):
         self.rows = rows
-        self.leaving = leaving
+        self.leaving: LeavingRows = leaving if leaving is not None else _NoOne()
         self.least = least
         self.block = least
         self.next_index = 0
         self.told = 0  # rows[:told] were told as leaving
-        self.last = 0.0
+        self.last = -math.inf  # when the last block was told: none yet, so not quickly
 
     def next(self) -> CheckedRow | None:
         if self.next_index >= len(self.rows):
             return None
-        if self.leaving is not None and self.next_index >= self.told:
+        if self.next_index >= self.told:
             now = time.monotonic()
             quick = now - self.last < 1.0
             self.block = min(_MOST_AHEAD, self.block * 2) if quick else self.least
@@ -330,9 +341,9 @@ class _Ahead:
         return checked
 
     def close(self) -> None:
-        """The run is over: rows told as leaving but never handed out stayed."""
-        if self.leaving is not None and self.next_index < self.told:
-            self.leaving.stayed([c.row.number for c in self.rows[self.next_index : self.told]])
+        """The run is over: rows told as leaving but never handed out stayed (an empty
+        list when every row told was handed out)."""
+        self.leaving.stayed([c.row.number for c in self.rows[self.next_index : self.told]])
 
 
 def refused_row(checked: CheckedRow, refused: Refused) -> RowResult:
