@@ -12,6 +12,7 @@ which reads the results file as each request arrives.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import pytest
 from console.cli import main
 from console.cli.failures import EXIT_GATEWAY_FAILED
 from console.core import batch as core
+from console.core.batch import runner
 from tests.helpers.batch_files import card_file, results
 from tests.helpers.http_server import Received, Reply, serve
 from tests.helpers.team import FORM, accepted
@@ -72,17 +74,35 @@ def test_each_row_is_sent_outcome_unknown_in_the_results_file_before_its_request
     assert {line["error"] for line in done.values()} == {""}
 
 
+class _Clock:
+    """The runner's clock, standing still but where a test moves it on: what is quick and
+    what is slow does not depend on how busy the machine is."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    perf_counter = staticmethod(time.perf_counter)
+
+
 def test_rows_are_told_as_leaving_a_block_at_a_time_doubled_while_quick_one_after_a_slow_one(
-    tmp_path: Path, key_file: Path
+    tmp_path: Path, key_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One row at a time, b-3's answer taking longer than a second: the rows said to be on
     their way when each request arrives (the one arriving, and those told with it that
     have not left yet)."""
     path = card_file(tmp_path / "pay.csv", 10)
-    slow = {"b-3": 1.3}
-    gateway, seen = _watching(
-        path, lambda order: Reply(200, accepted(order), FORM, delay=slow.get(order, 0.0))
-    )
+    clock = _Clock()
+    monkeypatch.setattr(runner, "time", clock)
+
+    def answer(order: str) -> Reply:
+        if order == "b-3":  # its answer takes 1.3 s
+            clock.now += 1.3
+        return Reply(200, accepted(order), FORM)
+
+    gateway, seen = _watching(path, answer)
     with serve(gateway) as server:
         assert _run(path, server.url, key_file) == 0
     ids = [f"b-{n}" for n in range(10)]
