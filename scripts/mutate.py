@@ -10,6 +10,7 @@ mutant's result there, so a module is run again without touching the others' res
     python scripts/mutate.py                       # every module, in the listed order
     python scripts/mutate.py masking pipeline/guard  # some (a path's tail is enough)
     python scripts/mutate.py --mutant console.core.masking.x_mask_pan__mutmut_3  # rerun one
+    python scripts/mutate.py --max-children 1 masking  # one mutant at a time (a shared machine)
 
 Then ``scripts/mutation_report.py`` prints the score of each module run and its survivors.
 
@@ -125,13 +126,16 @@ def test_server(paths: list[str]) -> Iterator[dict[str, str]]:
         yield {SERVER_PORT: str(cluster.port)}
 
 
-def run(path: str, mutants: list[str], extra: dict[str, str] | None = None) -> int:
+def run(
+    path: str, mutants: list[str], extra: dict[str, str] | None = None, children: int = 0
+) -> int:
     """Run mutmut over one module (its listed mutants only, when given), with ``extra``
-    added to the tests' environment."""
+    added to the tests' environment, ``children`` mutants at a time (0: one per core)."""
     where = prepare(path)
     print(f"mutate: {path} ({', '.join(modules()[path])})", flush=True)
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", **(extra or {})}
-    command = [sys.executable, "-m", "mutmut", "run", *mutants]
+    at_once = ["--max-children", str(children)] if children else []
+    command = [sys.executable, "-m", "mutmut", "run", *at_once, *mutants]
     # the command is this interpreter running mutmut on mutant names from its own results
     return subprocess.run(command, cwd=where, env=env, check=False).returncode  # noqa: S603
 
@@ -140,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", help="module paths or their tails (all: none)")
     parser.add_argument("--mutant", action="append", default=[], help="rerun this mutant only")
+    parser.add_argument(
+        "--max-children", type=int, default=0, help="mutants run at a time (default: one a core)"
+    )
     args = parser.parse_args(argv)
     failed = 0
     paths = [
@@ -150,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     with test_server(paths) as extra:
         for path in paths:
             mine = [m for m in args.mutant if m.startswith(module_name(path) + ".")]
-            failed |= run(path, mine, extra)
+            failed |= run(path, mine, extra, args.max_children)
     return 1 if failed else 0
 
 
