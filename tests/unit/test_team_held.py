@@ -3,6 +3,7 @@ that is then refused, against a real PostgreSQL server."""
 
 from __future__ import annotations
 
+import io
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,6 +14,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.cli import main
 from console.cli.failures import EXIT_OK, EXIT_SUBMITTED
+from console.cli.output import print_outcome
 from console.core.history import History
 from console.core.pipeline import Decision, Refusal, RefusedError
 from console.core.team import Approvals, TeamJournal, connect, content_hash
@@ -318,6 +320,9 @@ def test_where_the_team_sender_serves_a_request_goes_to_it_and_its_outcome_is_re
         awaiting = held.submit(waiting=False)
         sent = awaiting.send()
         assert sent.result == "accepted"
+        shown = io.StringIO()
+        print_outcome(sent.outcome, shown)  # what the command line prints of the sender's send
+        assert shown.getvalue().startswith(f"payout-check -> ACCEPTED: {sent.outcome.summary}\n")
         assert awaiting.submitted_text == f"Submitted to the team sender as #{awaiting.id}"
         assert awaiting.outcome(5).result == "accepted"  # read again: not sent again
     assert len(server.received) == 1
