@@ -23,6 +23,7 @@ from console.core.team.errors import (
     ApprovalRefusedError,
     CardDataNeedsWaitingError,
     RejectedBeforeError,
+    UnregisteredGatewayError,
 )
 from tests.helpers.batch_files import ACCOUNT_HEADER, account_row, card_file, write_csv
 from tests.helpers.http_server import DROP, Received, Reply, TestServer, serve
@@ -33,9 +34,10 @@ from tests.helpers.team import pipeline, prepared_payout, register_policy
 pytest.importorskip("psycopg")
 
 
-def _environment(server: TestServer) -> str:
+def _environment(server: TestServer | str) -> str:
     """The command line's name of the environment a --base-url reaches."""
-    return f"command line ({server.url.split('//')[1]})"
+    url = server if isinstance(server, str) else server.url
+    return f"command line ({url.split('//')[1]})"
 
 
 def _policy(db: TeamDatabase, server: TestServer, mode: str) -> None:
@@ -46,15 +48,17 @@ def _policy(db: TeamDatabase, server: TestServer, mode: str) -> None:
 def _planned(
     journal: Any,
     path: Path,
-    server: TestServer,
+    server: TestServer | str,
     key: rsa.RSAPrivateKey,
     *,
     production: bool = False,
     resend_unknown: bool = False,
 ) -> tuple[Pipeline, dict[str, Any], core.Plan]:
-    """The pipeline, connection and plan of the batch file ``path`` to ``server``."""
+    """The pipeline, connection and plan of the batch file ``path`` to ``server`` (or to
+    the address given)."""
     environment = _environment(server)
-    conn = {"base_url": server.url, "login": "merchant", "endpoint_id": "1", "private_key": key}
+    url = server if isinstance(server, str) else server.url
+    conn = {"base_url": url, "login": "merchant", "endpoint_id": "1", "private_key": key}
     identity = gateway_for(core.COMMAND, **conn) or ""
     sends = pipeline(journal, environment, production=production, gateway=identity)
     validation = core.check_batch(
@@ -97,6 +101,24 @@ def test_only_a_team_batch_the_runner_would_start_is_held(
         assert hold_batch(*_planned(journal, path, server, rsa_key)) is None
         assert Approvals(alice).pending() == []
         assert server.received == []
+
+
+def test_a_batch_to_a_gateway_the_team_has_not_registered_is_refused_before_anything(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey, tmp_path: Path
+) -> None:
+    path = write_csv(tmp_path / "pay.csv", [account_row("u-1")], header=ACCOUNT_HEADER)
+    far = "https://far.example/paynet"
+    with TeamJournal(team_db.dsn("alice")) as alice:
+        with pytest.raises(UnregisteredGatewayError) as refused:
+            hold_batch(*_planned(alice, path, far, rsa_key))
+        assert Approvals(alice).pending() == []
+    assert refused.value.message == (
+        "Not sent: the team has not registered the gateway "
+        "https://far.example:443/paynet/api/v4/payout-check/1 (login merchant) that command "
+        "line (far.example/paynet) reaches, and a console of the team sends only to "
+        "registered gateways. An admin registers it: gateway-console team gateway add NAME "
+        "--base-url URL --login LOGIN --endpoint-id N."
+    )
 
 
 def test_a_batch_waiting_for_its_approval_is_not_run_and_says_what_to_do(
