@@ -10,8 +10,14 @@ mutant's result there, so a module is run again without touching the others' res
     python scripts/mutate.py                       # every module, in the listed order
     python scripts/mutate.py masking pipeline/guard  # some (a path's tail is enough)
     python scripts/mutate.py --mutant console.core.masking.x_mask_pan__mutmut_3  # rerun one
+    python scripts/mutate.py --max-children 1 masking  # one mutant at a time (a shared machine)
 
 Then ``scripts/mutation_report.py`` prints the score of each module run and its survivors.
+
+The team's modules are tested against a real PostgreSQL server. mutmut runs each mutant's
+tests in a pytest session of its own, which would start (initdb) and stop a throwaway cluster
+every time; instead one server is started here for all of them, named to the tests by
+``GATEWAY_CONSOLE_TEST_PG_PORT`` (``tests/helpers/postgres.py``), and stopped at the end.
 """
 
 from __future__ import annotations
@@ -21,12 +27,15 @@ import os
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = ROOT / "mutants"
 # Linked into each module's folder: the code, the tests and what the tests read.
 LINKED = ("console", "tests", "pyproject.toml")
+TEAM = "console/core/team/"  # modules whose tests need a PostgreSQL server
 
 
 def settings() -> dict[str, object]:
@@ -98,12 +107,35 @@ def prepare(path: str) -> Path:
     return where
 
 
-def run(path: str, mutants: list[str]) -> int:
-    """Run mutmut over one module (its listed mutants only, when given)."""
+@contextmanager
+def test_server(paths: list[str]) -> Iterator[dict[str, str]]:
+    """What to add to the tests' environment: the port of one PostgreSQL server started for
+    all the mutants of the team's modules among ``paths`` (stopped on leaving), else
+    nothing (also when the caller named a running server, or none is installed: the tests
+    then say so)."""
+    sys.path.insert(0, str(ROOT))
+    # the tests' own helper starts it as they would (imported here: only mutate needs it)
+    from tests.helpers.postgres import SERVER_PORT, bindir, running_cluster
+
+    binaries = bindir()
+    if not any(p.startswith(TEAM) for p in paths) or SERVER_PORT in os.environ or not binaries:
+        yield {}
+        return
+    with running_cluster(binaries) as cluster:
+        print(f"mutate: PostgreSQL for the team's tests on port {cluster.port}", flush=True)
+        yield {SERVER_PORT: str(cluster.port)}
+
+
+def run(
+    path: str, mutants: list[str], extra: dict[str, str] | None = None, children: int = 0
+) -> int:
+    """Run mutmut over one module (its listed mutants only, when given), with ``extra``
+    added to the tests' environment, ``children`` mutants at a time (0: one per core)."""
     where = prepare(path)
     print(f"mutate: {path} ({', '.join(modules()[path])})", flush=True)
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    command = [sys.executable, "-m", "mutmut", "run", *mutants]
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", **(extra or {})}
+    at_once = ["--max-children", str(children)] if children else []
+    command = [sys.executable, "-m", "mutmut", "run", *at_once, *mutants]
     # the command is this interpreter running mutmut on mutant names from its own results
     return subprocess.run(command, cwd=where, env=env, check=False).returncode  # noqa: S603
 
@@ -112,13 +144,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", help="module paths or their tails (all: none)")
     parser.add_argument("--mutant", action="append", default=[], help="rerun this mutant only")
+    parser.add_argument(
+        "--max-children", type=int, default=0, help="mutants run at a time (default: one a core)"
+    )
     args = parser.parse_args(argv)
     failed = 0
-    for path in chosen(args.modules):
-        mine = [m for m in args.mutant if m.startswith(module_name(path) + ".")]
-        if args.mutant and not mine:
-            continue
-        failed |= run(path, mine)
+    paths = [
+        path
+        for path in chosen(args.modules)
+        if not args.mutant or any(m.startswith(module_name(path) + ".") for m in args.mutant)
+    ]
+    with test_server(paths) as extra:
+        for path in paths:
+            mine = [m for m in args.mutant if m.startswith(module_name(path) + ".")]
+            failed |= run(path, mine, extra, args.max_children)
     return 1 if failed else 0
 
 

@@ -1,4 +1,5 @@
-"""Batch files for tests: card payouts the local sandbox approves (CVV2 123)."""
+"""Batch files for tests: card payouts the local sandbox approves (CVV2 123), and payouts to
+a bank account (no card data)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,22 @@ HEADER = (
     "client_orderid", "amount", "currency", "credit_card_number", "card_printed_name",
     "expire_month", "expire_year", "cvv2", "ipaddress",
 )  # fmt: skip
+
+
+ACCOUNT_HEADER = (
+    "client_orderid", "amount", "currency", "order_desc", "ipaddress", "account_number",
+    "account_name", "bank_name", "bank_bic", "receiver_first_name", "receiver_last_name",
+    "receiver_email", "receiver_country_code",
+)  # fmt: skip
+
+
+def account_row(order_id: str, amount: str = "25.00") -> list[str]:
+    """A payout to a bank account (write it with ``header=ACCOUNT_HEADER``)."""
+    return [
+        order_id, amount, "USD", "Payout", "203.0.113.10", "DE89370400440532013000",
+        "John Smith", "Example Bank", "COBADEFFXXX", "John", "Smith", "john.smith@example.com",
+        "GB",
+    ]  # fmt: skip
 
 
 def card_row(

@@ -1,6 +1,6 @@
 """A team with a team sender, as real processes: the sender's profile (an environment and
 its key file), a maker's profile (the same environment, no key), and a gateway stand-in that
-counts what reaches it."""
+counts what reaches it; or the team sender in the test's own process (:func:`sender_here`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl
@@ -208,3 +209,33 @@ def stop(process: subprocess.Popen[str]) -> None:
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             kill9(process)
+
+
+@contextmanager
+def sender_here(
+    db: TeamDatabase, environment: str, url: str, key: rsa.RSAPrivateKey, seal: rsa.RSAPrivateKey
+) -> Iterator[list[str]]:
+    """The team sender of ``environment`` (payouts to ``url`` signed with ``key``, card data
+    sealed to ``seal``) running in a thread of this test's process, as ``team sender`` runs
+    it, so the money rules it calls are the code under test (coverage, mutation testing);
+    gives what it says, and stops on leaving."""
+    from console.core.team import Approvals, TeamJournal
+    from console.sender.service import Route, Sender
+    from tests.helpers.team import pipeline
+
+    with TeamJournal(db.dsn()) as owner:
+        Approvals(owner).add_user(SENDER, "sender")
+    said: list[str] = []
+    stop = threading.Event()
+    settings = {"base_url": url, "login": "merchant", "private_key": key, "endpoint_id": "1"}
+    with TeamJournal(db.dsn(SENDER)) as journal:
+        route = Route(pipeline(journal, environment), lambda _command: settings)
+        sender = Sender(journal, {environment: route}, seal, say=said.append)
+        sender.start()
+        thread = threading.Thread(target=sender.run, args=(stop, 0.1))
+        thread.start()
+        try:
+            yield said
+        finally:
+            stop.set()
+            thread.join(30)

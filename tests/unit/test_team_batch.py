@@ -17,25 +17,12 @@ from console.cli.failures import EXIT_SUBMITTED, EXIT_USAGE
 from console.core.team import Approvals, TeamJournal, connect
 from console.core.team.approvals.approval import approved_row
 from console.core.team.storage.gateways import Target
-from tests.helpers.batch_files import PAN, card_file, write_csv
+from tests.helpers.batch_files import ACCOUNT_HEADER, PAN, account_row, card_file, write_csv
 from tests.helpers.http_server import Received, Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import FORM, accepted, prepared_payout, register_policy
 
 pytest.importorskip("psycopg")
-
-ACCOUNT = (
-    "client_orderid", "amount", "currency", "order_desc", "ipaddress", "account_number",
-    "account_name", "bank_name", "bank_bic", "receiver_first_name", "receiver_last_name",
-    "receiver_email", "receiver_country_code",
-)  # fmt: skip
-
-
-def _row(order: str, amount: str) -> list[str]:
-    return [
-        order, amount, "USD", "Payout", "203.0.113.10", "DE89370400440532013000", "John Smith",
-        "Example Bank", "COBADEFFXXX", "John", "Smith", "john.smith@example.com", "GB",
-    ]  # fmt: skip
 
 
 def _accept(request: Received) -> Reply:
@@ -67,12 +54,14 @@ def test_a_batch_is_approved_as_a_whole_and_each_row_is_sent_once(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     small = write_csv(
-        tmp_path / "small.csv", [_row("s-1", "40.00"), _row("s-2", "40.00")], header=ACCOUNT
+        tmp_path / "small.csv",
+        [account_row("s-1", "40.00"), account_row("s-2", "40.00")],
+        header=ACCOUNT_HEADER,
     )
     big = write_csv(
         tmp_path / "big.csv",
-        [_row("b-1", "40.00"), _row("b-2", "45.50"), _row("b-3", "40.00")],
-        header=ACCOUNT,
+        [account_row("b-1", "40.00"), account_row("b-2", "45.50"), account_row("b-3", "40.00")],
+        header=ACCOUNT_HEADER,
     )
     with serve(_accept) as server:
         _policy(team_db, server.url, "above", USD="100.00")
@@ -128,22 +117,26 @@ def test_a_changed_batch_file_needs_a_new_approval(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    rows = [_row("c-1", "10.00"), _row("c-2", "20.00")]
-    path = write_csv(tmp_path / "pay.csv", rows, header=ACCOUNT)
+    rows = [account_row("c-1", "10.00"), account_row("c-2", "20.00")]
+    path = write_csv(tmp_path / "pay.csv", rows, header=ACCOUNT_HEADER)
     with serve(_accept) as server:
         _policy(team_db, server.url, "all")
         _as(monkeypatch, team_db, "alice")
         assert main(_run(path, server.url, key_file)) == EXIT_SUBMITTED
         with TeamJournal(team_db.dsn("bob")) as bob:
             Approvals(bob).approve(1)
-        write_csv(path, [_row("c-1", "10.00"), _row("c-2", "2000.00")], header=ACCOUNT)
+        write_csv(
+            path,
+            [account_row("c-1", "10.00"), account_row("c-2", "2000.00")],
+            header=ACCOUNT_HEADER,
+        )
         capsys.readouterr()
         assert main(_run(path, server.url, key_file)) == EXIT_SUBMITTED
         assert "Submitted for approval as #2" in capsys.readouterr().err
         assert server.received == []
         with TeamJournal(team_db.dsn("bob")) as bob:
             assert [s.id for s in Approvals(bob).pending()] == [2]
-        write_csv(path, rows, header=ACCOUNT)  # the file as approved
+        write_csv(path, rows, header=ACCOUNT_HEADER)  # the file as approved
         assert main(_run(path, server.url, key_file)) == 0
         assert len(server.received) == 2
         assert "2000.00" not in b"".join(r.body for r in server.received).decode()
@@ -240,8 +233,12 @@ def test_one_currency_over_its_threshold_holds_a_mixed_currency_batch(
     def in_eur(row: list[str]) -> list[str]:
         return [*row[:2], "EUR", *row[3:]]
 
-    rows = [_row("m-1", "60.00"), in_eur(_row("m-2", "10.00")), _row("m-3", "60.00")]
-    path = write_csv(tmp_path / "mixed.csv", rows, header=ACCOUNT)
+    rows = [
+        account_row("m-1", "60.00"),
+        in_eur(account_row("m-2", "10.00")),
+        account_row("m-3", "60.00"),
+    ]
+    path = write_csv(tmp_path / "mixed.csv", rows, header=ACCOUNT_HEADER)
     with serve(_accept) as server:
         # USD 120.00 is above its threshold, EUR 10.00 is not: the batch waits all the same
         _policy(team_db, server.url, "above", USD="100.00", EUR="1000.00")
@@ -262,7 +259,9 @@ def test_stopping_an_approved_batch_leaves_the_rest_unsent_and_says_so_in_the_au
     from tests.helpers.team import pipeline
 
     path = write_csv(
-        tmp_path / "stop.csv", [_row(f"st-{i}", "10.00") for i in (1, 2, 3)], header=ACCOUNT
+        tmp_path / "stop.csv",
+        [account_row(f"st-{i}", "10.00") for i in (1, 2, 3)],
+        header=ACCOUNT_HEADER,
     )
     with serve(_accept) as server:
         environment = f"command line ({server.url.split('//')[1]})"
@@ -307,12 +306,12 @@ def test_a_total_above_the_threshold_by_a_third_decimal_is_held(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     def in_bhd(order: str, amount: str) -> list[str]:
-        row = _row(order, amount)
+        row = account_row(order, amount)
         return [*row[:2], "BHD", *row[3:]]
 
     # 1000.005 BHD (three decimals) is above 1000.000; written with two it was 1000.00
     rows = [in_bhd("b-1", "500.002"), in_bhd("b-2", "500.003")]
-    path = write_csv(tmp_path / "bhd.csv", rows, header=ACCOUNT)
+    path = write_csv(tmp_path / "bhd.csv", rows, header=ACCOUNT_HEADER)
     with serve(_accept) as server:
         _policy(team_db, server.url, "above", BHD="1000.000")
         _as(monkeypatch, team_db, "alice")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
 
@@ -237,9 +238,10 @@ def test_team_init_migrates_a_database_made_by_the_previous_version(
     from console.core.team import connect
     from console.core.team.storage.schema_sql import MIGRATIONS, ROLES
 
+    name = f"team_from_v1_{uuid4().hex[:8]}"  # one of its own on a server tests share
     with connect(pg_cluster.dsn()) as admin:
-        admin.execute("CREATE DATABASE team_from_v1")
-    dsn = pg_cluster.dsn(db="team_from_v1")
+        admin.execute(f"CREATE DATABASE {name}")
+    dsn = pg_cluster.dsn(db=name)
     with connect(dsn) as old:  # what the first schema's `team init` left
         old.execute(ROLES)
         old.execute("CREATE SCHEMA gateway")

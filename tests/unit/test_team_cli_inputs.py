@@ -5,6 +5,7 @@ its audit trail chained. Against a real PostgreSQL server."""
 from __future__ import annotations
 
 from typing import Any
+from uuid import uuid4
 
 import pytest
 
@@ -95,9 +96,10 @@ def test_team_init_upgrades_a_schema_3_database_and_chains_its_audit_trail(
     from console.core.team import connect
     from console.core.team.storage.schema_sql import MIGRATIONS, ROLES
 
+    name = f"team_from_v3_{uuid4().hex[:8]}"  # one of its own on a server tests share
     with connect(pg_cluster.dsn()) as admin:
-        admin.execute("CREATE DATABASE team_from_v3")
-    dsn = pg_cluster.dsn(db="team_from_v3")
+        admin.execute(f"CREATE DATABASE {name}")
+    dsn = pg_cluster.dsn(db=name)
     with connect(dsn) as old:  # schema 3 in use: an admin, an audit trail, a submission waiting
         old.execute(ROLES)
         # the team has its admin (roles are the server's: whether another test named one

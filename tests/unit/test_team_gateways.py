@@ -23,11 +23,10 @@ from console.core.pipeline import Decision
 from console.core.team import Approvals, TeamJournal, connect
 from console.core.team.approvals.registry import GatewayRegistry
 from console.core.team.errors import UnregisteredGatewayError
-from tests.helpers.batch_files import write_csv
+from tests.helpers.batch_files import ACCOUNT_HEADER, account_row, write_csv
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import FORM, accepted, payout_values, pipeline, prepared_payout
-from tests.unit.test_team_batch import ACCOUNT, _row
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -122,7 +121,7 @@ def test_a_gateway_the_team_has_not_registered_gets_nothing(
     err = capsys.readouterr().err
     assert "the team has not registered the gateway https://192.0.2.7:443/paynet/api/v4/" in err
     assert "team gateway add" in err
-    path = write_csv(tmp_path / "pay.csv", [_row("b-1", "10.00")], header=ACCOUNT)
+    path = write_csv(tmp_path / "pay.csv", [account_row("b-1", "10.00")], header=ACCOUNT_HEADER)
     batch = ["batch", "run", str(path), *_connection(far, key_file), "--yes"]
     assert main(batch) == EXIT_UNREGISTERED_GATEWAY
     assert "has not registered the gateway" in capsys.readouterr().err

@@ -3,13 +3,18 @@ that is then refused, against a real PostgreSQL server."""
 
 from __future__ import annotations
 
+import io
 import threading
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from console.cli import main
+from console.cli.failures import EXIT_OK, EXIT_SUBMITTED
+from console.cli.output import print_outcome
 from console.core.history import History
 from console.core.pipeline import Decision, Refusal, RefusedError
 from console.core.team import Approvals, TeamJournal, connect, content_hash
@@ -20,9 +25,13 @@ from console.core.team.errors import (
     ApprovalRefusedError,
     CardDataNeedsWaitingError,
     NotApprovedError,
+    RejectedBeforeError,
+    UnregisteredGatewayError,
 )
+from tests.helpers.batch_files import ACCOUNT_HEADER, account_row, write_csv
 from tests.helpers.http_server import DROP, Reply, serve
 from tests.helpers.postgres import TeamDatabase
+from tests.helpers.sender import Gateway, sender_here
 from tests.helpers.team import FORM, PAN, accepted, pipeline, prepared_payout, register_policy
 
 pytest.importorskip("psycopg")
@@ -76,13 +85,23 @@ def test_card_data_is_submitted_only_by_a_console_that_waits(
         assert held is not None
         assert held.card_data
         assert "keeps it in memory" in held.text
-        with pytest.raises(CardDataNeedsWaitingError, match="must wait for the approval"):
+        with pytest.raises(CardDataNeedsWaitingError) as refused:
             held.submit(waiting=False)
+        assert refused.value.message == (
+            "The approval policy of prod needs a checker's approval, and this request carries "
+            "card data, which never goes to the team database: only the console holding it can "
+            "send it, so that console must wait for the approval. Nothing was submitted."
+        )
         assert Approvals(bob).pending() == []  # nothing was stored
 
         awaiting = held.submit(waiting=True)
-        with pytest.raises(ApprovalPendingError, match="only in this console's memory"):
+        with pytest.raises(ApprovalPendingError) as pending:
             awaiting.send()
+        assert pending.value.message == (
+            f"No decision on #{awaiting.id} yet; nothing was sent. Its card data is only in "
+            "this console's memory: if this console stops waiting, submit it again."
+        )
+        assert pending.value.submission_id == awaiting.id
         threading.Timer(0.2, Approvals(bob).approve, args=(awaiting.id,)).start()
         assert awaiting.wait(10).state == "approved"
         # a console that holds the card data sends it itself: its outcome is its own send
@@ -106,11 +125,55 @@ def test_a_rejected_submission_is_never_sent_and_says_why(
         held = hold(pipeline(alice), pipeline(alice).check(prepared))
         assert held is not None
         assert not held.card_data
+        assert held.rejection == ""
         awaiting = held.submit(waiting=False)
-        Approvals(bob).reject(awaiting.id, "wrong receiver")
-        with pytest.raises(NotApprovedError, match="rejected by bob: wrong receiver"):
+        with pytest.raises(ApprovalPendingError) as pending:
             awaiting.send()
+        assert pending.value.message == f"No decision on #{awaiting.id} yet; nothing was sent."
+        assert pending.value.submission_id == awaiting.id
+        Approvals(bob).reject(awaiting.id, "wrong receiver")
+        with pytest.raises(NotApprovedError, match="rejected by bob: wrong receiver") as ended:
+            awaiting.send()
+        assert ended.value.state == "rejected"
         assert server.received == []
+
+        # the same order id again, even with another amount: the rejection is said, and
+        # it is submitted again only when the maker says so
+        for again in (prepared, prepared_payout(server.url, rsa_key, amount="26.00")):
+            held = hold(pipeline(alice), pipeline(alice).check(again))
+            assert held is not None
+            assert held.rejection.startswith(
+                f"The same request #{awaiting.id} was rejected before by bob at "
+            )
+            assert held.rejection.endswith(
+                ": wrong receiver. Submitting it again, after that rejection, is written in "
+                "the audit trail and shown to the checkers."
+            )
+            assert held.text.endswith(f"approval. {held.rejection}")
+        with pytest.raises(RejectedBeforeError, match="Not submitted: the same request #"):
+            held.submit(waiting=False)
+        assert Approvals(bob).pending() == []
+        resubmitted = held.submit(waiting=False, decision=Decision(after_rejection=True))
+        assert [s.id for s in Approvals(bob).pending()] == [resubmitted.id]
+        assert Approvals(bob).submission(resubmitted.id).after_rejection_of == awaiting.id
+        assert server.received == []
+
+
+def test_a_gateway_the_team_has_not_registered_is_refused_before_anything_is_asked(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    far = prepared_payout("https://far.example/paynet", rsa_key)
+    with TeamJournal(team_db.dsn("alice")) as alice:
+        with pytest.raises(UnregisteredGatewayError) as refused:
+            hold(pipeline(alice, "far away"), pipeline(alice, "far away").check(far))
+        assert Approvals(alice).pending() == []
+    assert refused.value.message == (
+        "Not sent: the team has not registered the gateway "
+        "https://far.example:443/paynet/api/v4/payout-check/1 "
+        "(login merchant) that far away reaches, and a console of the team sends only to "
+        "registered gateways. An admin registers it: gateway-console team gateway add NAME "
+        "--base-url URL --login LOGIN --endpoint-id N."
+    )
 
 
 def test_a_request_the_pipeline_would_refuse_is_not_submitted(
@@ -238,6 +301,108 @@ def test_the_same_request_held_again_finds_its_waiting_submission(
         sent = pipeline(alice).check(prepared_payout(server.url, rsa_key, card=True))
         assert hold(pipeline(alice), sent) is None  # sent: the guard refuses it, none held
     assert ("bob", "refused", "send: sent") in _audit(team_db)
+
+
+def test_where_the_team_sender_serves_a_request_goes_to_it_and_its_outcome_is_read_back(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey, other_rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """No policy holds it (a gateway on this computer, not registered): the team sender,
+    which holds the key, sends it at once; the maker's console waits for its outcome."""
+    with (
+        serve(lambda r: Reply(200, accepted(), FORM)) as server,
+        sender_here(team_db, "prod", server.url, rsa_key, other_rsa_key) as said,
+        TeamJournal(team_db.dsn("alice")) as alice,
+    ):
+        prepared = prepared_payout(server.url, rsa_key)
+        held = hold(pipeline(alice), pipeline(alice).check(prepared))
+        assert held is not None
+        assert held.text == "The team sender, which holds the key of prod, sends it."
+        awaiting = held.submit(waiting=False)
+        sent = awaiting.send()
+        assert sent.result == "accepted"
+        shown = io.StringIO()
+        print_outcome(sent.outcome, shown)  # what the command line prints of the sender's send
+        assert shown.getvalue().startswith(f"payout-check -> ACCEPTED: {sent.outcome.summary}\n")
+        assert awaiting.submitted_text == f"Submitted to the team sender as #{awaiting.id}"
+        assert awaiting.outcome(5).result == "accepted"  # read again: not sent again
+    assert len(server.received) == 1
+    assert said == [f"#{awaiting.id} payout-check p-1 -> ACCEPTED: {sent.outcome.summary}"]
+
+
+def test_a_held_request_goes_to_the_team_sender_once_a_checker_approves_it(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey, other_rsa_key: rsa.RSAPrivateKey
+) -> None:
+    _policy(team_db)
+    with (
+        serve(lambda r: Reply(200, accepted(), FORM)) as server,
+        sender_here(team_db, "prod", server.url, rsa_key, other_rsa_key),
+        TeamJournal(team_db.dsn("alice")) as alice,
+        TeamJournal(team_db.dsn("bob")) as bob,
+    ):
+        prepared = prepared_payout(server.url, rsa_key)
+        held = hold(pipeline(alice), pipeline(alice).check(prepared))
+        assert held is not None
+        assert held.text == (
+            "The approval policy of the gateway prod (every payout and recurring profile needs "
+            "approval) holds this payout-check for a checker's approval; then the team sender, "
+            "which holds the key, sends it."
+        )
+        first = held.submit(waiting=False)
+        assert first.submitted_text == f"Submitted for approval as #{first.id}"
+        Approvals(bob).reject(first.id, "wrong month")
+
+        held = hold(pipeline(alice), pipeline(alice).check(prepared))
+        assert held is not None
+        assert f"sends it. The same request #{first.id} was rejected before by bob" in held.text
+        with pytest.raises(RejectedBeforeError, match="wrong month"):
+            held.submit(waiting=False)
+        awaiting = held.submit(waiting=False, decision=Decision(after_rejection=True))
+        assert awaiting.id != first.id
+        with pytest.raises(ApprovalPendingError, match="The team sender sends it once approved"):
+            awaiting.outcome(0.3)
+        assert server.received == []
+        Approvals(bob).approve(awaiting.id)
+        assert awaiting.send().result == "accepted"
+        assert Approvals(bob).submission(awaiting.id).after_rejection_of == first.id
+    assert len(server.received) == 1
+
+
+def test_the_rows_of_an_approved_batch_go_to_the_team_sender_under_its_approval(
+    team_db: TeamDatabase,
+    rsa_key: rsa.RSAPrivateKey,
+    other_rsa_key: rsa.RSAPrivateKey,
+    key_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each row goes to the sender as a row of the approved batch (not a payout of its own,
+    which the policy would hold for another approval)."""
+    monkeypatch.setattr("console.core.team.approvals.held.SENDER_WAIT", 10.0)
+    path = write_csv(
+        tmp_path / "rows.csv", [account_row("r-1"), account_row("r-2")], header=ACCOUNT_HEADER
+    )
+    stand_in = Gateway()
+    with serve(stand_in) as server:
+        environment = f"command line ({server.url.split('//')[1]})"
+        with TeamJournal(team_db.dsn("root_admin")) as admin:
+            register_policy(admin, environment, "all")
+        run = ["batch", "run", str(path), "--base-url", server.url, "--login", "merchant"]
+        run += ["--endpoint-id", "1", "--key-file", str(key_file)]
+        monkeypatch.setenv("GATEWAY_CONSOLE_TEAM_DSN", team_db.dsn("alice"))
+        with sender_here(team_db, environment, server.url, rsa_key, other_rsa_key) as said:
+            assert main(run) == EXIT_SUBMITTED
+            with TeamJournal(team_db.dsn("bob")) as bob:
+                (batch,) = Approvals(bob).pending()
+                Approvals(bob).approve(batch.id)
+            capsys.readouterr()
+            assert main(run) == EXIT_OK
+    assert stand_in.payouts == {"r-1": 1, "r-2": 1}
+    assert len(said) == 2
+    with TeamJournal(team_db.dsn("carol")) as carol:
+        approvals = Approvals(carol)
+        assert approvals.submission(batch.id).state == "sent"
+        assert approvals.pending() == []
 
 
 @pytest.mark.parametrize(

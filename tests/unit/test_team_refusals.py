@@ -13,11 +13,10 @@ import pytest
 
 from console.cli import main
 from console.cli.failures import EXIT_APPROVAL_REFUSED, EXIT_USAGE
-from tests.helpers.batch_files import write_csv
+from tests.helpers.batch_files import ACCOUNT_HEADER, account_row, write_csv
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import Cluster, TeamDatabase
 from tests.helpers.team import FORM, accepted, payout_values
-from tests.unit.test_team_batch import ACCOUNT, _row
 
 pytest.importorskip("psycopg")
 
@@ -72,8 +71,8 @@ def test_a_checker_who_is_not_a_maker_cannot_submit_and_nothing_is_sent(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = write_csv(tmp_path / "pay.csv", [_row("n-1", "10.00"), _row("n-2", "20.00")],
-                     header=ACCOUNT)  # fmt: skip
+    rows = [account_row("n-1", "10.00"), account_row("n-2", "20.00")]
+    path = write_csv(tmp_path / "pay.csv", rows, header=ACCOUNT_HEADER)
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
         _as(monkeypatch, team_db.dsn("root_admin"))
         add = ["team", "gateway", "add", "live", "--base-url", server.url, "--login",

@@ -13,11 +13,10 @@ import pytest
 from console.cli import main
 from console.cli.failures import EXIT_APPROVAL_REFUSED, EXIT_SUBMITTED
 from console.core.team import Approvals, TeamJournal, connect
-from tests.helpers.batch_files import write_csv
+from tests.helpers.batch_files import ACCOUNT_HEADER, account_row, write_csv
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import FORM, accepted, payout_values
-from tests.unit.test_team_batch import ACCOUNT, _row
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -121,8 +120,8 @@ def test_a_batch_file_run_again_after_its_rejection_needs_saying_so(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = write_csv(tmp_path / "pay.csv", [_row("b-1", "10.00"), _row("b-2", "20.00")],
-                     header=ACCOUNT)  # fmt: skip
+    rows = [account_row("b-1", "10.00"), account_row("b-2", "20.00")]
+    path = write_csv(tmp_path / "pay.csv", rows, header=ACCOUNT_HEADER)
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
         _live(monkeypatch, team_db, server.url)
         run = ["batch", "run", str(path), *_connection(server.url, key_file)]

@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from console.cli.failures import EXIT_APPROVAL_REFUSED, EXIT_OK, EXIT_SUBMITTED
 from console.core.team import TeamJournal, connect
 from console.core.team.storage.sealing import open_sealed, private_key_file, public_half, seal
-from tests.helpers.batch_files import card_file, write_csv
+from tests.helpers.batch_files import ACCOUNT_HEADER, account_row, card_file, write_csv
 from tests.helpers.http_server import TestServer
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.sender import (
@@ -201,7 +201,7 @@ def test_a_held_batch_is_sent_by_the_sender_once_approved_as_a_whole(
     with TeamJournal(team.db.dsn("root_admin")) as admin:
         register_policy(admin, "live", "all")
     path = write_csv(
-        tmp_path / "pay.csv", [_account_row("a-1"), _account_row("a-2")], header=ACCOUNT
+        tmp_path / "pay.csv", [account_row("a-1"), account_row("a-2")], header=ACCOUNT_HEADER
     )
     held = team.alice.run("batch", "run", str(path), "--env", "live", "--yes")
     assert held.returncode == EXIT_SUBMITTED, held.stderr
@@ -220,20 +220,6 @@ def test_a_held_batch_is_sent_by_the_sender_once_approved_as_a_whole(
     again = team.alice.run("batch", "run", str(path), "--env", "live", "--yes")
     assert "0 payouts from pay.csv" in again.stderr  # sent: none is taken again
     assert stand_in.payouts == {"a-1": 1, "a-2": 1}
-
-
-ACCOUNT = (
-    "client_orderid", "amount", "currency", "order_desc", "ipaddress", "account_number",
-    "account_name", "bank_name", "bank_bic", "receiver_first_name", "receiver_last_name",
-    "receiver_email", "receiver_country_code",
-)  # fmt: skip
-
-
-def _account_row(order: str) -> list[str]:
-    return [
-        order, "25.00", "USD", "Payout", "203.0.113.10", "DE89370400440532013000", "John Smith",
-        "Example Bank", "COBADEFFXXX", "John", "Smith", "john.smith@example.com", "GB",
-    ]  # fmt: skip
 
 
 def test_the_sender_refuses_a_submission_for_another_gateway(
