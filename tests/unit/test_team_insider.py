@@ -86,6 +86,32 @@ def test_a_row_that_is_not_the_approved_payout_is_refused_by_the_database(
         assert [(r.id, r.amount) for r in carol.fetch()] == [(row_id, "25.00")]
 
 
+def test_a_claim_that_names_no_request_hash_takes_nothing_and_the_payout_goes_out(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """Carol (a checker, in psql) claims alice's approved payout without saying what it is:
+    refused and audited, and alice's console then takes it for sending as approved."""
+    sid, url = _approved_25_usd(team_db, rsa_key)
+    with connect(team_db.dsn("carol")) as sql:
+        assert sql.execute("SELECT gateway.claim(%s, NULL)", (sid,)).fetchone()[0] == (
+            "refused: a claim names the request hash it sends"
+        )
+        assert sql.execute(
+            "SELECT state FROM gateway.submissions WHERE id = %s", (sid,)
+        ).fetchone() == ("approved",)
+    assert ("carol", "refused", "send: no request hash given; the submission stays approved") in (
+        _audit(team_db)
+    )
+    with TeamJournal(team_db.dsn("alice")) as alice:  # the approved payout is still hers
+        prepared = prepared_payout("https://gw.example", rsa_key, amount="25.00", currency="USD")
+        assert prepared.url == url
+        Approvals(alice).claim(sid, content_hash("prod", prepared, alice.hash_key))
+    with connect(team_db.dsn("carol")) as sql:
+        assert sql.execute(
+            "SELECT state, sender FROM gateway.submissions WHERE id = %s", (sid,)
+        ).fetchone() == ("sending", "alice")
+
+
 def test_a_checker_can_check_a_card_payouts_hash(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:

@@ -20,6 +20,7 @@ from console.core.team.storage.schema_v6 import V6
 from console.core.team.storage.schema_v7 import V7
 from console.core.team.storage.schema_v8 import V8
 from console.core.team.storage.schema_v9 import V9
+from console.core.team.storage.schema_v10 import V10
 
 CHANNEL = "gateway_team"
 
@@ -649,6 +650,6 @@ LANGUAGE sql SECURITY DEFINER SET search_path = gateway, pg_temp AS $$
 $$;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, V4, V5, V6, V7, V8, V9)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, V4, V5, V6, V7, V8, V9, V10)
 GATEWAYS_SCHEMA = 6  # the team's gateways are registered; policies are theirs
 SCHEMA_VERSION = len(MIGRATIONS)
