@@ -90,7 +90,8 @@ def test_a_send_of_another_request_than_the_approved_one_voids_it_in_words(
     _policy(team_db)
     with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
         sid = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key)).id
-        Approvals(bob).approve(sid)
+        approved = Approvals(bob).approve(sid)
+        assert (approved.state, approved.decided_by, approved.reason) == ("approved", "bob", None)
         changed = prepared_payout(NOWHERE, rsa_key, amount="10.51")
         with pytest.raises(ApprovalRefusedError) as refused:
             Approvals(alice).send_approved(pipeline(alice), sid, changed)
@@ -98,6 +99,7 @@ def test_a_send_of_another_request_than_the_approved_one_voids_it_in_words(
             "Not sent: the request is not the one approved, so the approval is void."
         )
         assert Approvals(bob).submission(sid).state == "void"
+    assert ("bob", "approve", "") in _audit(team_db)  # an approval gives no reason
 
 
 def test_admin_steps_say_what_changed_and_what_was_refused(team_db: TeamDatabase) -> None:
@@ -193,12 +195,21 @@ def test_only_payouts_and_recurring_profiles_are_held_by_a_policy_of_all(
 def test_the_same_request_submitted_twice_is_one_submission(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
+    """Submitted again while it waits (for a decision, or approved for its send): the first
+    submission, which the maker's console then sends with the card data it holds."""
     _policy(team_db)
-    with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
-        first = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key))
-        assert first.earlier is None
-        again = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key))
-        assert again.id == first.id
+    with (
+        serve(lambda r: Reply(200, accepted("c-1"), FORM)) as server,
+        TeamJournal(team_db.dsn("alice")) as alice,
+        TeamJournal(team_db.dsn("bob")) as bob,
+    ):
+        card = prepared_payout(server.url, rsa_key, order="c-1", card=True)
+        first = Approvals(alice).submit("prod", card)
+        assert (first.environment, first.earlier) == ("prod", None)
+        again = Approvals(alice).submit(
+            "prod", prepared_payout(server.url, rsa_key, order="c-1", card=True)
+        )
+        assert (again.id, again.environment) == (first.id, "prod")
         assert again.earlier is not None
         assert (again.earlier.id, again.earlier.state, again.earlier.maker) == (
             first.id,
@@ -206,14 +217,19 @@ def test_the_same_request_submitted_twice_is_one_submission(
             "alice",
         )
         Approvals(bob).approve(first.id)
-        approved = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key))
+        approved = Approvals(alice).submit(
+            "prod", prepared_payout(server.url, rsa_key, order="c-1", card=True)
+        )
         assert approved.id == first.id
         assert approved.earlier is not None
         assert approved.earlier.state == "approved"
-        other = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key, order="p-9"))
+        other = Approvals(alice).submit("prod", prepared_payout(server.url, rsa_key, order="p-9"))
         assert other.id != first.id
         assert other.earlier is None
         assert [s.id for s in Approvals(bob).pending()] == [other.id]
+        sent = Approvals(alice).send_approved(pipeline(alice), approved.id, approved.prepared)
+        assert str(sent.result) == "accepted"
+        assert len(server.received) == 1
     submits = [d for who, what, d in _audit(team_db) if (who, what) == ("alice", "submit")]
     assert len(submits) == 2
 
@@ -303,8 +319,12 @@ def test_a_send_refused_before_its_claim_keeps_the_approval(
             private_key=rsa_key,
             endpoint_id="1",
         )
-        with pytest.raises(UnregisteredGatewayError, match="has not registered the gateway"):
+        with pytest.raises(UnregisteredGatewayError) as unregistered:
             Approvals(bob).send_approved(pipeline(bob), sid, elsewhere)
+        assert unregistered.value.message.startswith(
+            "Not sent: the team has not registered the gateway https://pay.example.com:443/paynet"
+        )
+        assert "(login merchant) that prod reaches" in unregistered.value.message
         assert Approvals(bob).submission(sid).state == "approved"
 
         small = prepared_payout(server.url, rsa_key, amount="5.00")  # the same order id
@@ -323,33 +343,40 @@ def test_a_send_the_pipeline_refuses_after_the_claim_ends_the_submission_refused
 ) -> None:
     """The last send of the order id has no known outcome: without the maker's answer to
     resend, the approved send is refused after its claim, nothing goes out, the submission
-    ends "refused" with the pipeline's words, and nothing of it stays bound to the order id."""
+    ends "refused" with the pipeline's words, and nothing of it stays bound to the order id:
+    the checker's own resend of a payout the policy lets through goes."""
+    _policy(team_db, "above", thresholds={"USD": "100.00"})
     replies = iter([DROP])
     with (
         serve(lambda r: next(replies, Reply(200, accepted("p-1"), FORM))) as server,
         TeamJournal(team_db.dsn("alice")) as alice,
         TeamJournal(team_db.dsn("bob")) as bob,
     ):
-        prepared = prepared_payout(server.url, rsa_key)
-        assert str(pipeline(alice).send(prepared, Decision(True)).result) == "unknown"
-        _policy(team_db)
-        sid = Approvals(alice).submit("prod", prepared).id
+        small = prepared_payout(server.url, rsa_key, amount="5.00")
+        assert str(pipeline(alice).send(small, Decision(True)).result) == "unknown"
+        big = prepared_payout(server.url, rsa_key, amount="500.00")
+        sid = Approvals(alice).submit("prod", big).id
         Approvals(bob).approve(sid)
         with pytest.raises(SendRefusedError) as refused:
-            Approvals(bob).send_approved(pipeline(bob), sid, prepared)
+            Approvals(bob).send_approved(pipeline(bob), sid, big)
         assert len(server.received) == 1  # the first, lost one only
         ended = Approvals(bob).submission(sid)
         assert ended.state == "refused"
         assert ended.reason == refused.value.message
         with pytest.raises(ApprovalRefusedError) as again:
-            Approvals(bob).send_approved(pipeline(bob), sid, prepared, Decision(True, True))
+            Approvals(bob).send_approved(pipeline(bob), sid, big, Decision(True, True))
         assert again.value.message.startswith(
             f"#{sid} was approved by bob, but its send was refused"
         )
         assert len(server.received) == 1
+        resent = pipeline(bob).send(small, Decision(True, True))
+        assert str(resent.result) == "accepted"
+        assert len(server.received) == 2
     assert refused.value.message.startswith("The last send of p-1 has an unknown outcome.")
     said = f"send: {refused.value.message}; nothing was sent"
-    assert _audit(team_db)[-3:-1] == [("bob", "claim", ""), ("bob", "refused", said)]
+    audit = _audit(team_db)
+    at = audit.index(("bob", "claim", ""))
+    assert audit[at + 1] == ("bob", "refused", said)
 
 
 def test_the_makers_answers_go_with_the_approved_send(
@@ -498,3 +525,57 @@ def test_team_audit_says_when_the_trail_goes_on_past_a_page(
     out, err = capsys.readouterr()
     assert out.splitlines()[-1].endswith("the last step")
     assert err == ""
+
+
+def test_a_rejection_is_found_by_the_requests_hash_whatever_order_id_it_named(
+    team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """A submission made in psql under the maker's login may name any order id with a
+    request's hash (a maker reads the team's hash key): rejected, the request of that hash
+    (a single request, or a batch file) is refused in the console's words all the same."""
+    import json
+
+    from console.core.team.approvals.approval import approved_row
+    from console.core.team.hashing import batch_hash
+    from console.core.team.storage.gateways import Target
+
+    _policy(team_db)
+    single = prepared_payout(NOWHERE, rsa_key, order="h-1")
+    rows = [prepared_payout(NOWHERE, rsa_key, order=o, amount="5.00") for o in ("h-2", "h-3")]
+    with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
+        key = alice.hash_key
+        digest = approved_row("prod", single, key)["content_hash"]
+        whole = batch_hash("prod", rows, key)
+        with connect(team_db.dsn("alice")) as sql:
+            forged = sql.execute(
+                "SELECT gateway.submit('prod', 'payout-check', 'other', '10.50', 'USD', NULL, %s,"
+                " '[]', NULL, false, %s, 'merchant')",
+                (digest, single.url),
+            ).fetchone()
+            forged_batch = sql.execute(
+                "SELECT gateway.submit_batch('prod', 'payout-check', %s, '{}', %s::jsonb, false,"
+                " 'pay.csv', %s, 'merchant')",
+                (
+                    whole,
+                    json.dumps([{"client_orderid": "other-2", "content_hash": "0" * 64}]),
+                    single.url,
+                ),
+            ).fetchone()
+        assert forged is not None
+        assert forged_batch is not None
+        for sid in (forged[0], forged_batch[0]):
+            Approvals(bob).reject(sid, "made in psql")
+        with pytest.raises(RejectedBeforeError) as refused:
+            Approvals(alice).submit("prod", single)
+        assert refused.value.message.startswith(
+            f"Not submitted: the same request #{forged[0]} was rejected before by bob at "
+        )
+        with pytest.raises(RejectedBeforeError) as refused_batch:
+            Approvals(alice).submit_batch(
+                "prod", "payout-check", whole, {"lines": []}, rows, card_data=False,
+                source="pay.csv", target=Target.of(rows[0]),
+            )  # fmt: skip
+        assert refused_batch.value.message.startswith(
+            f"Not submitted: the same request #{forged_batch[0]} was rejected before by bob at "
+        )
+        assert Approvals(bob).pending() == []
