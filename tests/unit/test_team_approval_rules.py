@@ -117,7 +117,12 @@ def test_admin_steps_say_what_changed_and_what_was_refused(team_db: TeamDatabase
             "--role must be one of maker, checker, admin, sender, not 'boss'"
         )
         made = Approvals(admin).add_user(newcomer, "maker")
-        assert (made.before, made.after) == (None, ("maker",))
+        assert (made.name, made.role, made.before, made.after) == (
+            newcomer,
+            "maker",
+            None,
+            ("maker",),
+        )
         assert made.describe() == f"{newcomer} is a new login, now a maker."
         both = Approvals(admin).add_user(newcomer, "checker")
         assert (both.before, both.after) == (("maker",), ("checker", "maker"))
