@@ -469,9 +469,9 @@ def test_a_batch_rejected_before_is_refused_unless_the_maker_says_so(
     _policy(team_db)
     rows = [prepared_payout(NOWHERE, rsa_key, order=o, amount="5.00") for o in ("r-1", "r-2")]
 
-    def submit(approvals: Approvals, **again: bool) -> int:
+    def submit(approvals: Approvals, digest: str = "e" * 64, **again: bool) -> int:
         return approvals.submit_batch(
-            "prod", "payout-check", "e" * 64, {"lines": ["2 rows to Zürich"]}, rows,
+            "prod", "payout-check", digest, {"lines": ["2 rows to Zürich"]}, rows,
             card_data=False, source="pay.csv", target=Target.of(rows[0]), **again,
         )  # fmt: skip
 
@@ -480,8 +480,9 @@ def test_a_batch_rejected_before_is_refused_unless_the_maker_says_so(
         assert Approvals(alice).latest_batch("prod", "e" * 64).id == first  # type: ignore[union-attr]
         Approvals(bob).reject(first, "wrong month")
         assert Approvals(alice).latest_batch("prod", "e" * 64) is None
-        with pytest.raises(RejectedBeforeError, match=f"#{first} was rejected before by bob"):
-            submit(Approvals(alice))
+        for digest in ("e" * 64, "d" * 64):  # the same file, or another with its order ids
+            with pytest.raises(RejectedBeforeError, match=f"#{first} was rejected before by bob"):
+                submit(Approvals(alice), digest)
         again = submit(Approvals(alice), after_rejection=True)
         resubmitted = Approvals(bob).submission(again)
     assert (resubmitted.after_rejection_of, resubmitted.batch_rows) == (first, 2)
