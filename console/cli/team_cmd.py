@@ -369,13 +369,20 @@ def run_reject(args: argparse.Namespace) -> int:
 
 def run_audit(args: argparse.Namespace) -> int:
     # boundary: the approvals (pipeline, client, journals) load for the commands that use them
-    from console.core.team.approvals.approval import Approvals
+    from console.core.team.approvals.approval import AUDIT_PAGE, Approvals
 
     if args.verify:
         return run_verify(args, team_dsn(args))
     when = since(args.since)
     with team_journal(args) as journal:
-        entries = Approvals(journal).audit(when)
+        entries = Approvals(journal).audit(when, AUDIT_PAGE + 1)
+    if len(entries) > AUDIT_PAGE:  # a page at a time, and never cut silently
+        entries = entries[:AUDIT_PAGE]
+        last = entries[-1].at.astimezone().isoformat()
+        print(
+            f"The first {AUDIT_PAGE} entries are shown; the trail goes on: --since {last}",
+            file=sys.stderr,
+        )
     if args.json:
         rows = [{**dataclasses.asdict(e), "at": e.at.isoformat()} for e in entries]
         print(json.dumps(rows, indent=2, ensure_ascii=False))

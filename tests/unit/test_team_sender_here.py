@@ -13,7 +13,7 @@ import pytest
 
 from console.cli import main
 from console.cli.failures import EXIT_OK, EXIT_SUBMITTED
-from console.core.team import TeamJournal
+from console.core.team import Approvals, TeamJournal
 from tests.helpers.batch_files import card_file, card_row, write_csv
 from tests.helpers.http_server import TestServer
 from tests.helpers.postgres import TeamDatabase
@@ -164,3 +164,7 @@ def test_the_team_sender_run_in_this_process_sends_a_queued_payout_once(
     assert stand_in.payouts == {"s-1": 1}
     assert stand_in.bodies[0]["credit_card_number"] == PAN  # opened from its seal
     assert "#1 payout-check s-1 -> ACCEPTED" in capsys.readouterr().err
+    with TeamJournal(team_db.dsn("bob")) as bob:  # the submission says so, with its row
+        done = Approvals(bob).submission(1)
+        assert (done.state, done.rows_sent) == ("sent", 1)
+        assert [r.id for r in bob.fetch()] == [done.request_id]

@@ -62,6 +62,10 @@ if TYPE_CHECKING:
     from console.core.team.storage.journal import TeamJournal
 
 
+# Entries `team audit` reads at a time, oldest first (it says so when more may follow).
+AUDIT_PAGE = 1000
+
+
 def approved_decision(maker: Decision | None = None) -> Decision:
     """What an approval decides: the production confirmation is the checker's; the maker's
     answers to the pipeline's other questions (``maker``) stay the maker's."""
@@ -350,8 +354,8 @@ class Approvals:
             ).fetchall()
         return [submission_of(tuple(r)) for r in rows]
 
-    def audit(self, since: datetime | None = None, limit: int = 1000) -> list[AuditEntry]:
-        """The audit trail, oldest first."""
+    def audit(self, since: datetime | None = None, limit: int = AUDIT_PAGE) -> list[AuditEntry]:
+        """The audit trail from ``since`` on, oldest first: at most ``limit`` entries."""
         with self.journal.reading() as db:
             rows = db.execute(
                 "SELECT id, at, actor, role, action, submission_id, request_id, environment,"
@@ -447,7 +451,7 @@ class Approvals:
         if answer != "ok":
             raise ApprovalRefusedError(f"Not sent: {answer[9:]}.")
 
-    def end_claim(self, sid: int, why: str = "") -> str:
+    def end_claim(self, sid: int, why: str) -> str:
         """End this person's claim on ``sid``: "refused" when nothing was sent (``why`` in
         the audit trail), "sent" for a batch that sent rows; returns the state."""
         with self.journal.writing() as db:
