@@ -64,6 +64,7 @@ if TYPE_CHECKING:
 
 # Entries `team audit` reads at a time, oldest first (it says so when more may follow).
 AUDIT_PAGE = 1000
+LOOK_EVERY = 1.0  # seconds between two looks at a submission waited for (notices wake it sooner)
 
 
 def approved_decision(maker: Decision | None = None) -> Decision:
@@ -459,7 +460,8 @@ class Approvals:
 
     def wait_for_decision(self, sid: int, timeout: float) -> Submission:
         """The submission once a checker decided it (or it expired), or as it is after
-        ``timeout`` seconds; woken by LISTEN/NOTIFY, checked every second anyway."""
+        ``timeout`` seconds; woken by LISTEN/NOTIFY, checked every :data:`LOOK_EVERY`
+        seconds anyway (an expiry sends no notice)."""
 
         heard = threading.Event()
         listener = TeamListener(
@@ -473,7 +475,7 @@ class Approvals:
                 left = end - time.monotonic()
                 if found.state != "pending" or found.expires <= _now(self.journal) or left <= 0:
                     return found
-                heard.wait(min(1.0, left))
+                heard.wait(min(LOOK_EVERY, left))
                 heard.clear()
         finally:
             listener.stop()
