@@ -129,3 +129,20 @@ def register_environment(
         login=env.login,
         endpoint_id=env.endpoint_id,
     )
+
+
+def audit_entries(db: Any) -> list[tuple[str, str, str]]:
+    """The team database ``db``'s audit trail as (actor, action, detail), read by its owner."""
+    from console.core.team import Approvals, TeamJournal
+
+    with TeamJournal(db.dsn()) as owner:
+        return [(a.actor, a.action, a.detail) for a in Approvals(owner).audit()]
+
+
+def prod_policy(db: Any, mode: str = "all", **kw: Any) -> None:
+    """The team's gateway "prod" registered with approval ``mode`` (and ``kw``: thresholds,
+    its base URL ...), by the team database ``db``'s first admin."""
+    from console.core.team import TeamJournal
+
+    with TeamJournal(db.dsn("root_admin")) as admin:
+        register_policy(admin, "prod", mode, **kw)

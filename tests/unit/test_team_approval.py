@@ -30,30 +30,21 @@ from tests.helpers.team import (
     FORM,
     PAN,
     accepted,
+    audit_entries,
     pipeline,
     prepare_values,
     prepared_payout,
-    register_policy,
+    prod_policy,
     silent_gateway,
 )
 
 psycopg = pytest.importorskip("psycopg")
 
 
-def _policy(db: TeamDatabase, mode: str = "all", **kw: object) -> None:
-    with TeamJournal(db.dsn("root_admin")) as admin:
-        register_policy(admin, "prod", mode, **kw)  # type: ignore[arg-type]
-
-
-def _audit(db: TeamDatabase) -> list[tuple[str, str, str]]:
-    with TeamJournal(db.dsn()) as owner:
-        return [(a.actor, a.action, a.detail) for a in Approvals(owner).audit()]
-
-
 def test_a_checker_approves_and_the_payout_is_sent_exactly_once(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    _policy(team_db)
+    prod_policy(team_db)
     with (
         serve(lambda r: Reply(200, accepted(), FORM)) as server,
         TeamJournal(team_db.dsn("alice")) as alice,
@@ -77,7 +68,7 @@ def test_a_checker_approves_and_the_payout_is_sent_exactly_once(
         row = alice.fetch()[0]  # the maker sees the checker's send in the shared journal
         assert (row.outcome, row.client_orderid) == ("accepted", "p-1")
         assert alice.people([row.id]) == {row.id: ("bob", "bob")}
-    actions = [(who, what) for who, what, _ in _audit(team_db)]
+    actions = [(who, what) for who, what, _ in audit_entries(team_db)]
     for step in [("alice", "submit"), ("bob", "approve"), ("bob", "send"), ("bob", "outcome")]:
         assert step in actions
 
@@ -85,7 +76,7 @@ def test_a_checker_approves_and_the_payout_is_sent_exactly_once(
 def test_the_makers_own_approval_is_refused_by_the_database_and_audited(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    _policy(team_db)
+    prod_policy(team_db)
     with TeamJournal(team_db.dsn("dave")) as dave:  # a maker who is also a checker
         submitted = Approvals(dave).submit("prod", prepared_payout("http://127.0.0.1:9", rsa_key))
         with pytest.raises(ApprovalRefusedError, match="other than its maker"):
@@ -106,14 +97,14 @@ def test_the_makers_own_approval_is_refused_by_the_database_and_audited(
             "UPDATE gateway.submissions SET state = 'approved', decided_by = maker WHERE id = %s",
             (submitted.id,),
         )
-    refusals = [(who, detail) for who, what, detail in _audit(team_db) if what == "refused"]
+    refusals = [(who, detail) for who, what, detail in audit_entries(team_db) if what == "refused"]
     assert refusals == [("dave", "approve: self-approval"), ("dave", "approve: self-approval")]
     with TeamJournal(team_db.dsn("bob")) as bob:
         assert Approvals(bob).submission(submitted.id).state == "pending"
 
 
 def test_the_audit_trail_cannot_be_changed_even_by_its_owner(team_db: TeamDatabase) -> None:
-    _policy(team_db)
+    prod_policy(team_db)
     with connect(team_db.dsn()) as owner:
         for statement in (
             "UPDATE gateway.audit SET detail = 'nothing happened'",
@@ -124,14 +115,14 @@ def test_the_audit_trail_cannot_be_changed_even_by_its_owner(team_db: TeamDataba
                 owner.execute(statement)
     with connect(team_db.dsn("bob")) as bob, pytest.raises(psycopg.errors.InsufficientPrivilege):
         bob.execute("INSERT INTO gateway.audit (role, action) VALUES ('x', 'forged')")
-    assert ("root_admin", "policy") in [(w, a) for w, a, _ in _audit(team_db)]
+    assert ("root_admin", "policy") in [(w, a) for w, a, _ in audit_entries(team_db)]
 
 
 @pytest.mark.parametrize("carol_late", [0.0, 1.0], ids=["together", "after-the-send"])
 def test_two_checkers_approving_at_the_same_moment_give_one_send(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey, carol_late: float
 ) -> None:
-    _policy(team_db)
+    prod_policy(team_db)
     with serve(lambda r: Reply(200, accepted(), FORM)) as server:
         with TeamJournal(team_db.dsn("alice")) as alice:
             sid = Approvals(alice).submit("prod", prepared_payout(server.url, rsa_key)).id
@@ -175,7 +166,7 @@ def test_two_checkers_approving_at_the_same_moment_give_one_send(
 def test_a_changed_request_loses_its_approval(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    _policy(team_db)
+    prod_policy(team_db)
     with (
         serve(lambda r: Reply(200, accepted(), FORM)) as server,
         TeamJournal(team_db.dsn("alice")) as alice,
@@ -196,7 +187,7 @@ def test_a_changed_request_loses_its_approval(
 def test_the_database_holds_back_a_payout_sent_around_the_approval(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    _policy(team_db, "above", thresholds={"USD": "100.00"})
+    prod_policy(team_db, "above", thresholds={"USD": "100.00"})
     with (
         serve(lambda r: Reply(200, accepted(), FORM)) as server,
         TeamJournal(team_db.dsn("alice")) as alice,
@@ -214,13 +205,13 @@ def test_the_database_holds_back_a_payout_sent_around_the_approval(
         with pytest.raises(ApprovalRefusedError, match="approval policy"):
             pipeline(alice).send(big, _yes())  # the pipeline alone, as psql would
         assert len(server.received) == 1
-    assert ("alice", "refused", "send without approval: big (the policy of prod)") in _audit(
+    assert ("alice", "refused", "send without approval: big (the policy of prod)") in audit_entries(
         team_db
     )
 
 
 def test_a_pending_submission_expires(team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey) -> None:
-    _policy(team_db, expiry=timedelta(seconds=0.3))
+    prod_policy(team_db, expiry=timedelta(seconds=0.3))
     with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
         sid = Approvals(alice).submit("prod", prepared_payout("http://127.0.0.1:9", rsa_key)).id
         time.sleep(0.4)
@@ -228,14 +219,14 @@ def test_a_pending_submission_expires(team_db: TeamDatabase, rsa_key: rsa.RSAPri
         with pytest.raises(ApprovalRefusedError, match="expired"):
             Approvals(bob).approve(sid)
         assert Approvals(bob).submission(sid).state == "expired"
-    assert ("bob", "refused", "approve: expired") in _audit(team_db)
+    assert ("bob", "refused", "approve: expired") in audit_entries(team_db)
 
 
 def test_card_data_never_reaches_the_shared_database(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     """The maker's console keeps the card in memory and sends when the approval arrives."""
-    _policy(team_db)
+    prod_policy(team_db)
     with (
         serve(lambda r: Reply(200, accepted(), FORM)) as server,
         TeamJournal(team_db.dsn("alice")) as alice,
@@ -337,7 +328,7 @@ def test_every_refused_approval_step_is_in_the_audit_trail(
 ) -> None:
     """A second approval, a send of a changed request, a send of a void approval: each is
     refused and named in the audit trail with the person and their role."""
-    _policy(team_db)
+    prod_policy(team_db)
     with (
         TeamJournal(team_db.dsn("alice")) as alice,
         TeamJournal(team_db.dsn("bob")) as bob,

@@ -30,10 +30,11 @@ from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import (
     FORM,
     accepted,
+    audit_entries,
     pipeline,
     prepare_values,
     prepared_payout,
-    register_policy,
+    prod_policy,
 )
 
 psycopg = pytest.importorskip("psycopg")
@@ -41,20 +42,10 @@ psycopg = pytest.importorskip("psycopg")
 NOWHERE = "http://127.0.0.1:9"  # a local gateway nobody answers on: nothing is sent there
 
 
-def _policy(db: TeamDatabase, mode: str = "all", **kw: object) -> None:
-    with TeamJournal(db.dsn("root_admin")) as admin:
-        register_policy(admin, "prod", mode, **kw)  # type: ignore[arg-type]
-
-
-def _audit(db: TeamDatabase) -> list[tuple[str, str, str]]:
-    with TeamJournal(db.dsn()) as owner:
-        return [(a.actor, a.action, a.detail) for a in Approvals(owner).audit()]
-
-
 def test_a_checkers_refused_decisions_are_told_word_for_word(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    _policy(team_db)
+    prod_policy(team_db)
     with (
         TeamJournal(team_db.dsn("dave")) as dave,
         TeamJournal(team_db.dsn("bob")) as bob,
@@ -88,7 +79,7 @@ def test_a_checkers_refused_decisions_are_told_word_for_word(
 def test_a_send_of_another_request_than_the_approved_one_voids_it_in_words(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    _policy(team_db)
+    prod_policy(team_db)
     with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
         sid = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key)).id
         approved = Approvals(bob).approve(sid)
@@ -100,7 +91,7 @@ def test_a_send_of_another_request_than_the_approved_one_voids_it_in_words(
             "Not sent: the request is not the one approved, so the approval is void."
         )
         assert Approvals(bob).submission(sid).state == "void"
-    assert ("bob", "approve", "") in _audit(team_db)  # an approval gives no reason
+    assert ("bob", "approve", "") in audit_entries(team_db)  # an approval gives no reason
 
 
 def test_admin_steps_say_what_changed_and_what_was_refused(team_db: TeamDatabase) -> None:
@@ -142,7 +133,7 @@ def test_admin_steps_say_what_changed_and_what_was_refused(team_db: TeamDatabase
             "Refused by the team database: only an admin may set the callback secret."
         )
         Approvals(admin).set_callback_secret("prod", "s3cret")  # an admin's: no refusal
-    audit = _audit(team_db)
+    audit = audit_entries(team_db)
     assert ("alice", "refused", "callback secret: not an admin") in audit
     assert ("root_admin", "callback secret", "the merchant control secret the database checks"
             " callbacks with was set") in audit  # fmt: skip
@@ -159,7 +150,7 @@ def test_a_submission_to_a_gateway_nobody_registered_names_it_and_its_login_as_t
     from console.core.prepared import prepare
     from tests.helpers.team import payout_values
 
-    _policy(team_db)
+    prod_policy(team_db)
     elsewhere = prepare(
         "payout-check",
         payout_values("u-1"),
@@ -184,7 +175,7 @@ def test_only_payouts_and_recurring_profiles_are_held_by_a_policy_of_all(
     from console.core.prepared import prepare
     from console.core.spec import example_values
 
-    _policy(team_db)
+    prod_policy(team_db)
     card_ref = prepare(
         "create-card-ref",
         example_values("create-card-ref"),
@@ -203,7 +194,7 @@ def test_the_same_request_submitted_twice_is_one_submission(
 ) -> None:
     """Submitted again while it waits (for a decision, or approved for its send): the first
     submission, which the maker's console then sends with the card data it holds."""
-    _policy(team_db)
+    prod_policy(team_db)
     with (
         serve(lambda r: Reply(200, accepted("c-1"), FORM)) as server,
         TeamJournal(team_db.dsn("alice")) as alice,
@@ -236,7 +227,7 @@ def test_the_same_request_submitted_twice_is_one_submission(
         sent = Approvals(alice).send_approved(pipeline(alice), approved.id, approved.prepared)
         assert str(sent.result) == "accepted"
         assert len(server.received) == 1
-    submits = [d for who, what, d in _audit(team_db) if (who, what) == ("alice", "submit")]
+    submits = [d for who, what, d in audit_entries(team_db) if (who, what) == ("alice", "submit")]
     assert len(submits) == 2
 
 
@@ -245,7 +236,7 @@ def test_a_checker_reads_the_masked_fields_and_the_request_itself(
 ) -> None:
     import json
 
-    _policy(team_db)
+    prod_policy(team_db)
     prepared = prepared_payout(NOWHERE, rsa_key, amount="12.34")
     card = prepared_payout(NOWHERE, rsa_key, order="c-1", card=True)
     with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
@@ -267,7 +258,7 @@ def test_a_checker_reads_the_masked_fields_and_the_request_itself(
 def test_a_request_submitted_again_after_its_rejection_names_it_to_the_checkers(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    _policy(team_db)
+    prod_policy(team_db)
     with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
         first = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key)).id
         other = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key, order="p-2")).id
@@ -308,7 +299,7 @@ def test_a_send_refused_before_its_claim_keeps_the_approval(
     from console.core.prepared import prepare
     from tests.helpers.team import payout_values
 
-    _policy(team_db, "above", thresholds={"USD": "100.00"})
+    prod_policy(team_db, "above", thresholds={"USD": "100.00"})
     with (
         serve(lambda r: Reply(200, accepted("p-1"), FORM)) as server,
         TeamJournal(team_db.dsn("alice")) as alice,
@@ -341,7 +332,7 @@ def test_a_send_refused_before_its_claim_keeps_the_approval(
         assert "p-1" in blocked.value.message
         assert Approvals(bob).submission(sid).state == "approved"
         assert len(server.received) == 1
-    assert not any(what == "send" and who == "bob" for who, what, _ in _audit(team_db))
+    assert not any(what == "send" and who == "bob" for who, what, _ in audit_entries(team_db))
 
 
 def test_a_send_the_pipeline_refuses_after_the_claim_ends_the_submission_refused(
@@ -351,7 +342,7 @@ def test_a_send_the_pipeline_refuses_after_the_claim_ends_the_submission_refused
     resend, the approved send is refused after its claim, nothing goes out, the submission
     ends "refused" with the pipeline's words, and nothing of it stays bound to the order id:
     the checker's own resend of a payout the policy lets through goes."""
-    _policy(team_db, "above", thresholds={"USD": "100.00"})
+    prod_policy(team_db, "above", thresholds={"USD": "100.00"})
     replies = iter([DROP])
     with (
         serve(lambda r: next(replies, Reply(200, accepted("p-1"), FORM))) as server,
@@ -380,7 +371,7 @@ def test_a_send_the_pipeline_refuses_after_the_claim_ends_the_submission_refused
         assert len(server.received) == 2
     assert refused.value.message.startswith("The last send of p-1 has an unknown outcome.")
     said = f"send: {refused.value.message}; nothing was sent"
-    audit = _audit(team_db)
+    audit = audit_entries(team_db)
     at = audit.index(("bob", "claim", ""))
     assert audit[at + 1] == ("bob", "refused", said)
 
@@ -403,7 +394,7 @@ def test_the_makers_answers_go_with_the_approved_send(
         prepared = prepare_values(server.url, rsa_key, values)
         lost = pipeline(alice).send(prepared, Decision(True, False, True))
         assert str(lost.result) == "unknown"
-        _policy(team_db)
+        prod_policy(team_db)
         for answers in (Decision(False, False, True), Decision(False, True, False)):
             sid = Approvals(alice).submit("prod", prepared).id
             Approvals(bob).approve(sid)
@@ -434,7 +425,7 @@ def test_a_maker_waiting_hears_the_decision_at_once_and_no_longer_than_asked(
     machine cannot pass for either): the send follows the approval at once; without a
     decision the wait ends when it was asked to."""
     monkeypatch.setattr(approval_module, "LOOK_EVERY", 5.0)
-    _policy(team_db)
+    prod_policy(team_db)
     with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
         sid = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key)).id
         other = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key, order="p-2")).id
@@ -456,7 +447,7 @@ def test_a_maker_waiting_is_told_when_the_submission_expires(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     """Expiry sends no notice: the once-a-second look ends the wait soon after it."""
-    _policy(team_db, expiry=timedelta(seconds=0.3))
+    prod_policy(team_db, expiry=timedelta(seconds=0.3))
     with TeamJournal(team_db.dsn("alice")) as alice:
         sid = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key)).id
         found_state, took = _waited(Approvals(alice), sid, 10)
@@ -469,7 +460,7 @@ def test_a_batch_rejected_before_is_refused_unless_the_maker_says_so(
 ) -> None:
     from console.core.team.storage.gateways import Target
 
-    _policy(team_db)
+    prod_policy(team_db)
     rows = [prepared_payout(NOWHERE, rsa_key, order=o, amount="5.00") for o in ("r-1", "r-2")]
 
     def submit(approvals: Approvals, digest: str = "e" * 64, **again: bool) -> int:
@@ -548,7 +539,7 @@ def test_a_rejection_is_found_by_the_requests_hash_whatever_order_id_it_named(
     from console.core.team.hashing import batch_hash
     from console.core.team.storage.gateways import Target
 
-    _policy(team_db)
+    prod_policy(team_db)
     single = prepared_payout(NOWHERE, rsa_key, order="h-1")
     rows = [prepared_payout(NOWHERE, rsa_key, order=o, amount="5.00") for o in ("h-2", "h-3")]
     with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:

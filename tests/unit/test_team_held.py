@@ -32,7 +32,15 @@ from tests.helpers.batch_files import ACCOUNT_HEADER, account_row, write_csv
 from tests.helpers.http_server import DROP, Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.sender import Gateway, sender_here
-from tests.helpers.team import FORM, PAN, accepted, pipeline, prepared_payout, register_policy
+from tests.helpers.team import (
+    FORM,
+    PAN,
+    accepted,
+    audit_entries,
+    pipeline,
+    prepared_payout,
+    register_policy,
+)
 
 pytest.importorskip("psycopg")
 
@@ -40,11 +48,6 @@ pytest.importorskip("psycopg")
 def _policy(db: TeamDatabase, mode: str = "all", environment: str = "prod") -> None:
     with TeamJournal(db.dsn("root_admin")) as admin:
         register_policy(admin, environment, mode)
-
-
-def _audit(db: TeamDatabase) -> list[tuple[str, str, str]]:
-    with TeamJournal(db.dsn()) as owner:
-        return [(a.actor, a.action, a.detail) for a in Approvals(owner).audit()]
 
 
 def test_hold_applies_only_where_a_team_policy_says_so(
@@ -213,7 +216,7 @@ def test_a_claimed_send_refused_by_the_guard_ends_refused_for_everyone(
         seen = Approvals(carol).submission(sid)
         assert seen.state == "refused"
         assert "outcome" in (seen.reason or "")
-    refusals = [(w, d) for w, a, d in _audit(team_db) if a == "refused"]
+    refusals = [(w, d) for w, a, d in audit_entries(team_db) if a == "refused"]
     assert refusals[-1][0] == "bob"
     assert refusals[-1][1].startswith("send: ")
     assert "nothing was sent" in refusals[-1][1]
@@ -260,7 +263,7 @@ def test_a_claim_whose_console_is_gone_ends_refused(
         assert (found.state, found.sender) == ("refused", "carol")
         assert "stopped before sending" in (found.reason or "")
     assert ("bob", "refused", "send: the console that claimed it stopped; nothing was sent") in (
-        _audit(team_db)
+        audit_entries(team_db)
     )
 
 
@@ -300,7 +303,7 @@ def test_the_same_request_held_again_finds_its_waiting_submission(
         assert len(server.received) == 1
         sent = pipeline(alice).check(prepared_payout(server.url, rsa_key, card=True))
         assert hold(pipeline(alice), sent) is None  # sent: the guard refuses it, none held
-    assert ("bob", "refused", "send: sent") in _audit(team_db)
+    assert ("bob", "refused", "send: sent") in audit_entries(team_db)
 
 
 def test_where_the_team_sender_serves_a_request_goes_to_it_and_its_outcome_is_read_back(

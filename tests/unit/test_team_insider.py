@@ -18,7 +18,14 @@ from console.core.pipeline import Decision
 from console.core.team import Approvals, TeamJournal, TeamPermissionError, connect, content_hash
 from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
-from tests.helpers.team import FORM, accepted, pipeline, prepared_payout, register_policy
+from tests.helpers.team import (
+    FORM,
+    accepted,
+    audit_entries,
+    pipeline,
+    prepared_payout,
+    register_policy,
+)
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -28,11 +35,6 @@ INSERT = (
     " 'payout-check', %(url)s, %(gateway)s, 'p-1', %(amount)s, %(currency)s, %(receiver)s,"
     " %(hash)s, 'pending', %(sid)s) RETURNING id, approved_by"
 )
-
-
-def _audit(db: TeamDatabase) -> list[tuple[str, str, str]]:
-    with TeamJournal(db.dsn()) as owner:
-        return [(a.actor, a.action, a.detail) for a in Approvals(owner).audit()]
 
 
 def _approved_25_usd(db: TeamDatabase, key: rsa.RSAPrivateKey) -> tuple[int, str]:
@@ -100,7 +102,7 @@ def test_a_claim_that_names_no_request_hash_takes_nothing_and_the_payout_goes_ou
             "SELECT state FROM gateway.submissions WHERE id = %s", (sid,)
         ).fetchone() == ("approved",)
     assert ("carol", "refused", "send: no request hash given; the submission stays approved") in (
-        _audit(team_db)
+        audit_entries(team_db)
     )
     with TeamJournal(team_db.dsn("alice")) as alice:  # the approved payout is still hers
         prepared = prepared_payout("https://gw.example", rsa_key, amount="25.00", currency="USD")
@@ -172,7 +174,7 @@ def test_a_maker_cannot_settle_another_persons_payout(
         )
         assert updated.rowcount == 0  # row-level security: not hers
     assert _final(team_db, row_id) == (None, None)
-    refusals = [d for who, what, d in _audit(team_db) if (who, what) == ("alice", "refused")]
+    refusals = [d for who, what, d in audit_entries(team_db) if (who, what) == ("alice", "refused")]
     assert len(refusals) == 4
     assert "no callback or status answer the database could verify" in refusals[0]
 
@@ -200,7 +202,7 @@ def test_a_makers_forged_status_row_does_not_decline_another_persons_payout(
         ).fetchall()
         assert changed == []
     assert _final(team_db, row_id) == (None, None)
-    refusals = [d for who, what, d in _audit(team_db) if (who, what) == ("alice", "refused")]
+    refusals = [d for who, what, d in audit_entries(team_db) if (who, what) == ("alice", "refused")]
     assert "only the team sender's status answers count" in refusals[-1]
 
 
@@ -230,7 +232,7 @@ def test_a_maker_cannot_stand_in_for_the_team_sender(team_db: TeamDatabase) -> N
             sql.execute("INSERT INTO gateway.senders (environment) VALUES ('prod')")
         refused = sql.execute("SELECT gateway.refuse_queued(1, 'x')").fetchone()[0]
         assert refused.startswith("refused:")
-    refusals = [d for who, what, d in _audit(team_db) if (who, what) == ("alice", "refused")]
+    refusals = [d for who, what, d in audit_entries(team_db) if (who, what) == ("alice", "refused")]
     assert "sender start: not the team sender" in refusals
 
 
@@ -259,7 +261,7 @@ def test_verified_callbacks_and_the_senders_own_status_settle_and_are_audited(
     with TeamJournal(team_db.dsn("bob")) as bob:  # the sender's own console
         assert bob.set_final_status("gw", "p-1", "chargeback", source="status") == [row_id]
     assert _final(team_db, row_id) == ("chargeback", "status")
-    changes = [(who, d) for who, what, d in _audit(team_db) if what == "final status"]
+    changes = [(who, d) for who, what, d in audit_entries(team_db) if what == "final status"]
     assert changes == [
         ("alice", "p-1: none -> approved (callback; callback verified by the database)"),
         ("bob", "p-1: approved -> chargeback (status; set by its sender)"),
