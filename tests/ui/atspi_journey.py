@@ -173,8 +173,8 @@ def journey(pid: int) -> None:
             break
     report["after_skip"] = press("Return")  # on "Skip to Send": to Send
     report["after_send"] = press("Return")  # on Send: the cursor moves off it, in sight
-    outcome = wait_for(
-        lambda: [r for r in labels(app, "Last outcome") if "Accepted" in r["name"]], 30
+    outcome = wait_for(  # a loaded machine (a whole test run beside it) may take its time
+        lambda: [r for r in labels(app, "Last outcome") if "Accepted" in r["name"]], 90
     )
     report["outcome"] = outcome[0] if outcome else labels(app, "Last outcome")
     report["focus_at_outcome"] = focused(app)

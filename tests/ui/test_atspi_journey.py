@@ -104,6 +104,7 @@ def test_a_payout_sent_by_keyboard_is_heard(display: str, tmp_path: Path) -> Non
     assert after["box"][1] >= 0
     # the outcome is in the tree as text, and was announced
     outcome = report["outcome"]
+    assert isinstance(outcome, dict), (outcome, report["why_send_is_off"], report["heard"][-8:])
     assert "Accepted" in outcome["name"], outcome
     assert outcome["description"] == "Last outcome"
     announced = [h["text"] for h in report["heard"] if h["type"] == "object:announcement"]
