@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from console.core import batch
 from console.core.client import Outcome
 from console.core.gateway_identity import gateway_for
 from console.core.history import History
@@ -33,13 +35,36 @@ def journalled_send(
     return pipeline.send(prepared, Decision(True, True)).outcome
 
 
-def batch_pipeline(journal: Journal | None, conn: dict[str, object]) -> Pipeline:
-    """The pipeline a batch of environment "test" sends through, to the gateway ``conn``
-    (``base_url``, ``login``, ``private_key``, ``endpoint_id``) names."""
+def batch_pipeline(
+    journal: Journal | None,
+    conn: dict[str, Any],
+    *,
+    env: str = "test",
+    production: bool = False,
+    holds: Any = None,
+) -> Pipeline:
+    """The pipeline a batch of environment ``env`` sends through, to the gateway ``conn``
+    (``base_url``, ``login``, ``private_key``, ``endpoint_id``) names; ``holds``: a team's
+    approval rule."""
     return Pipeline(
-        "test",
-        gateway=lambda command: gateway_for(command, **conn),  # type: ignore[arg-type]
-        production=False,
+        env,
+        gateway=lambda command: gateway_for(command, **conn),
+        production=production,
         journal=journal,
         transport=Transport,
+        holds=holds,
+    )
+
+
+def planned_batch(
+    journal: Journal | None, path: Path, conn: dict[str, Any], **kw: Any
+) -> tuple[Pipeline, batch.Plan]:
+    """The pipeline of :func:`batch_pipeline` (``kw``: its options) and the plan of the batch
+    file at ``path`` checked through it (limit 10 rows)."""
+    pipeline = batch_pipeline(journal, conn, **kw)
+    validation = batch.check_batch(
+        batch.read_batch(path), lambda oid: pipeline.verdict(batch.COMMAND, oid)
+    )
+    return pipeline, batch.Plan(
+        validation, pipeline.environment, pipeline.production, batch.BatchLimits(10)
     )

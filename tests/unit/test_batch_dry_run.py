@@ -12,12 +12,11 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import batch
-from console.core.gateway_identity import gateway_for
 from console.core.history import History
-from console.core.pipeline import Check, Pipeline, Refusal
-from console.core.transport import Transport
+from console.core.pipeline import Check, Refusal
 from tests.helpers.batch_files import card_file
 from tests.helpers.http_server import Reply, serve
+from tests.helpers.pipeline import planned_batch
 from tests.helpers.team import FORM, accepted
 
 NOWHERE = "https://gw.example/paynet"  # never reached: a dry run sends nothing
@@ -36,37 +35,12 @@ class HoldsEveryRow:
         raise AssertionError("a row of a batch is never held on its own")
 
 
-def _planned(
-    history: History,
-    path: Path,
-    conn: dict[str, Any],
-    *,
-    env: str = "test",
-    production: bool = False,
-    holds: Any = None,
-) -> tuple[Pipeline, batch.Plan]:
-    """The pipeline to ``conn``'s gateway, journalled in ``history``, and the plan of the
-    batch file at ``path`` checked through it."""
-    pipeline = Pipeline(
-        env,
-        gateway=lambda command: gateway_for(command, **conn),
-        production=production,
-        journal=history,
-        transport=Transport,
-        holds=holds,
-    )
-    validation = batch.check_batch(
-        batch.read_batch(path), lambda oid: pipeline.verdict(batch.COMMAND, oid)
-    )
-    return pipeline, batch.Plan(validation, env, production, batch.BatchLimits(10))
-
-
 def _dry_run(
     tmp_path: Path, conn: dict[str, Any], *, production: bool = False, holds: Any = None
 ) -> batch.BatchReport:
     path = card_file(tmp_path / "b.csv", 2)
     with History() as history:
-        pipeline, plan = _planned(history, path, conn, production=production, holds=holds)
+        pipeline, plan = planned_batch(history, path, conn, production=production, holds=holds)
         return batch.sign_rows(pipeline, conn, plan)
 
 
@@ -111,7 +85,7 @@ def test_the_time_paused_is_left_out_of_the_rows_per_second(
     path = card_file(tmp_path / "b.csv", 1)
     conn = _conn(rsa_key)
     with History() as history:
-        pipeline, plan = _planned(history, path, conn)
+        pipeline, plan = planned_batch(history, path, conn)
         runner = batch.BatchRunner(pipeline, conn, plan, batch.BatchDecision())
         runner.pause()  # at 100
         runner.resume()  # at 110: 10 s paused
@@ -134,7 +108,7 @@ def test_a_confirmed_production_batch_sends_each_row_and_tells_its_progress(
     running: list[float] = []  # the seconds running each progress line shows
     with serve(lambda r: Reply(200, accepted(), FORM)) as server, History() as history:
         conn = _conn(rsa_key, server.url)
-        pipeline, plan = _planned(history, path, conn, env="live", production=True)
+        pipeline, plan = planned_batch(history, path, conn, env="live", production=True)
         runner = batch.BatchRunner(
             pipeline, conn, plan, batch.BatchDecision(confirmed=plan.summary)
         )
@@ -161,7 +135,7 @@ def test_a_run_skips_rows_the_pipeline_refuses_and_sends_nothing(
     path = card_file(tmp_path / "b.csv", 2)
     conn = _conn(rsa_key, "http://gw.example/paynet")  # plain http beyond this computer
     with History() as history:
-        pipeline, plan = _planned(history, path, conn)
+        pipeline, plan = planned_batch(history, path, conn)
         report = batch.BatchRunner(pipeline, conn, plan, batch.BatchDecision()).run()
     assert [(r.number, r.result, r.refusal) for r in report.results] == [
         (2, batch.SKIPPED, Refusal.PLAIN_HTTP),

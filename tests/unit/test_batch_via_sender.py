@@ -19,14 +19,13 @@ from typing import Any, ClassVar
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import batch as core
-from console.core.gateway_identity import gateway_for
 from console.core.history import History
 from console.core.order_facts import client_orderid
 from console.core.pipeline import Check, Decision, Pipeline, Sent
 from console.core.team.errors import ApprovalPendingError, NotApprovedError
-from console.core.transport import Transport
 from tests.helpers.batch_files import card_file
 from tests.helpers.http_server import Received, Reply, serve
+from tests.helpers.pipeline import planned_batch
 from tests.helpers.team import FORM, accepted
 
 REFUSED = "The team sender refused #1: the card number fails its check digit. Nothing was sent."
@@ -90,18 +89,7 @@ def _run(
     with serve(lambda r: Reply(200, accepted(_order(r)), FORM)) as server, History() as history:
         conn: dict[str, Any] = {"base_url": server.url, "login": "m", "private_key": key}
         conn["endpoint_id"] = "1"
-        pipeline = Pipeline(
-            "test",
-            gateway=lambda command: gateway_for(command, **conn),
-            production=False,
-            journal=history,
-            transport=Transport,
-            holds=sender_holds,
-        )
-        validation = core.check_batch(
-            core.read_batch(path), lambda oid: pipeline.verdict(core.COMMAND, oid)
-        )
-        plan = core.Plan(validation, "test", False, core.BatchLimits(10))
+        pipeline, plan = planned_batch(history, path, conn, holds=sender_holds)
         report = core.BatchRunner(pipeline, conn, plan, core.BatchDecision()).run()
     return report, submitted, [_order(r) for r in server.received]
 
