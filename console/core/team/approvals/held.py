@@ -237,7 +237,7 @@ class Awaiting:
         nothing new was submitted)."""
         earlier = self.submitted.earlier
         if earlier is None:
-            if self.via_sender and self.current().state in LET_GO:
+            if self.via_sender and self.goes_on(self.current()):
                 return f"Submitted to the team sender as #{self.id}"
             return f"Submitted for approval as #{self.id}"
         how = (
