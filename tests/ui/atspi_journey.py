@@ -30,6 +30,12 @@ KEYSYMS = {"Tab": 0xFF09, "Return": 0xFF0D, "e": 0x65}
 TAB_LIMIT = 80
 
 
+def answered(line: str) -> bool:
+    """The outcome line once the payout is accepted, or already the final status that the
+    sandbox's callback brings right after (on a loaded machine, before this looks again)."""
+    return "Accepted" in line or line.startswith("Final status approved")
+
+
 def find_app(pid: int, seconds: float) -> Any:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -173,8 +179,9 @@ def journey(pid: int) -> None:
             break
     report["after_skip"] = press("Return")  # on "Skip to Send": to Send
     report["after_send"] = press("Return")  # on Send: the cursor moves off it, in sight
-    outcome = wait_for(  # a loaded machine (a whole test run beside it) may take its time
-        lambda: [r for r in labels(app, "Last outcome") if "Accepted" in r["name"]], 90
+    outcome = wait_for(  # a loaded machine (a whole test run beside it) may take its time;
+        # the sandbox's callback may follow the acceptance before this reads the line again
+        lambda: [r for r in labels(app, "Last outcome") if answered(r["name"])], 90
     )
     report["outcome"] = outcome[0] if outcome else labels(app, "Last outcome")
     report["focus_at_outcome"] = focused(app)
