@@ -181,7 +181,8 @@ def journey(pid: int) -> None:
     report["after_send"] = press("Return")  # on Send: the cursor moves off it, in sight
     outcome = wait_for(  # a loaded machine (a whole test run beside it) may take its time;
         # the sandbox's callback may follow the acceptance before this reads the line again
-        lambda: [r for r in labels(app, "Last outcome") if answered(r["name"])], 90
+        lambda: [r for r in labels(app, "Last outcome") if answered(r["name"])],
+        90,
     )
     report["outcome"] = outcome[0] if outcome else labels(app, "Last outcome")
     report["focus_at_outcome"] = focused(app)
