@@ -7,13 +7,13 @@ taken for an interrupted one while the process that sends it runs.
 from __future__ import annotations
 
 import threading
-import time
 
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.team import TeamJournal
 from tests.helpers.history_data import answered, env_base_url, prepared
 from tests.helpers.postgres import TeamDatabase
+from tests.helpers.sender import wait_for
 from tests.helpers.team import register_policy
 
 
@@ -81,10 +81,12 @@ def test_a_send_on_its_way_from_any_thread_is_not_taken_for_an_interrupted_one(
         assert other_console.recover_interrupted() == []  # alice's process still sends
         journal.close()  # her process stops: its sessions end
         lost: list[int] = []
-        deadline = time.monotonic() + 10  # a session's server process ends a moment later
-        while sorted(lost) != sorted(rows) and time.monotonic() < deadline:
-            lost += other_console.recover_interrupted()
-            time.sleep(0.05)
+
+        def all_taken() -> bool:  # a session's server process ends a moment after it closes
+            lost.extend(other_console.recover_interrupted())
+            return sorted(lost) == sorted(rows)
+
+        wait_for(all_taken, timeout=10, every=0.05)
         assert sorted(lost) == sorted(rows)
 
 
