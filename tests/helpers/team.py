@@ -18,6 +18,7 @@ from console.core.transport import Transport
 
 FORM = {"Content-Type": "text/html;charset=utf-8"}
 PAN = "4444444444444448"
+NOWHERE = "http://127.0.0.1:9"  # a local gateway nobody answers on: nothing is sent there
 CARD_FIELDS = ("credit_card_number", "cvv2", "card_printed_name", "expire_month", "expire_year")
 
 

@@ -28,6 +28,7 @@ from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import (
     FORM,
+    NOWHERE,
     PAN,
     accepted,
     audit_entries,
@@ -78,7 +79,7 @@ def test_the_makers_own_approval_is_refused_by_the_database_and_audited(
 ) -> None:
     prod_policy(team_db)
     with TeamJournal(team_db.dsn("dave")) as dave:  # a maker who is also a checker
-        submitted = Approvals(dave).submit("prod", prepared_payout("http://127.0.0.1:9", rsa_key))
+        submitted = Approvals(dave).submit("prod", prepared_payout(NOWHERE, rsa_key))
         with pytest.raises(ApprovalRefusedError, match="other than its maker"):
             Approvals(dave).approve(submitted.id)
     # plain SQL as the maker: the function refuses, the table cannot be written at all
@@ -213,7 +214,7 @@ def test_the_database_holds_back_a_payout_sent_around_the_approval(
 def test_a_pending_submission_expires(team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey) -> None:
     prod_policy(team_db, expiry=timedelta(seconds=0.3))
     with TeamJournal(team_db.dsn("alice")) as alice, TeamJournal(team_db.dsn("bob")) as bob:
-        sid = Approvals(alice).submit("prod", prepared_payout("http://127.0.0.1:9", rsa_key)).id
+        sid = Approvals(alice).submit("prod", prepared_payout(NOWHERE, rsa_key)).id
         time.sleep(0.4)
         assert Approvals(bob).pending() == []
         with pytest.raises(ApprovalRefusedError, match="expired"):
@@ -334,12 +335,12 @@ def test_every_refused_approval_step_is_in_the_audit_trail(
         TeamJournal(team_db.dsn("bob")) as bob,
         TeamJournal(team_db.dsn("carol")) as carol,
     ):
-        approved = prepared_payout("http://127.0.0.1:9", rsa_key, amount="10.50")
+        approved = prepared_payout(NOWHERE, rsa_key, amount="10.50")
         sid = Approvals(alice).submit("prod", approved).id
         Approvals(bob).approve(sid)
         with pytest.raises(ApprovalRefusedError, match="already approved"):
             Approvals(carol).approve(sid)
-        changed = prepared_payout("http://127.0.0.1:9", rsa_key, amount="99.00")
+        changed = prepared_payout(NOWHERE, rsa_key, amount="99.00")
         with pytest.raises(ApprovalRefusedError, match="not the one approved"):
             Approvals(alice).send_approved(pipeline(alice), sid, changed)
         with pytest.raises(ApprovalRefusedError, match="void"):

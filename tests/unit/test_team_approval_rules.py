@@ -23,6 +23,7 @@ from tests.helpers.http_server import Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import (
     FORM,
+    NOWHERE,
     accepted,
     audit_entries,
     pipeline,
@@ -31,8 +32,6 @@ from tests.helpers.team import (
 )
 
 psycopg = pytest.importorskip("psycopg")
-
-NOWHERE = "http://127.0.0.1:9"  # a local gateway nobody answers on: nothing is sent there
 
 
 def test_a_checkers_refused_decisions_are_told_word_for_word(

@@ -23,6 +23,7 @@ from tests.helpers.http_server import DROP, Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import (
     FORM,
+    NOWHERE,
     accepted,
     audit_entries,
     pipeline,
@@ -32,8 +33,6 @@ from tests.helpers.team import (
 )
 
 psycopg = pytest.importorskip("psycopg")
-
-NOWHERE = "http://127.0.0.1:9"  # a local gateway nobody answers on: nothing is sent there
 
 
 def test_a_send_refused_before_its_claim_keeps_the_approval(

@@ -34,6 +34,7 @@ from tests.helpers.postgres import TeamDatabase
 from tests.helpers.sender import Gateway, sender_here
 from tests.helpers.team import (
     FORM,
+    NOWHERE,
     PAN,
     accepted,
     audit_entries,
@@ -53,7 +54,7 @@ def _policy(db: TeamDatabase, mode: str = "all", environment: str = "prod") -> N
 def test_hold_applies_only_where_a_team_policy_says_so(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
-    prepared = prepared_payout("http://127.0.0.1:9", rsa_key)
+    prepared = prepared_payout(NOWHERE, rsa_key)
     with History() as own:  # one person: nothing is ever held
         assert hold(pipeline(own), pipeline(own).check(prepared)) is None
     with TeamJournal(team_db.dsn("alice")) as alice:
@@ -66,7 +67,7 @@ def test_hold_applies_only_where_a_team_policy_says_so(
         status = pipeline(alice).prepare(
             "status",
             {"client_orderid": "p-1", "orderid": "1"},
-            base_url="http://127.0.0.1:9",
+            base_url=NOWHERE,
             login="merchant",
             private_key=rsa_key,
             endpoint_id="1",
@@ -243,7 +244,7 @@ def test_a_claim_whose_console_is_gone_ends_refused(
     team_db: TeamDatabase, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     _policy(team_db)
-    prepared = prepared_payout("http://127.0.0.1:9", rsa_key)
+    prepared = prepared_payout(NOWHERE, rsa_key)
     with TeamJournal(team_db.dsn("alice")) as alice:
         sid = Approvals(alice).submit("prod", prepared).id
     with TeamJournal(team_db.dsn("bob")) as bob:
