@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from console import APP_NAME
-from console.cli import failures
 from console.cli.parser import Parser
 from console.core.errors import ConsoleError
 
@@ -90,6 +89,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 2
+
+    # boundary: the failure reports (and textwrap) load after the command has run, so the
+    # window's first paint does not wait for them
+    from console.cli import failures
 
     code: int | None = None
     try:

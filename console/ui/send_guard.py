@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, SignalInstance, Slot
 
-from console.core.pipeline import Seen, Verdict, verdict_for
+from console.core import pipeline
 
 if TYPE_CHECKING:
     from console.core.journals import Journal
+    from console.core.pipeline import Verdict
     from console.ui.tasks import TaskManager
 
 Key = tuple[str, str, str, str]  # gateway, command, client_orderid, environment
@@ -59,7 +60,7 @@ class SendGuard(QObject):
         """The verdict for ``key`` as far as it is known now, without waiting: None while the
         journal is being asked (``on_change`` is called when it answers)."""
         if key == self.sending:
-            return Verdict(Seen.SENDING, key[2])
+            return pipeline.Verdict(pipeline.Seen.SENDING, key[2])
         if key in self._seen_here:
             return self._seen_here[key]
         if key in self._cache:
@@ -83,18 +84,18 @@ class SendGuard(QObject):
             self._asking.discard(key)  # asked again, fresh, before any send
 
         self._tasks.run(
-            lambda: verdict_for(journal, *key), arrived, failed, lane="journal", owner=self
+            lambda: pipeline.verdict_for(journal, *key), arrived, failed, lane="journal", owner=self
         )
 
     def lookup_fresh(self, key: Key) -> Verdict:
         """Ask the journal now, whatever is remembered (just before sending)."""
         if key == self.sending:
-            return Verdict(Seen.SENDING, key[2])
+            return pipeline.Verdict(pipeline.Seen.SENDING, key[2])
         if key in self._seen_here:
             return self._seen_here[key]
         if self._journal is None:
-            return Verdict(Seen.NEW, key[2])
-        self._cache[key] = verdict_for(self._journal, *key)
+            return pipeline.Verdict(pipeline.Seen.NEW, key[2])
+        self._cache[key] = pipeline.verdict_for(self._journal, *key)
         return self._cache[key]
 
     def remember(self, key: Key, verdict: Verdict) -> None:

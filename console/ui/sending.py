@@ -12,13 +12,12 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from console.core.errors import ConsoleError, InputError, JournalUnavailableError
-from console.core.pipeline import Refused
 from console.ui.session import Session
 from console.ui.tasks import TaskManager
 
 if TYPE_CHECKING:
     from console.core.journals import JournalStore
-    from console.core.pipeline import Check, Pipeline, Ready, SendSummary, Sent, Verdict
+    from console.core.pipeline import Check, Pipeline, Ready, Refused, SendSummary, Sent, Verdict
     from console.core.pipeline.asking import Hold, HoldRule
     from console.core.team.approvals.held import Awaiting
     from console.core.team.approvals.submissions import Submission
@@ -242,6 +241,8 @@ class SendController(QObject):
             ready = pipeline.ask(check, asker, approval=self.team)
         finally:
             self.sending = self.asking = False
+        from console.core.pipeline import Refused  # loaded with the pipeline, after the paint
+
         if isinstance(ready, Refused):
             self._refused(ready, asker)
             return False
@@ -326,6 +327,7 @@ class SendController(QObject):
 
     def _done(self, sent: Sent | Refused) -> None:
         self.sending = False
+        from console.core.pipeline import Refused  # loaded with the pipeline, after the paint
 
         if isinstance(sent, Refused):  # decided again in the journal: on its way, accepted
             self.failed.emit(sent.message)

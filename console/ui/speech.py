@@ -8,12 +8,15 @@ or a question that must be heard at once is announced as well.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QBoxLayout, QLabel, QWidget
 
 
 def plain_text(rich: str) -> str:
     """A label's rich text as it is read: the words, on one line."""
+    # boundary: PySide6 makes QTextDocument's enums when the class is first imported (about
+    # 2 ms); nothing is read out before the window's first picture
+    from PySide6.QtGui import QTextDocument
+
     doc = QTextDocument()
     doc.setHtml(rich)
     return " ".join(doc.toPlainText().split())

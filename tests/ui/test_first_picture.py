@@ -1,7 +1,8 @@
 """The window's first picture comes before what it does not show: the log file (and
 ``logging.handlers``), the inspector's tabs, the journal and its settings (team mode's menu),
-and the confirmation dialogs load after the first paint (or on first use), and
-nothing logged meanwhile is lost. Run as ``gateway-console gui`` runs, in a fresh process."""
+the double-payout guard's rules and the send summary (asked once the journal is attached),
+the gateway identity's IDNA tables and the confirmation dialogs load after the first paint
+(or on first use), and nothing logged meanwhile is lost. Run as ``gateway-console gui`` runs, in a fresh process."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from console.ui.main_window import MainWindow
 LATER = ("logging.handlers", "console.ui.inspector.request_tab", "console.ui.inspector.widgets",
          "console.ui.inspector.response_tab", "console.ui.inspector.signature_tab",
          "console.core.history", "console.ui.history.bridge", "console.core.journals",
-         "console.ui.confirm")
+         "console.ui.confirm", "console.core.pipeline.guard", "console.core.pipeline.summary",
+         "console.core.gateway_identity", "idna")
 seen = {}
 
 class FirstPaint(QObject):

@@ -48,7 +48,7 @@ def test_closing_waits_a_bounded_time_and_drops_work_not_started(qtbot: Any) -> 
 def test_the_duplicate_lookup_per_keystroke_is_off_the_gui_thread(
     qtbot: Any, window: MainWindow, monkeypatch: Any, rsa_key: Any
 ) -> None:
-    import console.ui.send_guard as send_guard
+    import console.core.pipeline as pipeline  # the window's guard asks through it
 
     env = window.session.environment
     assert env is not None
@@ -61,13 +61,13 @@ def test_the_duplicate_lookup_per_keystroke_is_off_the_gui_thread(
     window.show_command("payout-check")
     window.fill_example()
     threads: list[str] = []
-    real = send_guard.verdict_for
+    real = pipeline.verdict_for
 
     def recording(*args: Any) -> Any:
         threads.append(threading.current_thread().name)
         return real(*args)
 
-    monkeypatch.setattr(send_guard, "verdict_for", recording)
+    monkeypatch.setattr(pipeline, "verdict_for", recording)
     window.form.rows["client_orderid"].set_text("dup-thread-")
     window.form.rows["client_orderid"].set_text("dup-thread-1")
     qtbot.waitUntil(lambda: window.panel.guard.note.isVisible())

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from console.core.gateway_identity import gateway_for
 from console.core.spec import COMMANDS
 from console.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT
 
@@ -101,6 +100,10 @@ class Environment:
         """The identity of the gateway ``command`` goes to (what the double-payout guard is
         keyed on, :mod:`console.core.gateway_identity`); the environment's name while its
         address is not usable (nothing can be sent to it then)."""
+        # boundary: the identity's IDNA tables load when a gateway is first named, which the
+        # window's first picture does not need
+        from console.core.gateway_identity import gateway_for
+
         try:
             return gateway_for(
                 command,

@@ -10,8 +10,9 @@ Public API:
         facts of an order it reads, such as its client_orderid: ``console.core.order_facts``).
     SendSummary: what a person confirms.
 
-The guard and the summary are cheap to import (the window reads them before its first
-paint); the pipeline itself brings in signing and HTTP, so it loads on first use.
+Each part loads on first use: the window's first picture needs none of them (the guard is
+asked once a journal is attached, after it), and the pipeline itself brings in signing and
+HTTP.
 """
 
 from __future__ import annotations
@@ -21,25 +22,34 @@ from typing import TYPE_CHECKING
 from console.core.lazy import lazy_exports
 from console.core.order_facts import NEW_ORDER_COMMANDS
 
-from .guard import (
-    Seen,
-    Verdict,
-    accepted_verdict,
-    blocked_text,
-    clock_text,
-    judge,
-    resend_note,
-    unknown_question,
-    verdict_for,
-)
-from .summary import SendSummary
-
 if TYPE_CHECKING:
     from .asking import Answered, Asker, Question, Ready, Refused, steps
     from .check import Check, Decision, Refusal, RefusedError, card_question
+    from .guard import (
+        Seen,
+        Verdict,
+        accepted_verdict,
+        blocked_text,
+        clock_text,
+        judge,
+        resend_note,
+        unknown_question,
+        verdict_for,
+    )
     from .pipeline import Pipeline, Sent
+    from .summary import SendSummary
 
 _LAZY = {
+    "Seen": "guard",
+    "Verdict": "guard",
+    "accepted_verdict": "guard",
+    "blocked_text": "guard",
+    "clock_text": "guard",
+    "judge": "guard",
+    "resend_note": "guard",
+    "unknown_question": "guard",
+    "verdict_for": "guard",
+    "SendSummary": "summary",
     "Answered": "asking",
     "Asker": "asking",
     "Question": "asking",

@@ -220,7 +220,8 @@ class CommandForm(QWidget):
             if f.name not in deferred and f.name not in later:
                 self._build_row(f.name)
         self._placing = True
-        self.follow_visual_tab_order()
+        if not self._later:  # else once those are built too (build_later, after the paint)
+            self.follow_visual_tab_order()
 
     def build_later(self) -> bool:
         """Build the shown rows that ``first_rows`` left out (they are below the first

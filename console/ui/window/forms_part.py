@@ -12,8 +12,7 @@ from PySide6.QtWidgets import QStackedWidget, QTabBar, QVBoxLayout, QWidget
 
 from console.core.environments import EnvKind
 from console.core.masking import is_sensitive
-from console.core.order_facts import ORDER_ID_FIELDS
-from console.core.pipeline import NEW_ORDER_COMMANDS
+from console.core.order_facts import NEW_ORDER_COMMANDS, ORDER_ID_FIELDS
 from console.core.spec import COMMANDS, Problem, example_values, validate
 from console.core.spec.callbacks import loopback_without_listener
 from console.core.spec.codes import Code

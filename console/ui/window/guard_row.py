@@ -13,21 +13,15 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from console.core.order_facts import answer_order_id, client_orderid
-from console.core.pipeline import (
-    NEW_ORDER_COMMANDS,
-    Seen,
-    Verdict,
-    accepted_verdict,
-    blocked_text,
-    resend_note,
-)
+from console.core import pipeline
+from console.core.order_facts import NEW_ORDER_COMMANDS, answer_order_id, client_orderid
 from console.ui.send_guard import Key, SendGuard
 from console.ui.speech import announce
 from console.ui.theme import state_colour
 
 if TYPE_CHECKING:
     from console.core.client import Outcome
+    from console.core.pipeline import Verdict
     from console.ui.session import Session
     from console.ui.tasks import TaskManager
     from console.ui.window.forms_part import FormsPart
@@ -118,13 +112,16 @@ class GuardRow(QWidget):
     def show_block(self, found: Verdict | None) -> bool:
         """Show (or hide) why Send is off; True when ``found`` blocks it."""
         # While it is on its way, Send is off anyway and the result line says "Sending…".
-        blocks = found is not None and found.seen in (Seen.ACCEPTED, Seen.SETTLED)
+        blocks = found is not None and found.seen in (
+            pipeline.Seen.ACCEPTED,
+            pipeline.Seen.SETTLED,
+        )
         if blocks and found is not None:
             colour = state_colour("warning", self.palette()).name()
             # One line: what happened to which order, and that Send is off. What to do
             # instead is the "New client_orderid" button beside Send (the core's words in
             # its tooltip and the note's), so the line fits beside nothing on a small screen.
-            whole = blocked_text(found, self.forms.command)
+            whole = pipeline.blocked_text(found, self.forms.command)
             fact, advice = fact_and_advice(whole)
             text = f"{fact} {SEND_OFF}"
             shown = f"<span style='color:{colour}'>{html.escape(text)}</span>"
@@ -157,7 +154,7 @@ class GuardRow(QWidget):
         if found.blocks:
             self.show_block(found)
             return False
-        self.guard.notes[command] = resend_note(found)
+        self.guard.notes[command] = pipeline.resend_note(found)
         self.guard.sending = key
         return True
 
@@ -169,7 +166,7 @@ class GuardRow(QWidget):
             return ""
         response = outcome.response
         accepted = (
-            accepted_verdict(
+            pipeline.accepted_verdict(
                 outcome.prepared.command,
                 client_orderid(outcome.prepared.params),
                 answer_order_id(response.fields) if response else None,
