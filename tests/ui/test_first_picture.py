@@ -2,7 +2,8 @@
 ``logging.handlers``), the inspector's tabs, the journal and its settings (team mode's menu),
 the double-payout guard's rules and the send summary (asked once the journal is attached),
 the gateway identity's IDNA tables and the confirmation dialogs load after the first paint
-(or on first use), and nothing logged meanwhile is lost. Run as ``gateway-console gui`` runs, in a fresh process."""
+(or on first use), and nothing logged meanwhile is lost. Run as ``gateway-console gui``
+runs, in a fresh process."""
 
 from __future__ import annotations
 
