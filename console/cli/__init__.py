@@ -90,8 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
 
-    # boundary: the failure reports (and textwrap) load after the command has run, so the
-    # window's first paint does not wait for them
+    # boundary: the failure reports load after the command has run, so the window's first
+    # paint does not wait for them
     from console.cli import failures
 
     code: int | None = None

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
+from console.core import pipeline as core_pipeline  # its parts load on first use
 from console.core.errors import ConsoleError, InputError, JournalUnavailableError
 from console.ui.session import Session
 from console.ui.tasks import TaskManager
@@ -241,9 +242,7 @@ class SendController(QObject):
             ready = pipeline.ask(check, asker, approval=self.team)
         finally:
             self.sending = self.asking = False
-        from console.core.pipeline import Refused  # loaded with the pipeline, after the paint
-
-        if isinstance(ready, Refused):
+        if isinstance(ready, core_pipeline.Refused):
             self._refused(ready, asker)
             return False
         self._go(pipeline, ready)
@@ -327,9 +326,9 @@ class SendController(QObject):
 
     def _done(self, sent: Sent | Refused) -> None:
         self.sending = False
-        from console.core.pipeline import Refused  # loaded with the pipeline, after the paint
 
-        if isinstance(sent, Refused):  # decided again in the journal: on its way, accepted
+        # decided again in the journal: on its way, accepted
+        if isinstance(sent, core_pipeline.Refused):
             self.failed.emit(sent.message)
             return
         self.finished.emit(sent.outcome)

@@ -14,11 +14,11 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core.errors import SendRefusedError
 from console.core.pipeline import Decision
+from console.core.prepared import prepare
 from console.core.team import ApprovalRefusedError, Approvals, TeamJournal
 from console.core.team.approvals import approval as approval_module
-from console.core.team.errors import (
-    UnregisteredGatewayError,
-)
+from console.core.team.errors import UnregisteredGatewayError
+from tests.helpers.asking import MISTYPED
 from tests.helpers.http_server import DROP, Reply, serve
 from tests.helpers.postgres import TeamDatabase
 from tests.helpers.team import (
@@ -26,6 +26,7 @@ from tests.helpers.team import (
     NOWHERE,
     accepted,
     audit_entries,
+    payout_values,
     pipeline,
     prepare_values,
     prepared_payout,
@@ -40,8 +41,6 @@ def test_a_send_refused_before_its_claim_keeps_the_approval(
 ) -> None:
     """Refused before anything is claimed (a gateway nobody registered, an order id accepted
     before): the approval stays, and the right request is sent with it afterwards."""
-    from console.core.prepared import prepare
-    from tests.helpers.team import payout_values
 
     prod_policy(team_db, "above", thresholds={"USD": "100.00"})
     with (
@@ -125,8 +124,6 @@ def test_the_makers_answers_go_with_the_approved_send(
 ) -> None:
     """The maker said yes to sending again after an unknown outcome and to a card number
     failing its check; the approval adds the production confirmation: it is sent."""
-    from tests.helpers.asking import MISTYPED
-    from tests.helpers.team import payout_values
 
     replies = iter([DROP])
     with (
