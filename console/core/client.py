@@ -99,6 +99,20 @@ class JournalHooks(Protocol):
         """Update the row written by :meth:`before_send` with the (masked) outcome."""
 
 
+class BlockJournalHooks(JournalHooks, Protocol):
+    """Hooks of a journal that writes many pending rows at once (a batch's next rows)."""
+
+    def before_send_each(
+        self, requests: Sequence[tuple[PreparedRequest, Admit | None]]
+    ) -> list[Any]:
+        """:meth:`before_send` of each request in one transaction: each one's record, or
+        the exception that refused it (its ``admit``'s, or the journal's)."""
+
+    def withdraw(self, records: Sequence[object], summary: str) -> None:
+        """Rows written by :meth:`before_send_each` whose requests were never sent: "not
+        sent", with ``summary`` saying why."""
+
+
 class Client:
     """Sends prepared requests through a transport, once each. Journalling, the guard and
     masking are the pipeline's (``console.core.pipeline``), which every front uses."""

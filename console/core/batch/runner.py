@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from console.core.batch.source import COMMAND
 from console.core.client import Outcome, Result
 from console.core.errors import ConsoleError, JournalUnavailableError, SendRefusedError
 from console.core.order_facts import answer_order_id
-from console.core.pipeline import Answered, Pipeline, Refusal, Refused, Sent
+from console.core.pipeline import Answered, Claimed, Pipeline, Ready, Refusal, Refused, Sent
 from console.core.transport import Transport
 
 SKIPPED = "skipped"  # the pipeline refused it when its turn came (``refusal`` says why)
@@ -53,6 +54,10 @@ class LeavingRows(Protocol):
     def stayed(self, numbers: Sequence[int]) -> None:
         """Rows told as leaving that the run never sent (it stopped before them)."""
 
+
+# Why claimed rows were not sent, as the journal says it.
+_STOPPED = "Not sent: the batch stopped before this row's turn."
+_PAUSED = "Not sent: held back when the batch was paused (sent later if the batch resumes)."
 
 # Rows told as leaving at once: doubled while the results file is rewritten more often than
 # once a second, so a large batch rewrites it about once a second, not once a row.
@@ -84,6 +89,10 @@ class RowResult:
         if response is None:
             return None
         return answer_order_id(response.fields)
+
+
+# What a row's turn starts from: claimed with its block, refused or failed then, or nothing yet.
+_Step = Claimed | Refused | RowResult | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,15 +236,32 @@ class BatchRunner:
         telling = threading.Lock()  # on_row, one call at a time
         failed = threading.Event()
         ahead = _Ahead(rows, self.leaving, self.concurrency)
+        claims = None
+        if self.pipeline.claims_in_blocks:
+            over = lambda: bool(report.stopped) or failed.is_set() or self._stop.is_set()  # noqa: E731
+            claims = _Claims(self, ahead, turn, over)
 
-        def next_row() -> CheckedRow | None:
-            self._go.wait()  # paused: hold back new rows
-            with turn:
-                if self._stop.is_set() and not report.stopped:
-                    report.stopped = "Stopped: the rest was not sent."
-                if report.stopped or failed.is_set():
-                    return None
-                return ahead.next()  # told as leaving before it goes
+        def next_row() -> tuple[CheckedRow, _Step] | None:
+            while True:
+                if claims is not None and not self._go.is_set():
+                    with turn:  # nothing claimed waits through a pause
+                        claims.put_back(_PAUSED)
+                self._go.wait()  # paused: hold back new rows
+                with turn:
+                    if self._stop.is_set() and not report.stopped:
+                        report.stopped = "Stopped: the rest was not sent."
+                    if report.stopped or failed.is_set():
+                        return None
+                    if claims is None:
+                        checked = ahead.next()  # told as leaving before it goes
+                        return None if checked is None else (checked, None)
+                    row = claims.next()  # may wait for the next block
+                    if row is False:
+                        continue  # paused while it waited for a block
+                    if row and (report.stopped or failed.is_set()):
+                        claims.keep(row)  # stopped while it claimed: withdrawn at the end
+                        return None
+                    return row or None
 
         def done(result: RowResult) -> None:
             with turn:
@@ -243,23 +269,29 @@ class BatchRunner:
                 reason = self._stop_reason(result)
                 if reason and not report.stopped:
                     report.stopped = f"Stopped at row {result.number}: {reason}."
+                    if claims is not None:
+                        claims.wake()  # threads waiting for a block take no row
             if self.on_row is not None:
                 with telling:  # a results file rewritten meanwhile holds back no next row
                     self.on_row(result, self.progress(len(report.results), len(rows)))
 
         def work() -> None:
             try:
-                while (checked := next_row()) is not None:
-                    done(self._send_row(checked))
+                while (row := next_row()) is not None:
+                    done(self._send_row(*row))
             except BaseException:
                 failed.set()  # the other threads take no further row
                 raise
 
         self._started = time.perf_counter()
+        if claims is not None:
+            claims.start()
         try:
             with ThreadPoolExecutor(self.concurrency, thread_name_prefix="batch") as pool:
                 workers = [pool.submit(work) for _ in range(self.concurrency)]
         finally:
+            if claims is not None:
+                claims.close()
             ahead.close()
         for worker in workers:
             worker.result()  # what a row raised, if one did
@@ -273,15 +305,30 @@ class BatchRunner:
         )
         return Progress(done, total, time.perf_counter() - self._started - paused, self.paused)
 
-    def _send_row(self, checked: CheckedRow) -> RowResult:
-        answers = Answered(self._decide(checked))  # the batch's decisions, never a prompt
+    def ready(self, checked: CheckedRow) -> Ready | Refused:
+        """A row prepared (validated, signed) and put to the pipeline's refusals and
+        questions with the batch's answers, never a prompt; nothing is sent."""
         pipeline = self.pipeline
-        try:  # the journal's verdict of the file's ids, looked up together when it was checked
-            check = pipeline.prepare(
-                COMMAND, checked.row.values, verdict=checked.verdict, **self.connection
-            )
-            ready = pipeline.ask(check, answers, approval=False)
-            done = ready if isinstance(ready, Refused) else pipeline.go(ready)
+        # the journal's verdict of the file's ids, looked up together when it was checked
+        check = pipeline.prepare(
+            COMMAND, checked.row.values, verdict=checked.verdict, **self.connection
+        )
+        return pipeline.ask(check, Answered(self._decide(checked)), approval=False)
+
+    def _send_row(self, checked: CheckedRow, step: _Step) -> RowResult:
+        """Send one row: claimed already (``step``, with its block), refused or failed
+        when its block was claimed, or (None) prepared, asked and sent now."""
+        pipeline = self.pipeline
+        if isinstance(step, RowResult):
+            return step
+        try:
+            if isinstance(step, Claimed):
+                done: Any = pipeline.send_claimed(step)
+            elif isinstance(step, Refused):
+                done = step
+            else:
+                ready = self.ready(checked)
+                done = ready if isinstance(ready, Refused) else pipeline.go(ready)
         except JournalUnavailableError as exc:
             return RowResult(checked, Result.NOT_SENT, exc.message)
         if isinstance(done, Refused):  # its card number, accepted meanwhile, unknown now...
@@ -344,6 +391,154 @@ class _Ahead:
         """The run is over: rows told as leaving but never handed out stayed (an empty
         list when every row told was handed out)."""
         self.leaving.stayed([c.row.number for c in self.rows[self.next_index : self.told]])
+
+
+class _Claims:
+    """The run's next rows claimed in the journal ahead of their turn by a thread of their
+    own, a block of ``concurrency`` rows in one transaction and one sync: each row's
+    pending row is on disk before it leaves, as when rows are claimed one at a time. The
+    next block is claimed while fewer than half a block are left (at one row at a time,
+    when a thread waits for one), so the sending threads seldom wait and at most one and a
+    half blocks are claimed and not sent. Rows claimed and then not sent (the run stopped
+    or paused first) are withdrawn: "not sent" in the journal; after a pause they are
+    claimed again. Every method but :meth:`start` and :meth:`close` is called with
+    ``lock`` held (the run's turn lock)."""
+
+    def __init__(
+        self, runner: BatchRunner, ahead: _Ahead, lock: threading.Lock, over: Callable[[], bool]
+    ) -> None:
+        self.runner = runner
+        self.ahead = ahead
+        self.over = over  # the run stopped (or is stopping): nothing more is claimed
+        self.lock = lock
+        self.ready_rows = threading.Condition(lock)  # a block was claimed, or none is left
+        self.wanted = threading.Condition(lock)  # rows are wanted, or the run ends
+        self.queue: deque[tuple[CheckedRow, _Step]] = deque()
+        self.returned: deque[CheckedRow] = deque()  # withdrawn at a pause: claimed again
+        self.waiting = 0  # threads waiting for a row
+        self.finished = False  # no row is left to claim
+        self.closing = False
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._claim_blocks, name="batch-claims")
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def next(self) -> tuple[CheckedRow, _Step] | bool | None:
+        """The next row with what its claim gave; None when no row is left (or the run
+        stopped); False when the run was paused meanwhile (nothing is claimed while it is).
+
+        Raises:
+            BaseException: what claiming a block raised (the run stops).
+        """
+        self.waiting += 1
+        try:
+            while not self.queue:
+                if self.error is not None:
+                    raise self.error
+                if self.finished or self.over():
+                    return None
+                if self.runner.paused:
+                    return False
+                self.wanted.notify()
+                self.ready_rows.wait()
+        finally:
+            self.waiting -= 1
+        row = self.queue.popleft()
+        if len(self.queue) < self.runner.concurrency // 2:
+            self.wanted.notify()
+        return row
+
+    def keep(self, row: tuple[CheckedRow, _Step]) -> None:
+        """A row taken but not handed out: first in line again."""
+        self.queue.appendleft(row)
+
+    def wake(self) -> None:
+        """The run stopped: threads waiting for a block look again."""
+        self.ready_rows.notify_all()
+        self.wanted.notify()
+
+    def _wanted(self) -> bool:
+        if self.runner.paused or self.over():
+            return False
+        return len(self.queue) < self.runner.concurrency // 2 or bool(
+            self.waiting and not self.queue
+        )
+
+    def _claim_blocks(self) -> None:
+        with self.lock:
+            while not self.finished:
+                while not self.closing and not self._wanted():
+                    self.wanted.wait()
+                if self.closing:
+                    return
+                block = self._take()
+                if block:
+                    self.lock.release()  # the sending threads take rows meanwhile
+                    try:
+                        claimed = self._claimed(block)
+                    except BaseException as exc:  # the run stops; raised in a sending thread
+                        self.error = exc
+                        claimed = []
+                    finally:
+                        self.lock.acquire()
+                    self.queue.extend(claimed)
+                    if self.runner.paused:  # paused meanwhile: nothing claimed waits
+                        self.put_back(_PAUSED)
+                self.finished = not block or self.error is not None
+                self.ready_rows.notify_all()
+
+    def _take(self) -> list[CheckedRow]:
+        block: list[CheckedRow] = []
+        while len(block) < self.runner.concurrency:
+            checked = self.returned.popleft() if self.returned else self.ahead.next()
+            if checked is None:
+                break
+            block.append(checked)
+        return block
+
+    def _claimed(self, block: list[CheckedRow]) -> list[tuple[CheckedRow, _Step]]:
+        steps = [self._ready(checked) for checked in block]
+        readies = [step for step in steps if isinstance(step, Ready)]
+        try:
+            claimed = iter(self.runner.pipeline.claim_each(readies))
+        except JournalUnavailableError as exc:  # none of them may leave
+            steps = [RowResult(checked, Result.NOT_SENT, exc.message) for checked in block]
+        return [
+            (checked, next(claimed) if isinstance(step, Ready) else step)
+            for checked, step in zip(block, steps, strict=True)
+        ]
+
+    def _ready(self, checked: CheckedRow) -> Ready | Refused | RowResult:
+        try:
+            return self.runner.ready(checked)
+        except JournalUnavailableError as exc:
+            return RowResult(checked, Result.NOT_SENT, exc.message)
+
+    def put_back(self, summary: str) -> None:
+        """Withdraw the claimed rows not handed out yet (``summary``: why), to be claimed
+        again when their turn comes."""
+        self._withdraw(summary)
+        while self.queue:
+            self.returned.appendleft(self.queue.pop()[0])
+
+    def close(self) -> None:
+        """The run is over: the claiming thread ends, and rows claimed or put back but
+        never handed out were not sent."""
+        with self.lock:
+            self.closing = True
+            self.wanted.notify()
+        self.thread.join()
+        self._withdraw(_STOPPED)
+        numbers = [checked.row.number for checked, _step in self.queue]
+        numbers += [checked.row.number for checked in self.returned]
+        self.queue.clear()
+        self.returned.clear()
+        self.ahead.leaving.stayed(numbers)
+
+    def _withdraw(self, summary: str) -> None:
+        claimed = [step for _checked, step in self.queue if isinstance(step, Claimed)]
+        self.runner.pipeline.withdraw(claimed, summary)
 
 
 def refused_row(checked: CheckedRow, refused: Refused) -> RowResult:

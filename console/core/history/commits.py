@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Generic, TypeVar, cast
 
@@ -65,19 +65,43 @@ class GroupCommits:
         """Run ``job`` inside a committed write transaction (maybe shared with other
         threads' jobs; ``durable``: synced to disk before it returns) and return its value,
         or raise what it raised (or what the sync raised)."""
-        entry: _Job[T] = _Job(job)
+        (entry,) = self._run_all([job], durable)
+        if entry.error is not None:
+            raise entry.error
+        return cast(T, entry.value)  # the job ran without error: its value
+
+    def run_each(
+        self, jobs: Sequence[Callable[[sqlite3.Connection], T]], *, durable: bool = True
+    ) -> list[T | BaseException]:
+        """Run ``jobs`` in one committed write transaction (with any other threads' jobs
+        of the moment), each in its own savepoint, and sync once for all of them
+        (``durable``); give each job's value, or what it raised.
+
+        Raises:
+            OSError: the sync failed (none of them is on disk for sure).
+        """
+        return [
+            entry.error if entry.error is not None else cast(T, entry.value)
+            for entry in self._run_all(jobs, durable)
+        ]
+
+    def _run_all(
+        self, jobs: Sequence[Callable[[sqlite3.Connection], T]], durable: bool
+    ) -> list[_Job[T]]:
+        entries = [_Job(job) for job in jobs]
+        if not entries:
+            return entries
         with self._queue_lock:
-            self._queued.append(entry)
+            self._queued.extend(entries)
         with self._lock:
-            if not entry.done:  # else a thread that held the lock wrote it meanwhile
+            if not entries[-1].done:  # else a thread that held the lock wrote them meanwhile
                 with self._queue_lock:
                     group, self._queued = self._queued, []
                 self._write(group)
-        if entry.error is not None:
-            raise entry.error
-        if durable:
-            self.synced(entry.commit)
-        return cast(T, entry.value)  # the job ran without error: its value
+        written = [entry.commit for entry in entries if entry.error is None]
+        if durable and written:
+            self.synced(max(written))
+        return entries
 
     def synced(self, commit: int) -> None:
         """Return once the ``commit``-th commit is on disk: at once where a sync begun after

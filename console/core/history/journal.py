@@ -25,7 +25,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,7 +39,7 @@ from console.core.history.interrupted import (
     INTERRUPTED_SUMMARY,
     process_alive,
 )
-from console.core.history.query import PENDING, UNKNOWN, HistoryFilter
+from console.core.history.query import NOT_SENT, PENDING, UNKNOWN, HistoryFilter
 from console.core.history.reading import HistoryQueries, sent_before
 from console.core.history.rows import (
     answer_columns,
@@ -71,6 +71,7 @@ class History(HistoryQueries):
     """
 
     shared = False  # one person's journal: no team, no approval policy
+    claims_in_blocks = True  # begin_each: a batch's next rows in one transaction
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or app_paths.resolve().history_db
@@ -184,11 +185,58 @@ class History(HistoryQueries):
             JournalUnavailableError: the row could not be written (so nothing may be sent).
             Exception: whatever ``admit`` raised (nothing was written).
         """
-        if prepared.signed is None:
+        (row_id,) = self.begin_each(environment, [(prepared, admit)], window=window)
+        if isinstance(row_id, BaseException):
+            raise row_id
+        return row_id
+
+    def begin_each(
+        self,
+        environment: str,
+        requests: Sequence[tuple[PreparedRequest, Admit | None]],
+        *,
+        window: float,
+    ) -> list[int | BaseException]:
+        """:meth:`begin` of several requests in one write transaction and one sync: each
+        request's pending row id, or what refused it (its ``admit``'s error, or a
+        :class:`JournalUnavailableError`); a refused request writes nothing, the others
+        are written all the same.
+
+        Raises:
+            JournalUnavailableError: none of them could be written (a full disk...).
+        """
+        if any(prepared.signed is None for prepared, _admit in requests):
             raise ValueError("Only signed requests are journalled.")
-        columns = request_columns(environment, prepared)
-        request_json = json.dumps(masked_request(prepared))  # made before the lock is taken
         lost: list[int] = []
+        claims = [self._claim(environment, p, a, window, lost) for p, a in requests]
+        try:  # committed with the rows other threads claim at the same moment, then synced
+            written = self._commits.run_each(claims)  # before it returns (one sync for all)
+        except (sqlite3.Error, OSError) as exc:  # e.g. a full disk: nothing may leave
+            raise unavailable(self.path, exc) from exc
+        finally:
+            for lost_id in lost:
+                self.notify("changed", lost_id)
+        ids: list[int | BaseException] = [
+            unavailable(self.path, row) if isinstance(row, (sqlite3.Error, OSError)) else row
+            for row in written
+        ]
+        for row_id in ids:
+            if isinstance(row_id, int):
+                self.notify("added", row_id)
+        return ids
+
+    def _claim(
+        self,
+        environment: str,
+        prepared: PreparedRequest,
+        admit: Admit | None,
+        window: float,
+        lost: list[int],
+    ) -> Callable[[sqlite3.Connection], int]:
+        """The write of one pending row (its columns and masked copy made here, before the
+        lock is taken); rows found lost on the way are added to ``lost``."""
+        columns = request_columns(environment, prepared)
+        request_json = json.dumps(masked_request(prepared))
 
         def claim(db: sqlite3.Connection) -> int:
             if admit is not None:
@@ -216,15 +264,28 @@ class History(HistoryQueries):
             self._in_flight.add(row_id)
             return row_id
 
-        try:  # committed with the rows other threads claim at the same moment, then synced
-            row_id = self._commits.run(claim)  # before it returns (one sync for them all)
-        except (sqlite3.Error, OSError) as exc:  # e.g. a full disk: nothing may leave
-            raise unavailable(self.path, exc) from exc
-        finally:
-            for lost_id in lost:
-                self.notify("changed", lost_id)
-        self.notify("added", row_id)
-        return row_id
+        return claim
+
+    def withdraw(self, row_ids: Sequence[int], summary: str) -> None:
+        """Rows claimed with :meth:`begin_each` whose requests were never handed to the
+        network (their batch stopped or paused first): "not sent", with ``summary``
+        saying why. Not synced on its own (a power cut before the next sync leaves them
+        pending: "outcome unknown", the safe reading)."""
+        if not row_ids:
+            return
+        now = timestamp_now()
+
+        def store(db: sqlite3.Connection) -> None:
+            db.executemany(
+                "UPDATE requests SET outcome = ?, summary = ?, finished = ?"
+                " WHERE id = ? AND outcome = ?",
+                [(NOT_SENT, summary, now, row_id, PENDING) for row_id in row_ids],
+            )
+            self._in_flight.difference_update(row_ids)
+
+        self._commits.run(store, durable=False)
+        for row_id in row_ids:
+            self.notify("changed", row_id)
 
     def finish(self, row_id: int, outcome: Outcome) -> None:
         """Store the outcome of the send journalled as ``row_id`` (committed with the
@@ -387,6 +448,17 @@ class JournalHooks:
 
     def before_send(self, prepared: PreparedRequest, admit: Admit | None = None) -> int:
         return self.history.begin(self.environment, prepared, window=self.window, admit=admit)
+
+    def before_send_each(
+        self, requests: Sequence[tuple[PreparedRequest, Admit | None]]
+    ) -> list[int | BaseException]:
+        """:meth:`before_send` of several requests in one transaction: each one's row id,
+        or what refused it."""
+        return self.history.begin_each(self.environment, requests, window=self.window)
+
+    def withdraw(self, records: Sequence[object], summary: str) -> None:
+        """Rows written by :meth:`before_send_each` whose requests were never sent."""
+        self.history.withdraw([r for r in records if isinstance(r, int)], summary)
 
     def after_answer(self, record: object, outcome: Outcome) -> None:
         if not isinstance(record, int):

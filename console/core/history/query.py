@@ -17,13 +17,14 @@ from typing import Any
 
 PENDING = "pending"
 UNKNOWN = "unknown"
+NOT_SENT = "not-sent"
 OUTCOME_TEXT = {
     PENDING: "sending…",
     "accepted": "accepted",
     "rejected": "rejected",
     "access-denied": "access denied",
     "gateway-failed": "gateway failed",
-    "not-sent": "not sent",
+    NOT_SENT: "not sent",
     UNKNOWN: "outcome unknown",
 }
 

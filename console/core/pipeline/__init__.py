@@ -36,7 +36,7 @@ if TYPE_CHECKING:
         unknown_question,
         verdict_for,
     )
-    from .pipeline import Pipeline, Sent
+    from .pipeline import Claimed, Pipeline, Sent
     from .summary import SendSummary
 
 _LAZY = {
@@ -63,6 +63,7 @@ _LAZY = {
     "card_question": "check",
     "Pipeline": "pipeline",
     "Sent": "pipeline",
+    "Claimed": "pipeline",
 }
 
 
@@ -74,6 +75,7 @@ __all__ = [
     "Answered",
     "Asker",
     "Check",
+    "Claimed",
     "Decision",
     "Pipeline",
     "Question",

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from console.core.client import Client, Outcome, Result
+from console.core.client import Admit, BlockJournalHooks, Client, JournalHooks, Outcome, Result
 from console.core.errors import JournalUnavailableError, SendRefusedError
 from console.core.journals import Journal
 from console.core.order_facts import (
@@ -74,6 +74,20 @@ class Sent:
     @property
     def result(self) -> Result:
         return self.outcome.result
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """A request whose pending row is on disk (:meth:`Pipeline.claim_each`), not sent yet:
+    sent with :meth:`Pipeline.send_claimed`, or withdrawn with :meth:`Pipeline.withdraw`."""
+
+    prepared: PreparedRequest
+    verdict: Verdict
+    hooks: BlockJournalHooks
+    record: object
+
+
+_NOT_WRITTEN = "Not sent: the journal could not write every row of its block."
 
 
 def reported_status(outcome: Outcome) -> str | None:
@@ -254,11 +268,86 @@ class Pipeline:
                 way right now (another process), unknown outcome not decided, not confirmed.
             JournalUnavailableError: no journal: nothing may be sent unjournaled.
         """
+        hooks = self._hooks()
+        admit, decided = self._admission(prepared, decision, check)
+        record = hooks.before_send(prepared, admit)  # checked and committed before it leaves
+        return self._transmit(prepared, hooks, record, decided[-1] if decided else NEW)
+
+    @property
+    def claims_in_blocks(self) -> bool:
+        """Whether :meth:`claim_each` may be used: the journal writes many pending rows in
+        one transaction, and no approval policy holds rows back."""
+        return self.journal is not None and self.journal.claims_in_blocks and not self._holds
+
+    def claim_each(self, readies: Sequence[Ready]) -> list[Claimed | Refused]:
+        """The journal's pending rows of several requests the conversation let through
+        (a batch's next rows), in one transaction and one sync, each checked by the guard
+        as :meth:`send` checks it; nothing is sent. Each is then sent with
+        :meth:`send_claimed`, or withdrawn (:meth:`withdraw`) if it is not.
+
+        Raises:
+            JournalUnavailableError: no journal, or the rows could not be written: none
+                of them may be sent (any that were written are withdrawn).
+        """
+        hooks = cast(BlockJournalHooks, self._hooks())
+        made: list[Claimed | Refused | None] = []
+        asked: list[tuple[PreparedRequest, Admit]] = []
+        verdicts: list[list[Verdict]] = []
+        for ready in readies:
+            prepared = ready.check.prepared
+            try:
+                admit, decided = self._admission(prepared, ready.decision, ready.check)
+            except RefusedError as exc:
+                made.append(Refused.of(exc))
+                continue
+            made.append(None)
+            asked.append((prepared, admit))
+            verdicts.append(decided)
+        rows = iter(zip(asked, hooks.before_send_each(asked), verdicts, strict=True))
+        claimed: list[Claimed] = []
+        failed: BaseException | None = None
+        for index, entry in enumerate(made):
+            if entry is not None:
+                continue
+            (prepared, _admit), row, decided = next(rows)
+            if isinstance(row, RefusedError):  # decided again in the journal
+                made[index] = Refused.of(row)
+            elif isinstance(row, BaseException):
+                failed = failed or row
+            else:
+                made[index] = Claimed(prepared, decided[-1] if decided else NEW, hooks, row)
+                claimed.append(cast(Claimed, made[index]))
+        if failed is not None:
+            self.withdraw(claimed, _NOT_WRITTEN)
+            raise failed
+        return [entry for entry in made if entry is not None]
+
+    def send_claimed(self, claimed: Claimed) -> Sent:
+        """Send a request claimed with :meth:`claim_each`, once."""
+        return self._transmit(claimed.prepared, claimed.hooks, claimed.record, claimed.verdict)
+
+    def withdraw(self, claimed: Sequence[Claimed], summary: str) -> None:
+        """Requests claimed with :meth:`claim_each` that will not be sent: their rows are
+        "not sent", with ``summary`` saying why."""
+        if claimed:
+            claimed[0].hooks.withdraw([c.record for c in claimed], summary)
+
+    def _hooks(self) -> JournalHooks:
         if self.journal is None:
             raise self._journal_error or JournalUnavailableError(
                 "The history journal is not available, so nothing is sent (every send is "
                 "journalled first)."
             )
+        return self.journal.journal(
+            self.environment, connect_timeout=self._timeouts[0], read_timeout=self._timeouts[1]
+        )
+
+    def _admission(
+        self, prepared: PreparedRequest, decision: Decision, check: Check | None
+    ) -> tuple[Admit, list[Verdict]]:
+        """Refuse what ``decision`` does not answer, before the journal's lock; then the
+        guard's check inside the journal's write transaction (``admit``), which leaves its
+        verdict in the list."""
         decided: list[Verdict] = []
         before = check if check is not None and check.prepared is prepared else None
         before = before or self.check(prepared)
@@ -273,11 +362,12 @@ class Pipeline:
             refuse_undecided(Check(prepared, verdict, before.summary), decision)
             decided.append(verdict)
 
-        hooks = self.journal.journal(
-            self.environment, connect_timeout=self._timeouts[0], read_timeout=self._timeouts[1]
-        )
-        record = hooks.before_send(prepared, admit)  # checked and committed before it leaves
-        verdict = decided[-1] if decided else NEW
+        return admit, decided
+
+    def _transmit(
+        self, prepared: PreparedRequest, hooks: JournalHooks, record: object, verdict: Verdict
+    ) -> Sent:
+        """Send the request whose pending row is ``record``, once; journal its answer."""
         transport = self._transport()
         try:
             revealed = Client(transport).send(prepared)

@@ -67,6 +67,7 @@ class TeamJournal:
     """
 
     shared = True  # the whole team's journal: its approval policies apply
+    claims_in_blocks = False  # each row in its own transaction
 
     def __init__(self, dsn: str, *, connections: int = 1) -> None:
         self.dsn = dsn
