@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -112,3 +113,41 @@ def test_an_answer_is_written_while_another_rows_pending_record_is_synced(
         with history.reading() as db:
             outcome = db.execute("SELECT outcome FROM requests WHERE id = ?", (row,)).fetchone()
         assert outcome == ("accepted",)
+
+
+def test_a_block_of_jobs_is_one_commit_and_one_sync_and_a_refused_one_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    db = sqlite3.connect(tmp_path / "j.sqlite3", check_same_thread=False, isolation_level=None)
+    db.execute("CREATE TABLE rows (id TEXT PRIMARY KEY)")
+    transactions: list[int] = []
+    syncs: list[int] = []
+
+    @contextmanager
+    def transaction() -> Iterator[sqlite3.Connection]:
+        transactions.append(1)
+        db.execute("BEGIN IMMEDIATE")
+        yield db
+        db.execute("COMMIT")
+
+    commits = GroupCommits(threading.RLock(), transaction, lambda: syncs.append(1))
+
+    def writes(row: str) -> Any:
+        def job(conn: sqlite3.Connection) -> str:
+            conn.execute("INSERT INTO rows VALUES (?)", (row,))
+            if row == "b":
+                raise ValueError("b refused")
+            return row
+
+        return job
+
+    told = commits.run_each([writes(r) for r in "abc"])
+    assert told[0] == "a"
+    assert told[2] == "c"
+    assert isinstance(told[1], ValueError)
+    assert str(told[1]) == "b refused"
+    assert (len(transactions), len(syncs)) == (1, 1)  # three jobs, one commit, one sync
+    assert [r for (r,) in db.execute("SELECT id FROM rows ORDER BY id")] == ["a", "c"]
+    assert commits.run_each([]) == []
+    assert commits.run_each([writes("d")], durable=False) == ["d"]
+    assert (len(transactions), len(syncs)) == (2, 1)  # not durable: no sync of its own

@@ -6,7 +6,8 @@ Nothing is retried. The batch stops by itself at the first row whose outcome is 
 answer, a 500, an unreadable answer: the money may have moved), and also when the gateway
 refuses the key (403) or cannot be reached (every further row would meet the same). Rows
 already in flight finish first. Pause holds back new rows; stop ends the batch after the rows
-in flight.
+in flight. Rows whose pending rows were written ahead of their turn (a block at a time)
+and that the run then does not send are withdrawn: "not sent" in the journal.
 """
 
 from __future__ import annotations
@@ -224,11 +225,13 @@ class BatchRunner:
     def run(self) -> BatchReport:
         """Send the plan's rows in order; return when done, stopped or stopped by a row.
 
-        Each of ``concurrency`` threads takes the next row itself and records its result
-        (``on_row`` is called in that thread, one call at a time): no thread hands rows
-        out, so a row costs no hand-over between threads (the machine's cores are the
-        sends' and the gateway's). A row that raises stops the batch (rows in flight finish)
-        and is raised here.
+        Each of ``concurrency`` threads takes the next row and records its result
+        (``on_row`` is called in that thread, one call at a time). Where the pipeline's
+        journal can (:attr:`Pipeline.claims_in_blocks`), one more thread claims the rows
+        a block ahead (:class:`_Claims`), so a row's turn does not wait for its own
+        journal transaction and sync; otherwise each thread prepares and claims its row
+        itself. A row that raises stops the batch (rows in flight finish) and is raised
+        here.
         """
         rows = self.plan.to_run
         report = BatchReport()
@@ -258,9 +261,9 @@ class BatchRunner:
                     row = claims.next()  # may wait for the next block
                     if row is False:
                         continue  # paused while it waited for a block
-                    if row and (report.stopped or failed.is_set()):
-                        claims.keep(row)  # stopped while it claimed: withdrawn at the end
-                        return None
+                    if row and (self._stop.is_set() or report.stopped or failed.is_set()):
+                        claims.keep(row)  # stopped while it waited: withdrawn at the end
+                        continue
                     return row or None
 
         def done(result: RowResult) -> None:
@@ -498,7 +501,7 @@ class _Claims:
         return block
 
     def _claimed(self, block: list[CheckedRow]) -> list[tuple[CheckedRow, _Step]]:
-        steps = [self._ready(checked) for checked in block]
+        steps: list[Ready | Refused | RowResult] = [self.runner.ready(c) for c in block]
         readies = [step for step in steps if isinstance(step, Ready)]
         try:
             claimed = iter(self.runner.pipeline.claim_each(readies))
@@ -508,12 +511,6 @@ class _Claims:
             (checked, next(claimed) if isinstance(step, Ready) else step)
             for checked, step in zip(block, steps, strict=True)
         ]
-
-    def _ready(self, checked: CheckedRow) -> Ready | Refused | RowResult:
-        try:
-            return self.runner.ready(checked)
-        except JournalUnavailableError as exc:
-            return RowResult(checked, Result.NOT_SENT, exc.message)
 
     def put_back(self, summary: str) -> None:
         """Withdraw the claimed rows not handed out yet (``summary``: why), to be claimed

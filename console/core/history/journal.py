@@ -9,8 +9,11 @@ Stored in SQLite (``paths.history_db``, WAL, schema in ``PRAGMA user_version``, 
 
 A row still "pending" when its console stopped (crash, kill, power cut) is turned into
 "outcome unknown" (``interrupted``) the next time the journal is opened, or when
-:meth:`History.recover_interrupted` runs: never a silent gap. What is stored is masked
-(:mod:`console.core.history.rows`); keys and secrets are never stored.
+:meth:`History.recover_interrupted` runs: never a silent gap. A batch writes the pending
+rows of its next rows a block at a time (:meth:`History.begin_each`, one transaction and one
+sync) and withdraws those it then does not send (:meth:`History.withdraw`: "not sent").
+What is stored is masked (:mod:`console.core.history.rows`); keys and secrets are never
+stored.
 
 For the pane: :meth:`History.count` and :meth:`History.fetch` over a
 :class:`~console.core.history.query.HistoryFilter`, rows as
@@ -271,8 +274,6 @@ class History(HistoryQueries):
         network (their batch stopped or paused first): "not sent", with ``summary``
         saying why. Not synced on its own (a power cut before the next sync leaves them
         pending: "outcome unknown", the safe reading)."""
-        if not row_ids:
-            return
         now = timestamp_now()
 
         def store(db: sqlite3.Connection) -> None:
