@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from console.core.batch.checking import CheckedRow
 from console.core.batch.limits import MAX_CONCURRENCY
@@ -261,10 +261,11 @@ class BatchRunner:
                     row = claims.next()  # may wait for the next block
                     if row is False:
                         continue  # paused while it waited for a block
-                    if row and (self._stop.is_set() or report.stopped or failed.is_set()):
-                        claims.keep(row)  # stopped while it waited: withdrawn at the end
-                        continue
-                    return row or None
+                    if row is None or not (
+                        self._stop.is_set() or report.stopped or failed.is_set()
+                    ):
+                        return row
+                    claims.keep(row)  # stopped while it waited: withdrawn at the end
 
         def done(result: RowResult) -> None:
             with turn:
@@ -427,7 +428,7 @@ class _Claims:
     def start(self) -> None:
         self.thread.start()
 
-    def next(self) -> tuple[CheckedRow, _Step] | bool | None:
+    def next(self) -> tuple[CheckedRow, _Step] | Literal[False] | None:
         """The next row with what its claim gave; None when no row is left (or the run
         stopped); False when the run was paused meanwhile (nothing is claimed while it is).
 
