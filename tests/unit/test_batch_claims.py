@@ -22,7 +22,7 @@ from console.core.pipeline import Claimed, Decision, Pipeline, Ready, Refused, R
 from tests.helpers.batch_files import card_file
 from tests.helpers.http_server import Received, Reply, serve
 from tests.helpers.pipeline import batch_pipeline
-from tests.helpers.team import FORM, accepted, payout_values
+from tests.helpers.team import FORM, accepted, payout_values, prepare_values
 
 STOPPED = "Not sent: the batch stopped before this row's turn."
 PAUSED = "Not sent: held back when the batch was paused (sent later if the batch resumes)."
@@ -247,3 +247,30 @@ def test_a_pause_while_the_next_row_is_claimed_holds_it_back_until_the_run_resum
     assert journal["b-2"][1][0] == "accepted"
     assert arrived.count(("b-2", True)) == 1  # paused while it was claimed
     assert arrived[-2:] == [("b-2", False), ("b-3", False)]  # claimed again after the pause
+
+
+def test_a_row_another_console_sent_meanwhile_is_skipped_and_the_rest_of_its_block_goes(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """b-1 was new when the file was checked, then another console paid it: the journal's
+    own check, in the block's transaction, refuses it; b-0, b-2 and b-3 go, once each."""
+    path = card_file(tmp_path / "b.csv", 4)
+    with serve(lambda r: Reply(200, accepted(_order(r)), FORM)) as server, History() as history:
+        batch, _pipeline = _runner(history, server.url, rsa_key, path, concurrency=4)
+        values = dict(batch.plan.to_send[1].row.values)
+        other = batch_pipeline(history, batch.connection)
+        assert str(other.send(prepare_values(server.url, rsa_key, values), Decision()).result) == (
+            "accepted"
+        )
+        report = batch.run()
+        received = sorted(_order(r) for r in server.received)
+    assert received == ["b-0", "b-1", "b-2", "b-3"]  # b-1 once: the other console's
+    assert [(r.number, str(r.result), r.refusal) for r in report.results] == [
+        (2, "accepted", ""),
+        (3, "skipped", "accepted-before"),
+        (4, "accepted", ""),
+        (5, "accepted", ""),
+    ]
+    assert "b-1" in report.results[1].message
+    assert "accepted" in report.results[1].message
+    assert report.stopped == ""
