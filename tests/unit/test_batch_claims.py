@@ -7,6 +7,7 @@ leaves."""
 
 from __future__ import annotations
 
+import signal
 import sqlite3
 import threading
 import time
@@ -274,3 +275,49 @@ def test_a_row_another_console_sent_meanwhile_is_skipped_and_the_rest_of_its_blo
     assert "b-1" in report.results[1].message
     assert "accepted" in report.results[1].message
     assert report.stopped == ""
+
+
+def test_ctrl_c_during_a_run_sends_no_further_row_and_withdraws_the_claimed_ones(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """Ctrl+C reaches the thread that runs the batch while rows are at the gateway and the
+    next ones are claimed: it stops there (before, the sending threads would have waited
+    for a block forever); the rows at the gateway finish, the claimed ones are not sent."""
+    path = card_file(tmp_path / "b.csv", 20)
+    main = threading.main_thread().ident
+    assert main == threading.get_ident()
+
+    def interrupted(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    def gateway(request: Received) -> Reply:
+        time.sleep(0.2)
+        return Reply(200, accepted(_order(request)), FORM)
+
+    def on_row(result: core.RowResult, progress: core.Progress) -> None:
+        if progress.done == 2:  # the person presses Ctrl+C
+            signal.pthread_kill(main, signal.SIGUSR1)
+
+    previous = signal.signal(signal.SIGUSR1, interrupted)
+    try:
+        with serve(gateway) as server, History() as history:
+            batch, _pipeline = _runner(
+                history, server.url, rsa_key, path, concurrency=4, on_row=on_row
+            )
+            with pytest.raises(KeyboardInterrupt):
+                batch.run()
+            sending = [t for t in threading.enumerate() if t.name.startswith("batch")]
+            for thread in sending:  # the rows at the gateway finish, and nothing after
+                thread.join(timeout=5)
+            assert not [t.name for t in sending if t.is_alive()]
+            received = sorted(_order(r) for r in server.received)
+            journal = _journal(history)
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert len(received) < 20
+    assert {o: rows[-1][0] for o, rows in journal.items() if o in received} == dict.fromkeys(
+        received, "accepted"
+    )
+    withdrawn = {o: rows for o, rows in journal.items() if o not in received}
+    assert withdrawn  # claimed for the next turns when Ctrl+C came
+    assert all(rows == [("not-sent", STOPPED)] for rows in withdrawn.values())

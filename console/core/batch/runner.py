@@ -293,6 +293,9 @@ class BatchRunner:
         try:
             with ThreadPoolExecutor(self.concurrency, thread_name_prefix="batch") as pool:
                 workers = [pool.submit(work) for _ in range(self.concurrency)]
+        except BaseException:  # interrupted (Ctrl+C): no further row; rows in flight finish
+            self.stop()
+            raise
         finally:
             if claims is not None:
                 claims.close()
@@ -458,7 +461,8 @@ class _Claims:
         self.queue.appendleft(row)
 
     def wake(self) -> None:
-        """The run stopped: threads waiting for a block look again."""
+        """The run stopped or ends: threads waiting for a block, or for blocks to be
+        wanted, look again."""
         self.ready_rows.notify_all()
         self.wanted.notify()
 
@@ -525,13 +529,14 @@ class _Claims:
         never handed out were not sent."""
         with self.lock:
             self.closing = True
-            self.wanted.notify()
+            self.wake()
         self.thread.join()
-        self._withdraw(_STOPPED)
-        numbers = [checked.row.number for checked, _step in self.queue]
-        numbers += [checked.row.number for checked in self.returned]
-        self.queue.clear()
-        self.returned.clear()
+        with self.lock:
+            self._withdraw(_STOPPED)
+            numbers = [checked.row.number for checked, _step in self.queue]
+            numbers += [checked.row.number for checked in self.returned]
+            self.queue.clear()
+            self.returned.clear()
         self.ahead.leaving.stayed(numbers)
 
     def _withdraw(self, summary: str) -> None:
