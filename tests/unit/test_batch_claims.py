@@ -73,10 +73,17 @@ def test_rows_claimed_ahead_of_a_stop_are_not_sent_in_the_history_and_never_leav
 
     with serve(gateway) as server, History() as history:
         batch, _pipeline = _runner(history, server.url, rsa_key, path, concurrency=4)
+        told: list[tuple[str, int]] = []
+        history.subscribe(lambda event, row_id: told.append((event, row_id)))
         report = batch.run()
         received = sorted(_order(r) for r in server.received)
         journal = _journal(history)
+        withdrawn = [r for r in history.fetch(limit=100) if r.outcome == "not-sent"]
     assert received == ["b-0", "b-1", "b-2", "b-3"]
+    for row in withdrawn:  # the history pane is told, and shows when each was withdrawn
+        assert told.count(("changed", row.id)) == 1
+        assert row.finished is not None
+        assert row.finished >= row.created
     assert report.stopped.startswith("Stopped at row 2: the gateway failed")
     assert [str(r.result) for r in report.results] == ["gateway-failed"] + ["accepted"] * 3
     assert {order: rows[-1][0] for order, rows in journal.items()} == {

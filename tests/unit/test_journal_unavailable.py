@@ -192,3 +192,20 @@ def test_history_counts_every_interrupted_request(
         history.set_final_status("sb", "k-3", "approved", source="status")  # one was checked
     assert main(["history", "--limit", "0"]) == 0
     assert "19 request(s) were interrupted" in capsys.readouterr().err
+
+
+def test_a_disk_that_fails_the_sync_refuses_the_send_and_names_the_journal(
+    rsa_key: rsa.RSAPrivateKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pending row is written but its sync fails (ENOSPC from the disk): it may not be
+    on disk, so nothing may leave."""
+    history = History()
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fdatasync", full)
+    with pytest.raises(JournalUnavailableError) as refused:
+        history.journal("sb").before_send(prepared(rsa_key))
+    assert refused.value.path == str(history.path)
+    assert f"The disk holding the history ({history.path}) is full" in refused.value.message
