@@ -49,6 +49,11 @@ def _journal(history: History) -> dict[str, list[tuple[str, str]]]:
     return rows
 
 
+def _sending() -> list[str]:
+    """The batch's threads still running."""
+    return [t.name for t in threading.enumerate() if t.name.startswith("batch")]
+
+
 def _runner(
     history: History, server_url: str, key: rsa.RSAPrivateKey, path: Path, **kw: Any
 ) -> tuple[core.BatchRunner, Pipeline]:
@@ -298,11 +303,11 @@ def test_ctrl_c_during_a_run_sends_no_further_row_and_withdraws_the_claimed_ones
         raise KeyboardInterrupt
 
     def gateway(request: Received) -> Reply:
-        time.sleep(0.2)
+        time.sleep(0.05 if _order(request) == "b-0" else 0.5)
         return Reply(200, accepted(_order(request)), FORM)
 
     def on_row(result: core.RowResult, progress: core.Progress) -> None:
-        if progress.done == 2:  # the person presses Ctrl+C
+        if result.number == 2:  # b-0 answered, b-1..b-3 at the gateway: Ctrl+C
             signal.pthread_kill(main, signal.SIGUSR1)
 
     previous = signal.signal(signal.SIGUSR1, interrupted)
@@ -313,10 +318,10 @@ def test_ctrl_c_during_a_run_sends_no_further_row_and_withdraws_the_claimed_ones
             )
             with pytest.raises(KeyboardInterrupt):
                 batch.run()
-            sending = [t for t in threading.enumerate() if t.name.startswith("batch")]
-            for thread in sending:  # the rows at the gateway finish, and nothing after
-                thread.join(timeout=5)
-            assert not [t.name for t in sending if t.is_alive()]
+            deadline = time.monotonic() + 10  # the rows at the gateway finish, then nothing
+            while _sending() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert not _sending()
             received = sorted(_order(r) for r in server.received)
             journal = _journal(history)
     finally:
@@ -328,3 +333,26 @@ def test_ctrl_c_during_a_run_sends_no_further_row_and_withdraws_the_claimed_ones
     withdrawn = {o: rows for o, rows in journal.items() if o not in received}
     assert withdrawn  # claimed for the next turns when Ctrl+C came
     assert all(rows == [("not-sent", STOPPED)] for rows in withdrawn.values())
+
+
+def test_one_row_at_a_time_claims_nothing_ahead(tmp_path: Path, rsa_key: rsa.RSAPrivateKey) -> None:
+    """At concurrency 1 (the default) the journal's pending row is written just before its
+    own request leaves, never the next one's: when each request arrives, the only pending
+    row is its own, so a crash leaves no other row unknown."""
+    path = card_file(tmp_path / "b.csv", 5)
+    with History() as history:
+        pending: list[list[str]] = []
+
+        def gateway(request: Received) -> Reply:
+            with sqlite3.connect(history.path) as look:
+                rows = look.execute(
+                    "SELECT client_orderid FROM requests WHERE outcome = 'pending'"
+                ).fetchall()
+            pending.append([order for (order,) in rows])
+            return Reply(200, accepted(_order(request)), FORM)
+
+        with serve(gateway) as server:
+            batch, _pipeline = _runner(history, server.url, rsa_key, path)
+            report = batch.run()
+    assert [str(r.result) for r in report.results] == ["accepted"] * 5
+    assert pending == [[f"b-{n}"] for n in range(5)]

@@ -422,7 +422,6 @@ class _Claims:
         self.wanted = threading.Condition(lock)  # rows are wanted, or the run ends
         self.queue: deque[tuple[CheckedRow, _Step]] = deque()
         self.returned: deque[CheckedRow] = deque()  # withdrawn at a pause: claimed again
-        self.waiting = 0  # threads waiting for a row
         self.finished = False  # no row is left to claim
         self.closing = False
         self.error: BaseException | None = None
@@ -438,19 +437,15 @@ class _Claims:
         Raises:
             BaseException: what claiming a block raised (the run stops).
         """
-        self.waiting += 1
-        try:
-            while not self.queue:
-                if self.error is not None:
-                    raise self.error
-                if self.finished or self.over():
-                    return None
-                if self.runner.paused:
-                    return False
-                self.wanted.notify()
-                self.ready_rows.wait()
-        finally:
-            self.waiting -= 1
+        while not self.queue:
+            if self.error is not None:
+                raise self.error
+            if self.finished or self.over():
+                return None
+            if self.runner.paused:
+                return False
+            self.wanted.notify()
+            self.ready_rows.wait()
         row = self.queue.popleft()
         if len(self.queue) < self.runner.concurrency // 2:
             self.wanted.notify()
@@ -469,9 +464,8 @@ class _Claims:
     def _wanted(self) -> bool:
         if self.runner.paused or self.over():
             return False
-        return len(self.queue) < self.runner.concurrency // 2 or bool(
-            self.waiting and not self.queue
-        )
+        # an empty queue is claimed for when a thread asks (next), even at one row at a time
+        return len(self.queue) < max(1, self.runner.concurrency // 2)
 
     def _claim_blocks(self) -> None:
         with self.lock:
