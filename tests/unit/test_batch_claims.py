@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,10 @@ def _order(request: Received) -> str:
     return dict(p.split("=", 1) for p in request.body.decode().split("&"))["client_orderid"]
 
 
+def _accepting(request: Received) -> Reply:
+    return Reply(200, accepted(_order(request)), FORM)
+
+
 def _plan(path: Path, pipeline: Pipeline) -> core.Plan:
     validation = core.check_batch(
         core.read_batch(path), lambda oid: pipeline.verdict(core.COMMAND, oid)
@@ -52,6 +57,19 @@ def _journal(history: History) -> dict[str, list[tuple[str, str]]]:
 def _sending() -> list[str]:
     """The batch's threads still running."""
     return [t.name for t in threading.enumerate() if t.name.startswith("batch")]
+
+
+def _on_prepare(
+    monkeypatch: pytest.MonkeyPatch, pipeline: Pipeline, act: Callable[[str], None]
+) -> None:
+    """``act(order id)`` as each row is prepared (in the thread that claims its block)."""
+    prepare = pipeline.prepare
+
+    def preparing(command: str, values: Any, **kw: Any) -> Any:
+        act(values["client_orderid"])
+        return prepare(command, values, **kw)
+
+    monkeypatch.setattr(pipeline, "prepare", preparing)
 
 
 def _runner(
@@ -140,7 +158,7 @@ def test_a_row_the_journal_cannot_write_stops_the_batch_before_its_block_leaves(
     row at a time b-0 and b-1 went before; in blocks of four none of b-0..b-3 leaves, and
     the first row of the block says why."""
     path = card_file(tmp_path / "b.csv", 8)
-    with serve(lambda r: Reply(200, accepted(_order(r)), FORM)) as server, History() as history:
+    with serve(_accepting) as server, History() as history:
         with sqlite3.connect(history.path) as other:
             other.execute(
                 "CREATE TRIGGER full BEFORE INSERT ON requests WHEN NEW.client_orderid = 'b-2'"
@@ -169,16 +187,10 @@ def test_a_stop_while_the_next_row_is_claimed_sends_none_of_it(
     tmp_path: Path, rsa_key: rsa.RSAPrivateKey, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = card_file(tmp_path / "b.csv", 4)
-    with serve(lambda r: Reply(200, accepted(_order(r)), FORM)) as server, History() as history:
+    with serve(_accepting) as server, History() as history:
         batch, pipeline = _runner(history, server.url, rsa_key, path)
-        prepare = pipeline.prepare
-
-        def stopping(command: str, values: Any, **kw: Any) -> Any:
-            if values["client_orderid"] == "b-2":  # the person stops while b-2 is claimed
-                batch.stop()
-            return prepare(command, values, **kw)
-
-        monkeypatch.setattr(pipeline, "prepare", stopping)
+        # the person stops while b-2 is claimed
+        _on_prepare(monkeypatch, pipeline, lambda order: batch.stop() if order == "b-2" else None)
         report = batch.run()
         received = [_order(r) for r in server.received]
         journal = _journal(history)
@@ -192,16 +204,14 @@ def test_a_block_whose_claim_fails_unexpectedly_stops_the_run_with_the_error(
     tmp_path: Path, rsa_key: rsa.RSAPrivateKey, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = card_file(tmp_path / "b.csv", 4)
-    with serve(lambda r: Reply(200, accepted(_order(r)), FORM)) as server, History() as history:
+    with serve(_accepting) as server, History() as history:
         batch, pipeline = _runner(history, server.url, rsa_key, path)
-        prepare = pipeline.prepare
 
-        def failing(command: str, values: Any, **kw: Any) -> Any:
-            if values["client_orderid"] == "b-1":
+        def failing(order: str) -> None:
+            if order == "b-1":
                 raise RuntimeError("a fault while b-1 was prepared")
-            return prepare(command, values, **kw)
 
-        monkeypatch.setattr(pipeline, "prepare", failing)
+        _on_prepare(monkeypatch, pipeline, failing)
         with pytest.raises(RuntimeError, match="while b-1 was prepared"):
             batch.run()
         received = [_order(r) for r in server.received]
@@ -213,7 +223,7 @@ def test_claiming_refuses_what_a_send_refuses_and_claims_the_rest(
 ) -> None:
     """On production, a request claimed without the person's confirmation is refused with
     the words a send gives, and writes nothing; the confirmed one beside it goes once."""
-    with serve(lambda r: Reply(200, accepted(_order(r)), FORM)) as server, History() as history:
+    with serve(_accepting) as server, History() as history:
         conn = {"base_url": server.url, "login": "merchant", "private_key": rsa_key}
         conn["endpoint_id"] = "1"
         live = batch_pipeline(history, conn, env="live", production=True)
@@ -237,20 +247,17 @@ def test_a_pause_while_the_next_row_is_claimed_holds_it_back_until_the_run_resum
     tmp_path: Path, rsa_key: rsa.RSAPrivateKey, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = card_file(tmp_path / "b.csv", 4)
-    with serve(lambda r: Reply(200, accepted(_order(r)), FORM)) as server, History() as history:
+    with serve(_accepting) as server, History() as history:
         batch, pipeline = _runner(history, server.url, rsa_key, path)
-        prepare = pipeline.prepare
         arrived: list[tuple[str, bool]] = []
 
-        def pausing(command: str, values: Any, **kw: Any) -> Any:
-            order = values["client_orderid"]
+        def pausing(order: str) -> None:
             if order == "b-2" and ("b-2", True) not in arrived:  # paused while it is claimed
                 batch.pause()
                 threading.Timer(0.3, batch.resume).start()
             arrived.append((order, batch.paused))
-            return prepare(command, values, **kw)
 
-        monkeypatch.setattr(pipeline, "prepare", pausing)
+        _on_prepare(monkeypatch, pipeline, pausing)
         report = batch.run()
         received = [_order(r) for r in server.received]
         journal = _journal(history)
@@ -268,7 +275,7 @@ def test_a_row_another_console_sent_meanwhile_is_skipped_and_the_rest_of_its_blo
     """b-1 was new when the file was checked, then another console paid it: the journal's
     own check, in the block's transaction, refuses it; b-0, b-2 and b-3 go, once each."""
     path = card_file(tmp_path / "b.csv", 4)
-    with serve(lambda r: Reply(200, accepted(_order(r)), FORM)) as server, History() as history:
+    with serve(_accepting) as server, History() as history:
         batch, _pipeline = _runner(history, server.url, rsa_key, path, concurrency=4)
         values = dict(batch.plan.to_send[1].row.values)
         other = batch_pipeline(history, batch.connection)
