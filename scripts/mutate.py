@@ -134,6 +134,8 @@ def run(
     where = prepare(path)
     print(f"mutate: {path} ({', '.join(modules()[path])})", flush=True)
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", **(extra or {})}
+    # a mutant that makes a test hang (a lost wake-up) fails after this, not mutmut's limit
+    env.setdefault("GATEWAY_CONSOLE_TEST_HANG_SECONDS", "60")
     at_once = ["--max-children", str(children)] if children else []
     command = [sys.executable, "-m", "mutmut", "run", *at_once, *mutants]
     # the command is this interpreter running mutmut on mutant names from its own results

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import faulthandler
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +13,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 pytest_plugins = ["tests.helpers.postgres"]
+
+# A test still running after this many seconds ends its test process with every thread's
+# traceback: a hang (a lost wake-up between threads, say) fails the run where it would
+# stall it. Mutation testing sets a shorter one for a mutant that hangs.
+HANG_SECONDS = float(os.environ.get("GATEWAY_CONSOLE_TEST_HANG_SECONDS", "900"))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -28,6 +35,13 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     finally:
         if running is not None:
             running.start()
+
+
+@pytest.fixture(autouse=True)
+def _hang_watch() -> Iterator[None]:
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True, file=sys.__stderr__)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(autouse=True)

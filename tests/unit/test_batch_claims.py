@@ -273,8 +273,9 @@ def test_a_row_another_console_sent_meanwhile_is_skipped_and_the_rest_of_its_blo
     tmp_path: Path, rsa_key: rsa.RSAPrivateKey
 ) -> None:
     """b-1 was new when the file was checked, then another console paid it: the journal's
-    own check, in the block's transaction, refuses it; b-0, b-2 and b-3 go, once each."""
-    path = card_file(tmp_path / "b.csv", 4)
+    own check, in the block's transaction, refuses it; b-0, b-2 and b-3 go, once each, and
+    b-4, the last row, in a block of one."""
+    path = card_file(tmp_path / "b.csv", 5)
     with serve(_accepting) as server, History() as history:
         batch, _pipeline = _runner(history, server.url, rsa_key, path, concurrency=4)
         values = dict(batch.plan.to_send[1].row.values)
@@ -284,12 +285,13 @@ def test_a_row_another_console_sent_meanwhile_is_skipped_and_the_rest_of_its_blo
         )
         report = batch.run()
         received = sorted(_order(r) for r in server.received)
-    assert received == ["b-0", "b-1", "b-2", "b-3"]  # b-1 once: the other console's
+    assert received == ["b-0", "b-1", "b-2", "b-3", "b-4"]  # b-1 once: the other console's
     assert [(r.number, str(r.result), r.refusal) for r in report.results] == [
         (2, "accepted", ""),
         (3, "skipped", "accepted-before"),
         (4, "accepted", ""),
         (5, "accepted", ""),
+        (6, "accepted", ""),
     ]
     assert "b-1" in report.results[1].message
     assert "accepted" in report.results[1].message

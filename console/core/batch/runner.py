@@ -527,8 +527,9 @@ class _Claims:
         self.thread.join()
         with self.lock:
             self._withdraw(_STOPPED)
-            numbers = [checked.row.number for checked, _step in self.queue]
-            numbers += [checked.row.number for checked in self.returned]
+            numbers = [c.row.number for c, _step in self.queue] + [
+                c.row.number for c in self.returned
+            ]
             self.queue.clear()
             self.returned.clear()
         self.ahead.leaving.stayed(numbers)
