@@ -7,6 +7,7 @@ leaves."""
 
 from __future__ import annotations
 
+import random
 import signal
 import sqlite3
 import threading
@@ -365,3 +366,39 @@ def test_one_row_at_a_time_claims_nothing_ahead(tmp_path: Path, rsa_key: rsa.RSA
             report = batch.run()
     assert [str(r.result) for r in report.results] == ["accepted"] * 5
     assert pending == [[f"b-{n}"] for n in range(5)]
+
+
+def test_stop_or_pause_pressed_at_any_moment_never_leaves_a_run_waiting(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """150 short runs at one, two or four rows at a time, each stopped, or paused and
+    resumed, at a random moment (seeded): every run ends. A stop that came while a thread
+    waited for the next block used to leave it waiting for a block that never came."""
+    rnd = random.Random(1)
+    with serve(_accepting) as server, History() as history:
+        for run in range(150):
+            path = card_file(tmp_path / f"b{run}.csv", 30, f"r{run}")
+            batch, _pipeline = _runner(
+                history, server.url, rsa_key, path, concurrency=rnd.choice([1, 2, 4])
+            )
+            stop = rnd.random() < 0.5
+            threading.Timer(rnd.uniform(0, 0.05), _press, (batch, stop)).start()
+            reports: list[core.BatchReport] = []
+            running = threading.Thread(target=_run_into, args=(batch, reports))
+            running.start()
+            running.join(timeout=10)
+            assert reports, f"run {run} still waits after {'stop' if stop else 'pause'}"
+
+
+def _press(batch: core.BatchRunner, stop: bool) -> None:
+    """Stop, or pause and resume a moment later."""
+    if stop:
+        batch.stop()
+    else:
+        batch.pause()
+        time.sleep(0.01)
+        batch.resume()
+
+
+def _run_into(batch: core.BatchRunner, reports: list[core.BatchReport]) -> None:
+    reports.append(batch.run())

@@ -471,6 +471,9 @@ class _Claims:
         with self.lock:
             while not self.finished:
                 while not self.closing and not self._wanted():
+                    # a thread may wait for a row that will not come now (stopped or paused
+                    # since it asked): it looks again
+                    self.ready_rows.notify_all()
                     self.wanted.wait()
                 if self.closing:
                     return
