@@ -20,7 +20,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from console.core import batch as core
+from console.core.errors import SendRefusedError
 from console.core.history import History
+from console.core.order_facts import client_orderid
 from console.core.pipeline import Claimed, Decision, Pipeline, Ready, Refused, RefusedError
 from tests.helpers.batch_files import card_file
 from tests.helpers.http_server import Received, Reply, serve
@@ -402,3 +404,33 @@ def _press(batch: core.BatchRunner, stop: bool) -> None:
 
 def _run_into(batch: core.BatchRunner, reports: list[core.BatchReport]) -> None:
     reports.append(batch.run())
+
+
+def test_where_a_rule_may_hold_rows_each_row_is_claimed_at_its_turn_and_a_refused_one_skipped(
+    tmp_path: Path, rsa_key: rsa.RSAPrivateKey
+) -> None:
+    """A team's approval rule is asked of each row (here it refuses b-1 and holds nothing
+    else): rows are then claimed one by one at their turn, never in blocks; the refused row
+    is skipped in the rule's words and the others go once each."""
+    path = card_file(tmp_path / "b.csv", 4)
+
+    def rule(pipeline: Any, check: Any, *, approval: bool = True) -> None:
+        if client_orderid(check.prepared.params) == "b-1":
+            raise SendRefusedError("Not sent: the team has not registered this gateway.")
+
+    with serve(_accepting) as server, History() as history:
+        conn = {"base_url": server.url, "login": "merchant", "private_key": rsa_key}
+        conn["endpoint_id"] = "1"
+        held = batch_pipeline(history, conn, holds=rule)
+        assert not held.claims_in_blocks
+        plan = _plan(path, held)
+        report = core.BatchRunner(held, conn, plan, core.BatchDecision(), concurrency=2).run()
+        received = sorted(_order(r) for r in server.received)
+    assert received == ["b-0", "b-2", "b-3"]
+    assert [(r.number, str(r.result)) for r in report.results] == [
+        (2, "accepted"),
+        (3, "skipped"),
+        (4, "accepted"),
+        (5, "accepted"),
+    ]
+    assert report.results[1].message == "Not sent: the team has not registered this gateway."
