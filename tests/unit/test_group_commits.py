@@ -151,3 +151,50 @@ def test_a_block_of_jobs_is_one_commit_and_one_sync_and_a_refused_one_writes_not
     assert commits.run_each([]) == []
     assert commits.run_each([writes("d")], durable=False) == ["d"]
     assert (len(transactions), len(syncs)) == (2, 1)  # not durable: no sync of its own
+
+
+def test_a_commit_made_while_another_sync_waits_is_synced_by_the_next_sync_only(
+    tmp_path: Path,
+) -> None:
+    """Three threads' durable jobs: the first one's sync is slow; the two that commit
+    meanwhile share the next sync, so three commits take two syncs, and each thread returns
+    only once its own commit is on disk."""
+    db = sqlite3.connect(tmp_path / "j.sqlite3", check_same_thread=False, isolation_level=None)
+    db.execute("CREATE TABLE rows (id TEXT PRIMARY KEY)")
+    committed: list[str] = []
+    syncs: list[list[str]] = []
+    slow = threading.Event()
+
+    @contextmanager
+    def transaction() -> Iterator[sqlite3.Connection]:
+        db.execute("BEGIN IMMEDIATE")
+        yield db
+        db.execute("COMMIT")
+
+    def sync() -> None:
+        syncs.append(list(committed))  # what this sync covers
+        if len(syncs) == 1:
+            slow.wait(timeout=10)
+
+    commits = GroupCommits(threading.RLock(), transaction, sync)
+
+    def durable(row: str) -> None:
+        def job(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO rows VALUES (?)", (row,))
+            committed.append(row)
+
+        commits.run(job)
+
+    first = threading.Thread(target=durable, args=("a",))
+    first.start()
+    while not syncs:  # a's sync has begun, and waits
+        time.sleep(0.01)
+    others = [threading.Thread(target=durable, args=(r,)) for r in "bc"]
+    for thread in others:
+        thread.start()
+    while len(committed) < 3:  # b and c committed while a's sync waits
+        time.sleep(0.01)
+    slow.set()
+    for thread in (first, *others):
+        thread.join(timeout=10)
+    assert syncs == [["a"], ["a", "b", "c"]]  # three commits, two syncs
