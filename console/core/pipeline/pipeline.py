@@ -290,9 +290,8 @@ class Pipeline:
                 of them may be sent (any that were written are withdrawn).
         """
         hooks = cast(BlockJournalHooks, self._hooks())
-        made: list[Claimed | Refused | None] = []
-        asked: list[tuple[PreparedRequest, Admit]] = []
-        verdicts: list[list[Verdict]] = []
+        made: list[Claimed | Refused | None] = []  # None: its row is being written
+        asked: list[tuple[int, PreparedRequest, Admit, list[Verdict]]] = []
         for ready in readies:
             prepared = ready.check.prepared
             try:
@@ -300,23 +299,20 @@ class Pipeline:
             except RefusedError as exc:
                 made.append(Refused.of(exc))
                 continue
+            asked.append((len(made), prepared, admit, decided))
             made.append(None)
-            asked.append((prepared, admit))
-            verdicts.append(decided)
-        rows = iter(zip(asked, hooks.before_send_each(asked), verdicts, strict=True))
+        rows = hooks.before_send_each([(prepared, admit) for _i, prepared, admit, _d in asked])
         claimed: list[Claimed] = []
         failed: BaseException | None = None
-        for index, entry in enumerate(made):
-            if entry is not None:
-                continue
-            (prepared, _admit), row, decided = next(rows)
+        for (index, prepared, _admit, decided), row in zip(asked, rows, strict=True):
             if isinstance(row, RefusedError):  # decided again in the journal
                 made[index] = Refused.of(row)
             elif isinstance(row, BaseException):
                 failed = failed or row
             else:
-                made[index] = Claimed(prepared, decided[-1] if decided else NEW, hooks, row)
-                claimed.append(cast(Claimed, made[index]))
+                claim = Claimed(prepared, decided[-1] if decided else NEW, hooks, row)
+                made[index] = claim
+                claimed.append(claim)
         if failed is not None:
             self.withdraw(claimed, _NOT_WRITTEN)
             raise failed
